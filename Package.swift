@@ -1,0 +1,22 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let strictSwift: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "SignalStore",
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    products: [
+        .library(name: "Signals", targets: ["Signals"]),
+        .library(name: "SignalsTesting", targets: ["SignalsTesting"]),
+    ],
+    targets: [
+        .target(name: "Signals", swiftSettings: strictSwift),
+        .target(name: "SignalsTesting", dependencies: ["Signals"], swiftSettings: strictSwift),
+        .testTarget(name: "SignalsTests", dependencies: ["Signals", "SignalsTesting"], swiftSettings: strictSwift),
+        .testTarget(name: "SignalsTestingTests", dependencies: ["Signals", "SignalsTesting"], swiftSettings: strictSwift),
+    ]
+)

@@ -1,0 +1,102 @@
+/// The receiving end of one subscription, handed to a ``Signal``'s generator.
+///
+/// A generator calls ``send(_:)`` for each value and then at most one of ``fail(_:)`` or
+/// ``complete()``. It may call them from any thread, concurrently and re-entrantly: the
+/// subscriber serializes delivery, queues sends that arrive while a delivery is in progress, and
+/// ignores everything after the first terminal event or after the subscription was disposed.
+///
+/// ```swift
+/// let ticks = Signal<Int, Never> { subscriber in
+///     subscriber.send(1)
+///     subscriber.send(2)
+///     subscriber.complete()
+///     return AnyDisposable()
+/// }
+/// ```
+public final class Subscriber<Value, Failure: Error>: @unchecked Sendable {
+    // @unchecked: `isStopped` is read and written only inside `core`'s serialized section.
+    @usableFromInline let core: SubscriptionCore
+    @usableFromInline let handler: @Sendable (Event<Value, Failure>) -> Void
+    @usableFromInline var isStopped = false
+
+    @inlinable
+    init(core: SubscriptionCore, handler: @escaping @Sendable (Event<Value, Failure>) -> Void) {
+        self.core = core
+        self.handler = handler
+    }
+
+    /// Creates a subscriber for an operator stage that shares `downstream`'s serialization.
+    @inlinable
+    convenience init<V, F>(
+        sharing downstream: Subscriber<V, F>,
+        handler: @escaping @Sendable (Event<Value, Failure>) -> Void
+    ) {
+        self.init(core: downstream.core, handler: handler)
+    }
+
+    /// Sends a value.
+    /// - Parameter value: The value to deliver.
+    @inlinable
+    public func send(_ value: Value) {
+        receive(.value(value))
+    }
+
+    /// Ends the subscription with an error.
+    /// - Parameter error: The failure to deliver.
+    @inlinable
+    public func fail(_ error: Failure) {
+        receive(.failed(error))
+    }
+
+    /// Ends the subscription normally.
+    @inlinable
+    public func complete() {
+        receive(.completed)
+    }
+
+    /// Sends any event: a value, a failure or completion.
+    /// - Parameter event: The event to deliver.
+    @inlinable
+    public func receive(_ event: Event<Value, Failure>) {
+        if core.enter(orEnqueue: { { self.forward(event) } }) {
+            forward(event)
+            core.leave()
+        }
+    }
+
+    /// Whether the subscription has ended, so a long-running generator can stop early.
+    public var isDisposed: Bool {
+        core.isDisposed
+    }
+
+    /// Delivers `event` to this stage's handler. Call only inside the serialized section.
+    @inlinable @inline(__always)
+    func forward(_ event: Event<Value, Failure>) {
+        guard !isStopped else { return }
+        if event.isTerminal { isStopped = true }
+        handler(event)
+    }
+
+    /// Makes this stage ignore everything from now on. Call only inside the serialized section.
+    func stop() {
+        isStopped = true
+    }
+
+    /// Runs `work` inside the serialized section (now, or after the queued work).
+    func perform(_ work: @escaping () -> Void) {
+        core.run(work)
+    }
+
+    /// Claims delivery of a replay while a producer holds its lock; see `SubscriptionCore.claim`.
+    @inlinable
+    func claim(first: Event<Value, Failure>, rest: [Event<Value, Failure>]) -> Bool {
+        core.claim(first: { { self.forward(first) } }, rest: rest.map { event in { self.forward(event) } })
+    }
+
+    /// Finishes a successful ``claim(first:rest:)`` once the producer's lock is released.
+    @inlinable
+    func deliverClaimed(_ first: Event<Value, Failure>) {
+        forward(first)
+        core.leave()
+    }
+}

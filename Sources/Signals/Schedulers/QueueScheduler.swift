@@ -1,0 +1,50 @@
+import Dispatch
+
+/// A scheduler that runs actions on a Dispatch queue.
+///
+/// ```swift
+/// model.signal
+///     .observe(on: QueueScheduler.main)
+///     .subscribe(onValue: { label.text = $0 })
+/// ```
+public final class QueueScheduler: Scheduler {
+    /// The queue actions run on.
+    public let queue: DispatchQueue
+    private let origin = ContinuousClock.now
+
+    /// A scheduler for the main queue.
+    public static let main = QueueScheduler(queue: .main)
+
+    /// Creates a scheduler on `queue`.
+    /// - Parameter queue: The queue to run on; a serial queue keeps actions in order.
+    public init(queue: DispatchQueue) {
+        self.queue = queue
+    }
+
+    /// Creates a scheduler on a new serial queue.
+    /// - Parameters:
+    ///   - label: The queue's label, shown in debuggers.
+    ///   - qos: The quality of service of the queue.
+    public convenience init(label: String, qos: DispatchQoS = .default) {
+        self.init(queue: DispatchQueue(label: label, qos: qos))
+    }
+
+    public var now: Duration {
+        ContinuousClock.now - origin
+    }
+
+    public func schedule(_ action: @escaping @Sendable () -> Void) {
+        queue.async(execute: action)
+    }
+
+    @discardableResult
+    public func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> any Disposable {
+        let cancellation = AnyDisposable()
+        let (seconds, attoseconds) = delay.components
+        let nanoseconds = max(0, seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+        queue.asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds))) {
+            if !cancellation.isDisposed { action() }
+        }
+        return cancellation
+    }
+}

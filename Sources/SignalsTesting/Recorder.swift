@@ -1,0 +1,91 @@
+import Foundation
+import Signals
+
+/// Records every event of one subscription, for assertions in tests.
+///
+/// ```swift
+/// let recorder = subject.signal.map { $0 * 2 }.record()
+/// subject.send(1)
+/// subject.complete()
+/// #expect(recorder.events == [.value(2), .completed])
+/// ```
+/// The recorder is thread-safe; ``waitForEvents(count:timeout:)`` waits on a condition
+/// (not a sleep) for events that arrive on other threads.
+public final class Recorder<Value, Failure: Error>: @unchecked Sendable {
+    // @unchecked: `recorded` is guarded by `condition`, an NSCondition (a mutex with a wait queue).
+    private let condition = NSCondition()
+    private var recorded: [Event<Value, Failure>] = []
+
+    /// The subscription that feeds this recorder; dispose it to stop recording.
+    public private(set) var subscription: any Disposable = AnyDisposable()
+
+    /// Subscribes a new recorder to `signal`.
+    public init(_ signal: Signal<Value, Failure>) {
+        subscription = signal.subscribe { [weak self] event in self?.append(event) }
+    }
+
+    private func append(_ event: Event<Value, Failure>) {
+        condition.lock()
+        recorded.append(event)
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Every event received so far, in order.
+    public var events: [Event<Value, Failure>] {
+        condition.lock()
+        defer { condition.unlock() }
+        return recorded
+    }
+
+    /// The values received so far, in order.
+    public var values: [Value] {
+        events.compactMap(\.value)
+    }
+
+    /// Whether the subscription completed.
+    public var isCompleted: Bool {
+        events.last.map { if case .completed = $0 { return true } else { return false } } ?? false
+    }
+
+    /// The error the subscription failed with, if it failed.
+    public var failure: Failure? {
+        events.last?.error
+    }
+
+    /// Whether a terminal event (failure or completion) arrived.
+    public var isTerminated: Bool {
+        events.last?.isTerminal ?? false
+    }
+
+    /// Waits until at least `count` events have arrived, or `timeout` passes.
+    /// - Parameters:
+    ///   - count: The number of events to wait for.
+    ///   - timeout: The longest wait.
+    /// - Returns: `true` if the events arrived in time.
+    @discardableResult
+    public func waitForEvents(count: Int, timeout: Duration = .seconds(10)) -> Bool {
+        let (seconds, attoseconds) = timeout.components
+        let deadline = Date().addingTimeInterval(Double(seconds) + Double(attoseconds) / 1e18)
+        condition.lock()
+        defer { condition.unlock() }
+        while recorded.count < count {
+            if !condition.wait(until: deadline) { return recorded.count >= count }
+        }
+        return true
+    }
+}
+
+extension Signal {
+    /// Subscribes a ``Recorder`` that keeps every event, for tests.
+    public func record() -> Recorder<Value, Failure> {
+        Recorder(self)
+    }
+}
+
+extension SignalSource {
+    /// Subscribes a ``Recorder`` to this source's signal, for tests.
+    public func record() -> Recorder<Value, Failure> {
+        Recorder(signal)
+    }
+}
