@@ -12,9 +12,12 @@ import Signals
 /// The recorder is thread-safe; ``waitForEvents(count:timeout:)`` waits on a condition
 /// (not a sleep) for events that arrive on other threads.
 public final class Recorder<Value, Failure: Error>: @unchecked Sendable {
-    // @unchecked: `recorded` is guarded by `condition`, an NSCondition (a mutex with a wait queue).
+    // @unchecked: `recorded`, `waiters` and `nextWaiterID` are guarded by `condition`, an
+    // NSCondition (a mutex with a wait queue).
     private let condition = NSCondition()
     private var recorded: [Event<Value, Failure>] = []
+    private var waiters: [(id: Int, count: Int, continuation: CheckedContinuation<Bool, Never>)] = []
+    private var nextWaiterID = 0
 
     /// The subscription that feeds this recorder; dispose it to stop recording.
     public private(set) var subscription: any Disposable = AnyDisposable()
@@ -27,8 +30,12 @@ public final class Recorder<Value, Failure: Error>: @unchecked Sendable {
     private func append(_ event: Event<Value, Failure>) {
         condition.lock()
         recorded.append(event)
+        let count = recorded.count
+        let satisfied = waiters.filter { $0.count <= count }
+        waiters.removeAll { $0.count <= count }
         condition.broadcast()
         condition.unlock()
+        for waiter in satisfied { waiter.continuation.resume(returning: true) }
     }
 
     /// Every event received so far, in order.
@@ -73,6 +80,42 @@ public final class Recorder<Value, Failure: Error>: @unchecked Sendable {
             if !condition.wait(until: deadline) { return recorded.count >= count }
         }
         return true
+    }
+}
+
+extension Recorder {
+    /// Suspends until at least `count` events have arrived, or `timeout` passes, without
+    /// blocking a thread: use this one in `async` tests, where a blocking wait could starve the
+    /// tasks that produce the events.
+    /// - Parameters:
+    ///   - count: The number of events to wait for.
+    ///   - timeout: The longest wait.
+    /// - Returns: `true` if the events arrived in time.
+    @discardableResult
+    public func events(count: Int, timeout: Duration = .seconds(10)) async -> Bool {
+        await withCheckedContinuation { continuation in
+            condition.lock()
+            guard recorded.count < count else {
+                condition.unlock()
+                return continuation.resume(returning: true)
+            }
+            let id = nextWaiterID
+            nextWaiterID += 1
+            waiters.append((id, count, continuation))
+            condition.unlock()
+            Task { [weak self] in
+                try? await Task.sleep(for: timeout)
+                self?.expireWaiter(id)
+            }
+        }
+    }
+
+    private func expireWaiter(_ id: Int) {
+        condition.lock()
+        let expired = waiters.first { $0.id == id }
+        waiters.removeAll { $0.id == id }
+        condition.unlock()
+        expired?.continuation.resume(returning: false)
     }
 }
 

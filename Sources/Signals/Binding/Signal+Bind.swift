@@ -16,28 +16,32 @@ extension Signal where Failure == Never {
 
 /// Binds two properties both ways: each takes the other's changes, starting with `a`'s value.
 ///
-/// The binding cannot loop: a value equal to the target's current value is not written back
-/// (GYSignal's two-way binding broken by `different`).
+/// The binding cannot loop, even when both sides are written from different threads at once:
+/// both directions run through one serialized subscription, and each step copies the *current*
+/// value of the side that changed, writing only if the other side differs (GYSignal's two-way
+/// binding broken by `different`). After the last outside write, the first step makes the two
+/// equal and every later step finds nothing to do.
 /// ```swift
 /// let model = MutableProperty("Ann")
 /// let field = MutableProperty("")
 /// let binding = bind(model, field)   // field.value == "Ann"
 /// field.value = "Bob"                // model.value == "Bob"
 /// ```
+/// Both properties are held weakly.
 /// - Parameters:
 ///   - a: The property whose value wins at the start.
 ///   - b: The property that follows.
 /// - Returns: A disposable that ends both directions.
 @discardableResult
 public func bind<Value: Equatable & Sendable>(_ a: MutableProperty<Value>, _ b: MutableProperty<Value>) -> any Disposable {
-    CompositeDisposable([oneWay(from: a, to: b), oneWay(from: b, to: a)])
-}
-
-/// Copies `source`'s values into `target`, skipping values `target` already holds.
-private func oneWay<Value: Equatable & Sendable>(from source: MutableProperty<Value>, to target: MutableProperty<Value>) -> any Disposable {
-    let target = WeakReference(target)
-    return source.signal.subscribe(onValue: { value in
-        guard let target = target.object, target.value != value else { return }
-        target.value = value
+    let weakA = WeakReference(a)
+    let weakB = WeakReference(b)
+    let changedA = a.signal.map { _ in true }
+    let changedB = b.signal.map { _ in false }
+    return Signal.merge(changedA, changedB).subscribe(onValue: { fromA in
+        guard let a = weakA.object, let b = weakB.object else { return }
+        let (source, target) = fromA ? (a, b) : (b, a)
+        let value = source.value
+        if target.value != value { target.value = value }
     })
 }

@@ -15,10 +15,10 @@ extension Signal where Value: Sendable {
         let upstream = self
         return Signal { downstream in
             for value in values {
-                if downstream.isDisposed { return NoResource.shared }
+                if downstream.isDisposed { break }
                 downstream.send(value)
             }
-            return upstream.generator(downstream)
+            return downstream.isDisposed ? NoResource.shared : upstream.generator(downstream)
         }
     }
 }

@@ -3,8 +3,9 @@ extension Signal {
     /// `bufferSize` values to each newcomer (ReactiveSwift's `replayLazily`).
     ///
     /// The source is subscribed when the first subscriber arrives and disposed when the last one
-    /// leaves; the next subscriber after that starts it afresh, with an empty buffer. After the
-    /// source ends, subscribers receive the buffer and the terminal event.
+    /// leaves; the next subscriber after that starts it afresh, with an empty buffer. Once the
+    /// source has ended it is never restarted: every later subscriber receives the buffer and
+    /// the terminal event.
     /// ```swift
     /// let user = loadUser().share(replay: 1)   // one request, however many views
     /// ```
@@ -55,7 +56,7 @@ final class SharedConnection<Value, Failure: Error>: Sendable {
     private func release() {
         let connection = state.withLock { state -> SerialDisposable? in
             state.subscribers -= 1
-            guard state.subscribers == 0 else { return nil }
+            guard state.subscribers == 0, state.broadcaster?.isTerminated == false else { return nil }
             defer {
                 state.broadcaster = nil
                 state.connection = nil
