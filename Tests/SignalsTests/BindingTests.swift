@@ -48,12 +48,16 @@ struct BindingTests {
         #expect(model.value == "Cy")
     }
 
-    @Test func twoWayBindingSettlesUnderConcurrentWrites() {
+    /// Regression: both directions used to re-send stale values and ping-pong forever.
+    @Test(.timeLimit(.minutes(1)))
+    func twoWayBindingSettlesUnderConcurrentWrites() {
         let a = MutableProperty(0)
         let b = MutableProperty(0)
         let binding = bind(a, b)
-        onThreads(2) { side in
-            for n in 0..<1_000 { (side == 0 ? a : b).value = side * 10_000 + n }
+        for _ in 0..<20 {
+            onThreads(2) { side in
+                for n in 0..<1_000 { (side == 0 ? a : b).value = side * 10_000 + n }
+            }
         }
         #expect(waitUntil { a.value == b.value })
         binding.dispose()
