@@ -1,0 +1,32 @@
+// swift-tools-version:6.1
+import Foundation
+import PackageDescription
+
+// The benchmarks depend on SignalStore by path. SwiftPM names a path dependency after its folder,
+// which is whatever the clone was called, so read it instead of hard-coding it.
+let rootFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+let rootIdentity = rootFolder.lastPathComponent.lowercased()
+
+let package = Package(
+    name: "SignalStoreBenchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/OpenCombine/OpenCombine", exact: "0.14.0"),
+    ],
+    targets: [
+        .target(name: "MallocStats"),
+        .executableTarget(
+            name: "SignalsBenchmarks",
+            dependencies: [
+                .product(name: "Signals", package: rootIdentity),
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "OpenCombine", package: "OpenCombine"),
+                "MallocStats",
+            ],
+            path: "Benchmarks/SignalsBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+    ]
+)
