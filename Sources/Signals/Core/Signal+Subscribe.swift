@@ -8,10 +8,7 @@ extension Signal {
     /// - Returns: A disposable that ends the subscription.
     @inlinable @discardableResult
     public func subscribe(_ observer: @escaping @Sendable (Event<Value, Failure>) -> Void) -> any Disposable {
-        let sink = Sink(observer)
-        let subscriber = Subscriber<Value, Failure>(core: sink, handler: sink.emit)
-        sink.attach(generator(subscriber))
-        return sink
+        start(Sink(.events(observer)))
     }
 
     /// Starts a subscription with a closure per kind of event.
@@ -33,13 +30,14 @@ extension Signal {
         onFailure: @escaping @Sendable (Failure) -> Void = { _ in },
         onCompleted: @escaping @Sendable () -> Void = {}
     ) -> any Disposable {
-        subscribe { event in
-            switch event {
-            case .value(let value): onValue(value)
-            case .failed(let error): onFailure(error)
-            case .completed: onCompleted()
-            }
-        }
+        start(Sink(.callbacks(onValue: onValue, onFailure: onFailure, onCompleted: onCompleted)))
+    }
+
+    /// Runs the generator for a new subscription ending in `sink`.
+    @inlinable
+    func start(_ sink: Sink<Value, Failure>) -> any Disposable {
+        sink.attach(generator(Subscriber(sink: sink)))
+        return sink
     }
 
     /// Subscribes on behalf of `object`, which is held weakly.

@@ -6,7 +6,8 @@
 final class StageState<State>: @unchecked Sendable {
     // @unchecked: read and written only inside the subscription's serialized section (see
     // `SubscriptionCore`), which admits one thread at a time and orders their accesses with its lock.
-    @usableFromInline var value: State
+    // Touched only inside the serialized section: no dynamic exclusivity check needed.
+    @exclusivity(unchecked) @usableFromInline var value: State
 
     @inlinable
     init(_ value: State) {

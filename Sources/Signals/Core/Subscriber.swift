@@ -16,13 +16,22 @@
 public final class Subscriber<Value, Failure: Error>: @unchecked Sendable {
     // @unchecked: `isStopped` is read and written only inside `core`'s serialized section.
     @usableFromInline let core: SubscriptionCore
-    @usableFromInline let handler: @Sendable (Event<Value, Failure>) -> Void
-    @usableFromInline var isStopped = false
+    /// The stage's handler; `nil` for the last stage, which calls its `Sink` directly.
+    @usableFromInline let handler: (@Sendable (Event<Value, Failure>) -> Void)?
+    // Touched only inside the serialized section: no dynamic exclusivity check needed.
+    @exclusivity(unchecked) @usableFromInline var isStopped = false
 
     @inlinable
     init(core: SubscriptionCore, handler: @escaping @Sendable (Event<Value, Failure>) -> Void) {
         self.core = core
         self.handler = handler
+    }
+
+    /// Creates the last stage of a subscription, which delivers to `sink`.
+    @inlinable
+    init(sink: Sink<Value, Failure>) {
+        self.core = sink
+        self.handler = nil
     }
 
     /// Creates a subscriber for an operator stage that shares `downstream`'s serialization.
@@ -74,7 +83,11 @@ public final class Subscriber<Value, Failure: Error>: @unchecked Sendable {
     func forward(_ event: Event<Value, Failure>) {
         guard !isStopped else { return }
         if event.isTerminal { isStopped = true }
-        handler(event)
+        if let handler {
+            handler(event)
+        } else {
+            unsafeDowncast(core, to: Sink<Value, Failure>.self).emit(event)
+        }
     }
 
     /// Makes this stage ignore everything from now on. Call only inside the serialized section.

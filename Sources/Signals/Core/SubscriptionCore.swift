@@ -9,41 +9,49 @@ import Synchronization
 /// (serialized delivery) and 4 (re-entrant sends queued, not nested) without ever holding a lock
 /// while user code runs (rule 3). Operator state is touched only inside the serialized section,
 /// so operators need no locks of their own.
+///
+/// The fast path (nobody inside, nothing queued) is one compare-and-swap to enter and one to
+/// leave. Queueing, attaching resources and ending take a mutex from ``LockPool``.
 @usableFromInline
 class SubscriptionCore: Disposable, @unchecked Sendable {
-    // @unchecked: `state` is guarded by its own lock; `isTerminatedFlag` is atomic; subclasses
-    // keep their mutable state inside the serialized section (see `Sink`).
-    private struct State {
-        var isDelivering = false
-        var isTerminated = false
-        var pending: ContiguousArray<() -> Void> = []
-        var pendingHead = 0
-        var resource: (any Disposable)?
-    }
+    // @unchecked: `flags` is atomic; `pending`, `pendingHead` and `resource` are guarded by this
+    // object's mutex in `LockPool.shared`; subclasses keep their state inside the serialized
+    // section (see `Sink`).
 
-    private let state = Locked(State())
-    private let isTerminatedFlag = Atomic<Bool>(false)
+    @usableFromInline static let delivering = 1   // a thread is inside the serialized section
+    @usableFromInline static let hasPending = 2    // work is queued; leaving must drain it
+    @usableFromInline static let terminated = 4    // ended by a terminal event or dispose()
+
+    @usableFromInline let flags = Atomic<Int>(0)
+    // Guarded by the pool mutex: no dynamic exclusivity check needed.
+    @exclusivity(unchecked) private var pending: ContiguousArray<() -> Void> = []
+    @exclusivity(unchecked) private var pendingHead = 0
+    @exclusivity(unchecked) private var resource: (any Disposable)?
 
     @usableFromInline
     init() {}
 
     /// Whether the subscription has ended: a terminal event was delivered or it was disposed.
-    @usableFromInline
-    final var isDisposed: Bool { isTerminatedFlag.load(ordering: .acquiring) }
+    @inlinable
+    final var isDisposed: Bool {
+        flags.load(ordering: .acquiring) & Self.terminated != 0
+    }
 
     /// Tries to enter the serialized section. Returns `true` if the caller is now inside and must
     /// call ``leave()`` when done; otherwise the work made by `makeWork` was queued (core busy) or
     /// dropped (subscription ended).
-    @usableFromInline
+    @inlinable @inline(__always)
     final func enter(orEnqueue makeWork: () -> () -> Void) -> Bool {
-        state.withLock { state in
-            if state.isTerminated { return false }
-            if state.isDelivering {
-                state.pending.append(makeWork())
-                return false
-            }
-            state.isDelivering = true
+        if flags.compareExchange(expected: 0, desired: Self.delivering, ordering: .acquiring).exchanged {
             return true
+        }
+        return enterOrEnqueue(makeWork)
+    }
+
+    @usableFromInline
+    final func enterOrEnqueue(_ makeWork: () -> () -> Void) -> Bool {
+        LockPool.shared.withLock(for: self) {
+            claimLocked(first: makeWork, rest: [])
         }
     }
 
@@ -52,49 +60,62 @@ class SubscriptionCore: Disposable, @unchecked Sendable {
     /// `rest` is queued behind it, so nothing sent later can overtake the replay.
     @usableFromInline
     final func claim(first: () -> () -> Void, rest: [() -> Void]) -> Bool {
-        state.withLock { state in
-            if state.isTerminated { return false }
-            if state.isDelivering {
-                state.pending.append(first())
-                state.pending.append(contentsOf: rest)
-                return false
+        LockPool.shared.withLock(for: self) {
+            claimLocked(first: first, rest: rest)
+        }
+    }
+
+    /// Enters if free (queueing `rest`), else queues `first` and `rest`. Pool lock held.
+    private func claimLocked(first: () -> () -> Void, rest: [() -> Void]) -> Bool {
+        while true {
+            let state = flags.load(ordering: .acquiring)
+            if state & Self.terminated != 0 { return false }
+            let isBusy = state & Self.delivering != 0
+            var desired = state | Self.delivering
+            if isBusy || !rest.isEmpty { desired |= Self.hasPending }
+            guard flags.compareExchange(expected: state, desired: desired, ordering: .acquiringAndReleasing).exchanged else {
+                continue   // the thread inside left, or the subscription ended, meanwhile
             }
-            state.isDelivering = true
-            state.pending.append(contentsOf: rest)
-            return true
+            if isBusy { pending.append(first()) }
+            pending.append(contentsOf: rest)
+            return !isBusy
         }
     }
 
     /// Leaves the serialized section, first running whatever was queued meanwhile.
-    @usableFromInline
+    @inlinable @inline(__always)
     final func leave() {
-        while true {
-            let step: LeaveStep = state.withLock { state in
-                if state.pendingHead < state.pending.count, !state.isTerminated {
-                    defer { state.pendingHead += 1 }
-                    return .run(state.pending[state.pendingHead])
-                }
-                state.isDelivering = false
-                if state.pendingHead > 0 || state.isTerminated {
-                    state.pending = []
-                    state.pendingHead = 0
-                }
-                // Decided under the lock: if the subscription ended while we were inside, the
-                // disposer left the release to us; otherwise a later disposer does it.
-                return state.isTerminated ? .release : .done
-            }
-            switch step {
-            case .run(let work): work()
-            case .release: releaseObserver(); return
-            case .done: return
-            }
+        while !flags.compareExchange(expected: Self.delivering, desired: 0, ordering: .releasing).exchanged {
+            guard let work = nextQueuedWork() else { return }
+            work()
         }
     }
 
-    private enum LeaveStep {
-        case run(() -> Void)
-        case release
-        case done
+    /// The next queued work, or `nil` after leaving the section (and releasing the observer if
+    /// the subscription ended while this thread was inside).
+    @usableFromInline
+    final func nextQueuedWork() -> (() -> Void)? {
+        var drained: ContiguousArray<() -> Void> = []
+        let (work, ended) = LockPool.shared.withLock(for: self) { () -> ((() -> Void)?, Bool) in
+            let state = flags.load(ordering: .acquiring)
+            if state & Self.terminated == 0, pendingHead < pending.count {
+                let work = pending[pendingHead]
+                pendingHead += 1
+                if pendingHead == pending.count {
+                    swap(&drained, &pending)
+                    pendingHead = 0
+                    flags.bitwiseAnd(~Self.hasPending, ordering: .releasing)
+                }
+                return (work, false)
+            }
+            swap(&drained, &pending)
+            pendingHead = 0
+            flags.bitwiseAnd(~(Self.delivering | Self.hasPending), ordering: .releasing)
+            return (nil, state & Self.terminated != 0)
+        }
+        drained = []   // released here, outside the lock: closures may own objects with deinits
+        if ended { releaseObserver() }
+        return work
     }
 
     /// Runs `work` inside the serialized section: now if the core is free, otherwise after the
@@ -110,26 +131,25 @@ class SubscriptionCore: Disposable, @unchecked Sendable {
     /// Takes ownership of the upstream resources; disposes them at once if already ended.
     @usableFromInline
     final func attach(_ resource: any Disposable) {
-        let accepted = state.withLock { state -> Bool in
-            guard !state.isTerminated else { return false }
-            state.resource = resource
+        let accepted = LockPool.shared.withLock(for: self) { () -> Bool in
+            guard flags.load(ordering: .acquiring) & Self.terminated == 0 else { return false }
+            self.resource = resource
             return true
         }
         if !accepted { resource.dispose() }
     }
 
     /// Marks the subscription ended. Returns the resources to dispose, or `nil` if it had
-    /// already ended. The observer is released by whoever leaves the serialized section last.
+    /// already ended. The observer is released by whoever is last inside the section: now
+    /// (`releaseNow`) or by the thread inside when it leaves.
     @usableFromInline
     final func markTerminated() -> (resource: (any Disposable)?, releaseNow: Bool)? {
-        let result = state.withLock { state -> (resource: (any Disposable)?, releaseNow: Bool)? in
-            guard !state.isTerminated else { return nil }
-            state.isTerminated = true
-            defer { state.resource = nil }
-            return (state.resource, !state.isDelivering)
+        LockPool.shared.withLock(for: self) { () -> ((any Disposable)?, Bool)? in
+            let previous = flags.bitwiseOr(Self.terminated, ordering: .acquiringAndReleasing).oldValue
+            guard previous & Self.terminated == 0 else { return nil }
+            defer { resource = nil }
+            return (resource, previous & Self.delivering == 0)
         }
-        if result != nil { isTerminatedFlag.store(true, ordering: .releasing) }
-        return result
     }
 
     @usableFromInline
@@ -142,35 +162,4 @@ class SubscriptionCore: Disposable, @unchecked Sendable {
     /// Drops the closures the subscriber holds; called once, when no delivery is in progress.
     @usableFromInline
     func releaseObserver() {}
-}
-
-/// The end of a subscription chain: the core plus the user's observer.
-@usableFromInline
-final class Sink<Value, Failure: Error>: SubscriptionCore, @unchecked Sendable {
-    // @unchecked: `observer` is read and cleared only inside the serialized section, or by
-    // `releaseObserver()` once no delivery can start any more.
-    @usableFromInline var observer: ((Event<Value, Failure>) -> Void)?
-
-    @inlinable
-    init(_ observer: @escaping @Sendable (Event<Value, Failure>) -> Void) {
-        self.observer = observer
-    }
-
-    /// Delivers an event to the observer; runs inside the serialized section.
-    @inlinable
-    func emit(_ event: Event<Value, Failure>) {
-        guard !isDisposed else { return }
-        guard event.isTerminal else {
-            observer?(event)
-            return
-        }
-        guard let ended = markTerminated() else { return }
-        observer?(event)
-        ended.resource?.dispose()
-    }
-
-    @usableFromInline
-    override func releaseObserver() {
-        observer = nil
-    }
 }

@@ -36,26 +36,37 @@ final class Broadcaster<Value, Failure: Error>: @unchecked Sendable {
         @usableFromInline var tombstones = 0
         @usableFromInline var nextID: UInt64 = 0
         @usableFromInline var nextSeq: UInt64 = 0
-        @usableFromInline var isDelivering = false
         @usableFromInline var pending: ContiguousArray<(event: Event<Value, Failure>, seq: UInt64)> = []
         @usableFromInline var pendingHead = 0
-        @usableFromInline var buffer: ContiguousArray<Value>
+        /// The replay buffer when `replayLimit` > 1.
+        @usableFromInline var buffer: ContiguousArray<Value> = []
+        /// The latest value when `replayLimit` == 1 (kept out of an array: no uniqueness check
+        /// per send).
+        @usableFromInline var current: Value?
         @usableFromInline var terminal: Event<Value, Failure>?
     }
 
     @usableFromInline let state: Locked<State>
+    /// `delivering` while a thread delivers a round; `hasPending` while sends wait in `pending`.
+    /// Set under the lock; the delivering thread clears `delivering` with one compare-and-swap
+    /// when nothing is pending, so a send without contention takes the lock once.
+    @usableFromInline let flags = Atomic<Int>(0)
+    @usableFromInline static var delivering: Int { 1 }
+    @usableFromInline static var hasPending: Int { 2 }
     /// How many of the latest values a new subscriber receives first (0: none).
     @usableFromInline let replayLimit: Int
 
-    init(replayLimit: Int, initial: [Value] = []) {
+    init(replayLimit: Int, initial: Value? = nil) {
         self.replayLimit = replayLimit
-        self.state = Locked(State(buffer: ContiguousArray(initial.suffix(replayLimit))))
+        var state = State()
+        if let initial, replayLimit == 1 { state.current = initial }
+        self.state = Locked(state)
     }
 
-    /// The latest buffered value (for replaying subjects).
+    /// The latest value (for subjects that replay one value).
     @usableFromInline
     var latest: Value? {
-        state.withLock { $0.buffer.last }
+        state.withLock { $0.current }
     }
 
     /// Whether a terminal event was sent.
@@ -71,6 +82,7 @@ final class Broadcaster<Value, Failure: Error>: @unchecked Sendable {
             for entry in entries where entry.firstSeq <= seq {
                 entry.subscriber?.receive(event)
             }
+            if flags.compareExchange(expected: Self.delivering, desired: 0, ordering: .releasing).exchanged { return }
             round = state.withLock { state in nextRound(in: &state) }
         }
     }
@@ -83,26 +95,34 @@ final class Broadcaster<Value, Failure: Error>: @unchecked Sendable {
         let seq = state.nextSeq
         state.nextSeq &+= 1
         record(event, in: &state)
-        if state.isDelivering {
+        // A compare-and-swap, not a load then a store: the delivering thread may clear
+        // `delivering` at any moment without taking the lock.
+        while true {
+            let flags = self.flags.load(ordering: .acquiring)
+            let isBusy = flags & Self.delivering != 0
+            let desired = isBusy ? flags | Self.hasPending : Self.delivering
+            guard self.flags.compareExchange(expected: flags, desired: desired, ordering: .acquiringAndReleasing).exchanged else {
+                continue
+            }
+            if !isBusy { return takeRound(event, seq, in: &state) }
             state.pending.append((event, seq))
             return nil
         }
-        state.isDelivering = true
-        return takeRound(event, seq, in: &state)
     }
 
     @inlinable
     func nextRound(in state: inout State) -> Round? {
         guard state.pendingHead < state.pending.count else {
-            state.isDelivering = false
-            if state.pendingHead > 0 {
-                state.pending = []
-                state.pendingHead = 0
-            }
+            flags.store(0, ordering: .releasing)
             return nil
         }
         let (event, seq) = state.pending[state.pendingHead]
         state.pendingHead += 1
+        if state.pendingHead == state.pending.count {
+            state.pending = []
+            state.pendingHead = 0
+            flags.store(Self.delivering, ordering: .releasing)
+        }
         return takeRound(event, seq, in: &state)
     }
 
@@ -121,7 +141,7 @@ final class Broadcaster<Value, Failure: Error>: @unchecked Sendable {
     func record(_ event: Event<Value, Failure>, in state: inout State) {
         switch event {
         case .value(let value) where replayLimit == 1:
-            if state.buffer.isEmpty { state.buffer.append(value) } else { state.buffer[0] = value }
+            state.current = value
         case .value(let value) where replayLimit > 1:
             if state.buffer.count == replayLimit { state.buffer.removeFirst() }
             state.buffer.append(value)
@@ -135,12 +155,10 @@ final class Broadcaster<Value, Failure: Error>: @unchecked Sendable {
     /// Adds a subscriber, first replaying the buffer (and the terminal event, if any).
     @inlinable
     func subscribe(_ subscriber: Subscriber<Value, Failure>) -> any Disposable {
-        let (claimed, first, id) = state.withLock { state in
-            var replay = state.buffer.map { Event<Value, Failure>.value($0) }
-            if let terminal = state.terminal { replay.append(terminal) }
-            let first = replay.first
-            let claimed = first.map { subscriber.claim(first: $0, rest: Array(replay.dropFirst())) } ?? false
-            guard state.terminal == nil else { return (claimed, first, UInt64?.none) }
+        let (claimed, first, id) = state.withLock { state -> (Bool, Event<Value, Failure>?, UInt64?) in
+            let (first, rest) = replay(in: state)
+            let claimed = first.map { subscriber.claim(first: $0, rest: rest) } ?? false
+            guard state.terminal == nil else { return (claimed, first, nil) }
             let id = state.nextID
             state.nextID &+= 1
             state.entries.append(Entry(id: id, firstSeq: state.nextSeq, subscriber: subscriber))
@@ -151,30 +169,58 @@ final class Broadcaster<Value, Failure: Error>: @unchecked Sendable {
         return BroadcastSubscription(self, id: id)
     }
 
+    /// The replay for a new subscriber: the buffered values, then the terminal event if any.
+    /// Builds no array in the common cases (nothing or one value to replay).
+    @inlinable
+    func replay(in state: State) -> (first: Event<Value, Failure>?, rest: [Event<Value, Failure>]) {
+        if let current = state.current {
+            return (.value(current), state.terminal.map { [$0] } ?? [])
+        }
+        guard let firstValue = state.buffer.first else { return (state.terminal, []) }
+        guard state.buffer.count > 1 || state.terminal != nil else { return (.value(firstValue), []) }
+        var rest = state.buffer.dropFirst().map { Event<Value, Failure>.value($0) }
+        if let terminal = state.terminal { rest.append(terminal) }
+        return (.value(firstValue), rest)
+    }
+
     /// Removes the subscriber with `id`: a binary search, then a tombstone; the list is
     /// compacted when tombstones outnumber live entries, so removal stays cheap at any size.
+    /// Removing an id twice does nothing.
     @usableFromInline
     func remove(id: UInt64) {
         let removed: Subscriber<Value, Failure>? = state.withLock { state in
-            var low = 0
-            var high = state.entries.count
-            while low < high {
-                let mid = (low + high) / 2
-                if state.entries[mid].id < id { low = mid + 1 } else { high = mid }
+            guard let index = Self.index(of: id, in: state.entries), let subscriber = state.entries[index].subscriber else {
+                return nil
             }
-            guard low < state.entries.count, state.entries[low].id == id else { return nil }
-            defer {
-                state.entries[low].subscriber = nil
-                state.tombstones += 1
-                if state.tombstones * 2 > state.entries.count {
-                    state.entries.removeAll { $0.subscriber == nil }
-                    state.tombstones = 0
-                }
+            state.entries[index].subscriber = nil
+            state.tombstones += 1
+            if state.tombstones * 2 > state.entries.count {
+                state.entries.removeAll { $0.subscriber == nil }
+                state.tombstones = 0
             }
-            return state.entries[low].subscriber
+            return subscriber
         }
-        // Released here, outside the lock: its deinit may run user code.
+        // Released here, outside the lock: its deinit may release user objects.
         _ = removed
+    }
+
+    /// Whether the subscriber with `id` is still attached.
+    @usableFromInline
+    func contains(id: UInt64) -> Bool {
+        state.withLock { state in
+            Self.index(of: id, in: state.entries).map { state.entries[$0].subscriber != nil } ?? false
+        }
+    }
+
+    /// Binary search over the entries, which are sorted by id.
+    private static func index(of id: UInt64, in entries: ContiguousArray<Entry>) -> Int? {
+        var low = 0
+        var high = entries.count
+        while low < high {
+            let mid = (low + high) / 2
+            if entries[mid].id < id { low = mid + 1 } else { high = mid }
+        }
+        return low < entries.count && entries[low].id == id ? low : nil
     }
 
     /// How many subscribers are attached (for tests and diagnostics).
@@ -188,7 +234,6 @@ final class Broadcaster<Value, Failure: Error>: @unchecked Sendable {
 final class BroadcastSubscription<Value, Failure: Error>: Disposable {
     private weak let broadcaster: Broadcaster<Value, Failure>?
     private let id: UInt64
-    private let disposed = Atomic<Bool>(false)
 
     @usableFromInline
     init(_ broadcaster: Broadcaster<Value, Failure>, id: UInt64) {
@@ -198,13 +243,11 @@ final class BroadcastSubscription<Value, Failure: Error>: Disposable {
 
     @usableFromInline
     func dispose() {
-        if !disposed.exchange(true, ordering: .acquiringAndReleasing) {
-            broadcaster?.remove(id: id)
-        }
+        broadcaster?.remove(id: id)
     }
 
     @usableFromInline
     var isDisposed: Bool {
-        disposed.load(ordering: .acquiring)
+        broadcaster?.contains(id: id) != true
     }
 }

@@ -13,7 +13,7 @@ public final class CurrentValueSubject<Value, Failure: Error>: SignalSource {
 
     /// Creates a subject holding `value`.
     public init(_ value: Value) {
-        broadcaster = Broadcaster(replayLimit: 1, initial: [value])
+        broadcaster = Broadcaster(replayLimit: 1, initial: value)
     }
 
     /// The current value. Setting it is the same as ``send(_:)``.

@@ -13,7 +13,7 @@ public final class MutableProperty<Value>: SignalSource {
 
     /// Creates a property holding `value`.
     public init(_ value: Value) {
-        broadcaster = Broadcaster(replayLimit: 1, initial: [value])
+        broadcaster = Broadcaster(replayLimit: 1, initial: value)
     }
 
     deinit {
