@@ -132,30 +132,71 @@ func memoryBenchmarks() {
 }
 
 /// (e) Subscribe cost with 1,000 and with 100,000 live subscriptions: 1,000 subscribes per
-/// iteration.
+/// iteration. The live subscriptions are made once, in `setup`, and each iteration disposes
+/// only its own 1,000 afterwards, so the heap is in the same state for every iteration.
 func subscribeScalingBenchmarks() {
     for live in [1_000, 100_000] {
-        Benchmark("e subscribe 1000 at \(live) live • Signals") { benchmark in
-            let sink = Sink()
-            let subject = Signals.PassthroughSubject<Int, Never>()
-            var subscriptions: [any Signals.Disposable] = []
-            subscriptions.reserveCapacity(live + 1_000)
-            for _ in 0..<live { subscriptions.append(subject.subscribe(onValue: { sink.total &+= $0 })) }
-            benchmark.startMeasurement()
-            for _ in 0..<1_000 { subscriptions.append(subject.subscribe(onValue: { sink.total &+= $0 })) }
-            benchmark.stopMeasurement()
-            subscriptions.forEach { $0.dispose() }
-        }
-        Benchmark("e subscribe 1000 at \(live) live • OpenCombine") { benchmark in
-            let sink = Sink()
-            let subject = OpenCombine.PassthroughSubject<Int, Never>()
-            var cancellables: [AnyCancellable] = []
-            cancellables.reserveCapacity(live + 1_000)
-            for _ in 0..<live { cancellables.append(subject.sink { sink.total &+= $0 }) }
-            benchmark.startMeasurement()
-            for _ in 0..<1_000 { cancellables.append(subject.sink { sink.total &+= $0 }) }
-            benchmark.stopMeasurement()
-            cancellables.forEach { $0.cancel() }
-        }
+        let signals = LiveSignalsSubscriptions()
+        Benchmark(
+            "e subscribe 1000 at \(live) live • Signals",
+            closure: { benchmark in
+                var added: [any Signals.Disposable] = []
+                added.reserveCapacity(1_000)
+                benchmark.startMeasurement()
+                for _ in 0..<1_000 { added.append(signals.subject.subscribe(onValue: { signals.sink.total &+= $0 })) }
+                benchmark.stopMeasurement()
+                added.reversed().forEach { $0.dispose() }
+            },
+            setup: { signals.fill(live) },
+            teardown: { signals.empty() }
+        )
+        let openCombine = LiveOpenCombineSubscriptions()
+        Benchmark(
+            "e subscribe 1000 at \(live) live • OpenCombine",
+            closure: { benchmark in
+                var added: [AnyCancellable] = []
+                added.reserveCapacity(1_000)
+                benchmark.startMeasurement()
+                for _ in 0..<1_000 { added.append(openCombine.subject.sink { openCombine.sink.total &+= $0 }) }
+                benchmark.stopMeasurement()
+                added.reversed().forEach { $0.cancel() }
+            },
+            setup: { openCombine.fill(live) },
+            teardown: { openCombine.empty() }
+        )
+    }
+}
+
+/// Live Signals subscriptions kept for the duration of one (e) benchmark.
+final class LiveSignalsSubscriptions: @unchecked Sendable {
+    // @unchecked: used by one benchmark thread at a time (setup, iterations, teardown in turn).
+    let subject = Signals.PassthroughSubject<Int, Never>()
+    let sink = Sink()
+    var subscriptions: [any Signals.Disposable] = []
+
+    func fill(_ count: Int) {
+        subscriptions = (0..<count).map { _ in subject.subscribe(onValue: { [sink] in sink.total &+= $0 }) }
+    }
+
+    func empty() {
+        subscriptions.forEach { $0.dispose() }
+        subscriptions = []
+    }
+}
+
+/// Live OpenCombine subscriptions kept for the duration of one (e) benchmark.
+final class LiveOpenCombineSubscriptions: @unchecked Sendable {
+    // @unchecked: used by one benchmark thread at a time (setup, iterations, teardown in turn).
+    let subject = OpenCombine.PassthroughSubject<Int, Never>()
+    let sink = Sink()
+    var subscriptions: [AnyCancellable] = []
+
+    func fill(_ count: Int) {
+        subscriptions = (0..<count).map { _ in subject.sink { [sink] in sink.total &+= $0 } }
+    }
+
+    func empty() {
+        subscriptions.forEach { $0.cancel() }
+        subscriptions = []
     }
 }

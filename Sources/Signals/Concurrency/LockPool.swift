@@ -43,7 +43,9 @@ final class LockPool: @unchecked Sendable {
     }
 
     private func mutex(for object: AnyObject) -> UnsafeMutablePointer<pthread_mutex_t> {
-        let address = UInt(bitPattern: ObjectIdentifier(object).hashValue)
+        // Heap objects are 16-byte aligned, so drop the low bits (no hashing: this is on the
+        // subscribe path).
+        let address = UInt(bitPattern: ObjectIdentifier(object))
         let index = Int((address >> 4) % UInt(Self.count))
         return (storage + index * Self.stride).assumingMemoryBound(to: pthread_mutex_t.self)
     }

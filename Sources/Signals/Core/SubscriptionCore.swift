@@ -77,7 +77,7 @@ class SubscriptionCore: Disposable, @unchecked Sendable {
                 continue   // the thread inside left, or the subscription ended, meanwhile
             }
             if isBusy { pending.append(first()) }
-            pending.append(contentsOf: rest)
+            if !rest.isEmpty { pending.append(contentsOf: rest) }
             return !isBusy
         }
     }

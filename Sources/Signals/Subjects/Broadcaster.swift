@@ -15,20 +15,7 @@ import Synchronization
 final class Broadcaster<Value, Failure: Error>: @unchecked Sendable {
     // @unchecked: all mutable state lives in `state`, guarded by its lock.
 
-    /// One subscriber. `subscriber` is `nil` once removed (a tombstone keeps the ids sorted).
-    @usableFromInline
-    struct Entry {
-        @usableFromInline let id: UInt64
-        @usableFromInline let firstSeq: UInt64
-        @usableFromInline var subscriber: Subscriber<Value, Failure>?
-
-        @inlinable
-        init(id: UInt64, firstSeq: UInt64, subscriber: Subscriber<Value, Failure>?) {
-            self.id = id
-            self.firstSeq = firstSeq
-            self.subscriber = subscriber
-        }
-    }
+    @usableFromInline typealias Entry = BroadcastEntry
 
     @usableFromInline
     struct State {
@@ -80,7 +67,8 @@ final class Broadcaster<Value, Failure: Error>: @unchecked Sendable {
         var round = state.withLock { state in startRound(with: event, in: &state) }
         while let (entries, event, seq) = round {
             for entry in entries where entry.firstSeq <= seq {
-                entry.subscriber?.receive(event)
+                guard let subscriber = entry.subscriber else { continue }
+                unsafeDowncast(subscriber, to: Subscriber<Value, Failure>.self).receive(event)
             }
             if flags.compareExchange(expected: Self.delivering, desired: 0, ordering: .releasing).exchanged { return }
             round = state.withLock { state in nextRound(in: &state) }
@@ -183,29 +171,45 @@ final class Broadcaster<Value, Failure: Error>: @unchecked Sendable {
         return (.value(firstValue), rest)
     }
 
-    /// Removes the subscriber with `id`: a binary search, then a tombstone; the list is
+    /// Removes the subscriber with `id`: a binary search, then a tombstone. Trailing tombstones
+    /// are dropped at once (the newest subscriber leaving is the common case) and the list is
     /// compacted when tombstones outnumber live entries, so removal stays cheap at any size.
     /// Removing an id twice does nothing.
-    @usableFromInline
+    @inlinable
     func remove(id: UInt64) {
-        let removed: Subscriber<Value, Failure>? = state.withLock { state in
+        let removed: AnyObject? = state.withLock { state in
             guard let index = Self.index(of: id, in: state.entries), let subscriber = state.entries[index].subscriber else {
                 return nil
             }
             state.entries[index].subscriber = nil
             state.tombstones += 1
-            if state.tombstones * 2 > state.entries.count {
-                state.entries.removeAll { $0.subscriber == nil }
-                state.tombstones = 0
+            var end = state.entries.count
+            while end > 0, state.entries[end - 1].subscriber == nil { end -= 1 }
+            if end < state.entries.count {
+                state.tombstones -= state.entries.count - end
+                state.entries.removeSubrange(end...)
             }
+            if state.tombstones * 2 > state.entries.count { Self.compact(&state) }
             return subscriber
         }
         // Released here, outside the lock: its deinit may release user objects.
         _ = removed
     }
 
+    /// Drops the tombstones, keeping the order of the live entries.
+    @inlinable
+    static func compact(_ state: inout State) {
+        var kept = 0
+        for index in state.entries.indices where state.entries[index].subscriber != nil {
+            state.entries.swapAt(kept, index)
+            kept += 1
+        }
+        state.entries.removeLast(state.entries.count - kept)
+        state.tombstones = 0
+    }
+
     /// Whether the subscriber with `id` is still attached.
-    @usableFromInline
+    @inlinable
     func contains(id: UInt64) -> Bool {
         state.withLock { state in
             Self.index(of: id, in: state.entries).map { state.entries[$0].subscriber != nil } ?? false
@@ -213,7 +217,8 @@ final class Broadcaster<Value, Failure: Error>: @unchecked Sendable {
     }
 
     /// Binary search over the entries, which are sorted by id.
-    private static func index(of id: UInt64, in entries: ContiguousArray<Entry>) -> Int? {
+    @inlinable
+    static func index(of id: UInt64, in entries: ContiguousArray<Entry>) -> Int? {
         var low = 0
         var high = entries.count
         while low < high {
@@ -229,24 +234,43 @@ final class Broadcaster<Value, Failure: Error>: @unchecked Sendable {
     }
 }
 
+/// One subscriber of a ``Broadcaster``. Not generic on purpose: the subscriber is stored as
+/// `AnyObject` (always a `Subscriber<Value, Failure>` of the owning broadcaster) so array
+/// operations on the entries need no runtime generic-metadata lookup.
+@usableFromInline
+struct BroadcastEntry {
+    @usableFromInline let id: UInt64
+    /// The sequence number of the first event this subscriber may receive.
+    @usableFromInline let firstSeq: UInt64
+    /// `nil` once removed: a tombstone keeps the ids sorted for the binary search.
+    @usableFromInline var subscriber: AnyObject?
+
+    @inlinable
+    init(id: UInt64, firstSeq: UInt64, subscriber: AnyObject?) {
+        self.id = id
+        self.firstSeq = firstSeq
+        self.subscriber = subscriber
+    }
+}
+
 /// The disposable returned for a subject subscription; detaches the subscriber.
 @usableFromInline
 final class BroadcastSubscription<Value, Failure: Error>: Disposable {
-    private weak let broadcaster: Broadcaster<Value, Failure>?
-    private let id: UInt64
+    @usableFromInline weak let broadcaster: Broadcaster<Value, Failure>?
+    @usableFromInline let id: UInt64
 
-    @usableFromInline
+    @inlinable
     init(_ broadcaster: Broadcaster<Value, Failure>, id: UInt64) {
         self.broadcaster = broadcaster
         self.id = id
     }
 
-    @usableFromInline
+    @inlinable
     func dispose() {
         broadcaster?.remove(id: id)
     }
 
-    @usableFromInline
+    @inlinable
     var isDisposed: Bool {
         broadcaster?.contains(id: id) != true
     }
