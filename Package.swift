@@ -12,10 +12,12 @@ let package = Package(
     products: [
         .library(name: "Signals", targets: ["Signals"]),
         .library(name: "SignalsTesting", targets: ["SignalsTesting"]),
+        .executable(name: "signalstore", targets: ["signalstore"]),
     ],
     targets: [
         .target(name: "Signals", swiftSettings: strictSwift),
         .target(name: "SignalsTesting", dependencies: ["Signals"], swiftSettings: strictSwift),
+        .executableTarget(name: "signalstore", dependencies: ["Signals"], swiftSettings: strictSwift),
         .testTarget(name: "SignalsTests", dependencies: ["Signals", "SignalsTesting"], swiftSettings: strictSwift),
         .testTarget(name: "SignalsTestingTests", dependencies: ["Signals", "SignalsTesting"], swiftSettings: strictSwift),
     ]

@@ -120,14 +120,14 @@ extension Recorder {
 }
 
 extension Signal {
-    /// Subscribes a ``Recorder`` that keeps every event, for tests.
+    /// Subscribes a `Recorder` that keeps every event, for tests.
     public func record() -> Recorder<Value, Failure> {
         Recorder(self)
     }
 }
 
 extension SignalSource {
-    /// Subscribes a ``Recorder`` to this source's signal, for tests.
+    /// Subscribes a `Recorder` to this source's signal, for tests.
     public func record() -> Recorder<Value, Failure> {
         Recorder(signal)
     }

@@ -17,6 +17,7 @@ public final class AnyDisposable: Disposable {
         self.action = Locked({})
     }
 
+    /// Runs the action if this is the first call; later calls do nothing.
     public func dispose() {
         let action = self.action.withLock { action in
             defer { action = nil }
@@ -25,6 +26,7 @@ public final class AnyDisposable: Disposable {
         action?()
     }
 
+    /// Whether the action has run.
     public var isDisposed: Bool {
         action.withLock { $0 == nil }
     }

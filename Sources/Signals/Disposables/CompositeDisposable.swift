@@ -35,6 +35,7 @@ public final class CompositeDisposable: Disposable {
         }
     }
 
+    /// Disposes every member; members added later are disposed at once.
     public func dispose() {
         let taken = members.withLock { members in
             defer { members = nil }
@@ -43,6 +44,7 @@ public final class CompositeDisposable: Disposable {
         for disposable in taken { disposable.dispose() }
     }
 
+    /// Whether ``dispose()`` has been called.
     public var isDisposed: Bool {
         members.withLock { $0 == nil }
     }

@@ -18,10 +18,12 @@ public final class ScopedDisposable: Disposable {
         inner.dispose()
     }
 
+    /// Disposes the inner disposable now rather than on deinit.
     public func dispose() {
         inner.dispose()
     }
 
+    /// Whether the inner disposable is disposed.
     public var isDisposed: Bool {
         inner.isDisposed
     }

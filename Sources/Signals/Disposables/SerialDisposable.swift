@@ -27,6 +27,7 @@ public final class SerialDisposable: Disposable {
         }
     }
 
+    /// Disposes the current inner disposable and any set later.
     public func dispose() {
         let inner = state.withLock { state -> (any Disposable)? in
             state.isDisposed = true
@@ -36,6 +37,7 @@ public final class SerialDisposable: Disposable {
         inner?.dispose()
     }
 
+    /// Whether ``dispose()`` has been called.
     public var isDisposed: Bool {
         state.withLock { $0.isDisposed }
     }

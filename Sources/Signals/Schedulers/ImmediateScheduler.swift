@@ -9,14 +9,17 @@ public struct ImmediateScheduler: Scheduler {
     /// Creates an immediate scheduler.
     public init() {}
 
+    /// Time elapsed since this scheduler was created.
     public var now: Duration {
         ContinuousClock.now - origin
     }
 
+    /// Runs `action` at once, on the calling thread.
     public func schedule(_ action: @escaping @Sendable () -> Void) {
         action()
     }
 
+    /// Runs `action` at once, on the calling thread, ignoring `delay`.
     @discardableResult
     public func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> any Disposable {
         action()

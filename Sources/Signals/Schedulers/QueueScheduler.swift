@@ -29,14 +29,17 @@ public final class QueueScheduler: Scheduler {
         self.init(queue: DispatchQueue(label: label, qos: qos))
     }
 
+    /// Time elapsed since this scheduler was created.
     public var now: Duration {
         ContinuousClock.now - origin
     }
 
+    /// Runs `action` asynchronously on the queue.
     public func schedule(_ action: @escaping @Sendable () -> Void) {
         queue.async(execute: action)
     }
 
+    /// Runs `action` on the queue once `delay` has passed, unless cancelled first.
     @discardableResult
     public func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> any Disposable {
         let cancellation = AnyDisposable()
