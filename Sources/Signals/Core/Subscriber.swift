@@ -36,7 +36,7 @@ public final class Subscriber<Value, Failure: Error>: @unchecked Sendable {
 
     /// Creates a subscriber for an operator stage that shares `downstream`'s serialization.
     @inlinable
-    convenience init<V, F>(
+    package convenience init<V, F>(
         sharing downstream: Subscriber<V, F>,
         handler: @escaping @Sendable (Event<Value, Failure>) -> Void
     ) {
@@ -80,7 +80,7 @@ public final class Subscriber<Value, Failure: Error>: @unchecked Sendable {
 
     /// Delivers `event` to this stage's handler. Call only inside the serialized section.
     @inlinable @inline(__always)
-    func forward(_ event: Event<Value, Failure>) {
+    package func forward(_ event: Event<Value, Failure>) {
         guard !isStopped else { return }
         if event.isTerminal { isStopped = true }
         if let handler {
@@ -102,13 +102,13 @@ public final class Subscriber<Value, Failure: Error>: @unchecked Sendable {
 
     /// Claims delivery of a replay while a producer holds its lock; see `SubscriptionCore.claim`.
     @inlinable
-    func claim(first: Event<Value, Failure>, rest: [Event<Value, Failure>]) -> Bool {
+    package func claim(first: Event<Value, Failure>, rest: [Event<Value, Failure>]) -> Bool {
         core.claim(first: { { self.forward(first) } }, rest: rest.map { event in { self.forward(event) } })
     }
 
     /// Finishes a successful ``claim(first:rest:)`` once the producer's lock is released.
     @inlinable
-    func deliverClaimed(_ first: Event<Value, Failure>) {
+    package func deliverClaimed(_ first: Event<Value, Failure>) {
         forward(first)
         core.leave()
     }

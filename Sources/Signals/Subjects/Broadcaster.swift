@@ -12,7 +12,7 @@ import Synchronization
 /// - The replay is claimed in the subscriber's serialization while this lock is held, so a
 ///   value sent concurrently is delivered after the replay, never before.
 @usableFromInline
-final class Broadcaster<Value, Failure: Error>: @unchecked Sendable {
+package final class Broadcaster<Value, Failure: Error>: @unchecked Sendable {
     // @unchecked: all mutable state lives in `state`, guarded by its lock.
 
     @usableFromInline typealias Entry = BroadcastEntry
@@ -43,7 +43,7 @@ final class Broadcaster<Value, Failure: Error>: @unchecked Sendable {
     /// How many of the latest values a new subscriber receives first (0: none).
     @usableFromInline let replayLimit: Int
 
-    init(replayLimit: Int, initial: Value? = nil) {
+    package init(replayLimit: Int, initial: Value? = nil) {
         self.replayLimit = replayLimit
         var state = State()
         if let initial, replayLimit == 1 { state.current = initial }
@@ -63,7 +63,7 @@ final class Broadcaster<Value, Failure: Error>: @unchecked Sendable {
 
     /// Sends an event to every subscriber; ignored after a terminal event.
     @inlinable
-    func send(_ event: Event<Value, Failure>) {
+    package func send(_ event: Event<Value, Failure>) {
         var round = state.withLock { state in startRound(with: event, in: &state) }
         while let (entries, event, seq) = round {
             for entry in entries where entry.firstSeq <= seq {
@@ -142,7 +142,7 @@ final class Broadcaster<Value, Failure: Error>: @unchecked Sendable {
 
     /// Adds a subscriber, first replaying the buffer (and the terminal event, if any).
     @inlinable
-    func subscribe(_ subscriber: Subscriber<Value, Failure>) -> any Disposable {
+    package func subscribe(_ subscriber: Subscriber<Value, Failure>) -> any Disposable {
         let (claimed, first, id) = state.withLock { state -> (Bool, Event<Value, Failure>?, UInt64?) in
             let (first, rest) = replay(in: state)
             let claimed = first.map { subscriber.claim(first: $0, rest: rest) } ?? false
@@ -229,7 +229,7 @@ final class Broadcaster<Value, Failure: Error>: @unchecked Sendable {
     }
 
     /// How many subscribers are attached (for tests and diagnostics).
-    var subscriberCount: Int {
+    package var subscriberCount: Int {
         state.withLock { $0.entries.count - $0.tombstones }
     }
 }

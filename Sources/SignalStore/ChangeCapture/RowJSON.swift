@@ -1,0 +1,141 @@
+import Foundation
+
+/// Decodes the whole-row JSON objects written by the capture triggers.
+///
+/// A small parser for exactly what the triggers write: one flat object whose values are
+/// `null`, numbers, strings, or the markers `{"$blob": "HEX"}` and `{"$real": "Inf"}`.
+/// Numbers with a fraction or exponent are reals (parsed exactly); others are integers.
+enum RowJSON {
+    static func decode(_ json: String) -> [String: SQLiteValue]? {
+        var parser = Parser(bytes: Array(json.utf8))
+        return parser.parseRow()
+    }
+
+    private struct Parser {
+        let bytes: [UInt8]
+        var index = 0
+
+        mutating func parseRow() -> [String: SQLiteValue]? {
+            guard consume(UInt8(ascii: "{")) else { return nil }
+            var row: [String: SQLiteValue] = [:]
+            if consume(UInt8(ascii: "}")) { return row }
+            repeat {
+                guard let key = parseString(), consume(UInt8(ascii: ":")), let value = parseValue() else { return nil }
+                row[key] = value
+            } while consume(UInt8(ascii: ","))
+            return consume(UInt8(ascii: "}")) ? row : nil
+        }
+
+        mutating func parseValue() -> SQLiteValue? {
+            skipWhitespace()
+            guard index < bytes.count else { return nil }
+            switch bytes[index] {
+            case UInt8(ascii: "\""): return parseString().map(SQLiteValue.text)
+            case UInt8(ascii: "{"): return parseMarker()
+            case UInt8(ascii: "n"): return consumeWord("null") ? .null : nil
+            case UInt8(ascii: "t"): return consumeWord("true") ? .integer(1) : nil
+            case UInt8(ascii: "f"): return consumeWord("false") ? .integer(0) : nil
+            default: return parseNumber()
+            }
+        }
+
+        mutating func parseMarker() -> SQLiteValue? {
+            guard let marker = parseRow(), marker.count == 1, case .text(let text)? = marker.first?.value else { return nil }
+            switch marker.first?.key {
+            case "$blob": return Self.bytes(fromHex: text).map { .blob(Data($0)) }
+            case "$real": return text.hasPrefix("-") ? .real(-.infinity) : .real(.infinity)
+            default: return nil
+            }
+        }
+
+        mutating func parseNumber() -> SQLiteValue? {
+            let start = index
+            while index < bytes.count, "+-0123456789.eE".utf8.contains(bytes[index]) { index += 1 }
+            let text = String(decoding: bytes[start..<index], as: UTF8.self)
+            if text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) { return Double(text).map(SQLiteValue.real) }
+            return Int64(text).map(SQLiteValue.integer)
+        }
+
+        mutating func parseString() -> String? {
+            guard consume(UInt8(ascii: "\"")) else { return nil }
+            var scalars = String.UnicodeScalarView()
+            var utf8: [UInt8] = []
+            func flush() {
+                scalars.append(contentsOf: String(decoding: utf8, as: UTF8.self).unicodeScalars)
+                utf8.removeAll()
+            }
+            while index < bytes.count {
+                let byte = bytes[index]
+                index += 1
+                if byte == UInt8(ascii: "\"") {
+                    flush()
+                    return String(scalars)
+                }
+                guard byte == UInt8(ascii: "\\") else {
+                    utf8.append(byte)
+                    continue
+                }
+                flush()
+                guard index < bytes.count, let scalar = parseEscape() else { return nil }
+                scalars.append(scalar)
+            }
+            return nil
+        }
+
+        mutating func parseEscape() -> Unicode.Scalar? {
+            let byte = bytes[index]
+            index += 1
+            switch byte {
+            case UInt8(ascii: "n"): return "\n"
+            case UInt8(ascii: "t"): return "\t"
+            case UInt8(ascii: "r"): return "\r"
+            case UInt8(ascii: "b"): return "\u{08}"
+            case UInt8(ascii: "f"): return "\u{0C}"
+            case UInt8(ascii: "u"): return parseUnicodeEscape()
+            default: return Unicode.Scalar(byte)
+            }
+        }
+
+        /// `\uXXXX`, including a surrogate pair `\uD83D\uDE00`.
+        mutating func parseUnicodeEscape() -> Unicode.Scalar? {
+            guard let high = parseHex4() else { return nil }
+            guard (0xD800..<0xDC00).contains(high) else { return Unicode.Scalar(high) }
+            guard consumeWord("\\u"), let low = parseHex4(), (0xDC00..<0xE000).contains(low) else { return nil }
+            return Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))
+        }
+
+        mutating func parseHex4() -> UInt32? {
+            guard index + 4 <= bytes.count, let value = UInt32(String(decoding: bytes[index..<index + 4], as: UTF8.self), radix: 16) else {
+                return nil
+            }
+            index += 4
+            return value
+        }
+
+        mutating func consume(_ byte: UInt8) -> Bool {
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == byte else { return false }
+            index += 1
+            return true
+        }
+
+        mutating func consumeWord(_ word: String) -> Bool {
+            let word = Array(word.utf8)
+            guard index + word.count <= bytes.count, Array(bytes[index..<index + word.count]) == word else { return false }
+            index += word.count
+            return true
+        }
+
+        mutating func skipWhitespace() {
+            while index < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[index]) { index += 1 }
+        }
+
+        static func bytes(fromHex hex: String) -> [UInt8]? {
+            let digits = Array(hex.utf8)
+            guard digits.count.isMultiple(of: 2) else { return nil }
+            return stride(from: 0, to: digits.count, by: 2).compactMap { offset in
+                UInt8(String(decoding: digits[offset..<offset + 2], as: UTF8.self), radix: 16)
+            }
+        }
+    }
+}

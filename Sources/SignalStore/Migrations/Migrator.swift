@@ -1,0 +1,79 @@
+import Foundation
+
+/// Applies migrations in order, each in its own `BEGIN IMMEDIATE … COMMIT` together with its
+/// row in `_signalstore_migrations` (version, name, checksum, applied_at).
+struct Migrator {
+    static let table = "_signalstore_migrations"
+
+    let migrations: [Migration]
+
+    /// Checks the migrations against each other and the database, then applies the pending ones.
+    func migrate(_ connection: Connection) throws {
+        try validateSequence()
+        try connection.execute("""
+            CREATE TABLE IF NOT EXISTS \(Self.table) (
+                version INTEGER PRIMARY KEY,
+                name TEXT NOT NULL,
+                checksum TEXT NOT NULL,
+                applied_at REAL NOT NULL
+            )
+            """)
+        let applied = try appliedMigrations(connection)
+        try validate(applied: applied)
+        for migration in migrations where applied[migration.version] == nil {
+            try apply(migration, to: connection)
+        }
+    }
+
+    /// No duplicates, no gaps, starting at 1.
+    private func validateSequence() throws(MigrationError) {
+        var previous: Migration?
+        for migration in migrations {
+            if let previous, previous.version == migration.version {
+                throw MigrationError(.duplicateVersion, file: migration.label, message: "\(migration.label) and \(previous.label) both have version \(migration.version); give each migration its own number")
+            }
+            let expected = (previous?.version ?? 0) + 1
+            if migration.version != expected {
+                throw MigrationError(.gap, file: migration.label, message: "\(migration.label) has version \(migration.version) but version \(expected) is missing; migrations must be numbered 1, 2, 3, … without gaps")
+            }
+            previous = migration
+        }
+    }
+
+    private func appliedMigrations(_ connection: Connection) throws -> [Int: (name: String, checksum: String)] {
+        var applied: [Int: (name: String, checksum: String)] = [:]
+        for row in try connection.statement("SELECT version, name, checksum FROM \(Self.table)").rows() {
+            guard case .integer(let version) = row[0], case .text(let name) = row[1], case .text(let checksum) = row[2] else { continue }
+            applied[Int(version)] = (name, checksum)
+        }
+        return applied
+    }
+
+    /// Applied migrations must still exist unchanged.
+    private func validate(applied: [Int: (name: String, checksum: String)]) throws(MigrationError) {
+        let byVersion = Dictionary(uniqueKeysWithValues: migrations.map { ($0.version, $0) })
+        let latestFile = migrations.last?.version ?? 0
+        for (version, record) in applied.sorted(by: { $0.key < $1.key }) {
+            guard let migration = byVersion[version] else {
+                throw MigrationError(.databaseNewer, file: nil, message: "the database has migration \(version) (\(record.name)) applied, but the migrations go only up to \(latestFile); use the migrations this database was made with, or a newer build")
+            }
+            if migration.checksum != record.checksum {
+                throw MigrationError(.checksumMismatch, file: migration.label, message: "\(migration.label) was changed after it was applied to this database; restore its original text and put the change in a new migration")
+            }
+        }
+    }
+
+    private func apply(_ migration: Migration, to connection: Connection) throws {
+        try connection.transaction {
+            for statement in try SQLScript(migration.sql).statements() {
+                do throws(SQLiteError) {
+                    try Statement(database: connection.handle, sql: statement.sql).run()
+                } catch {
+                    throw MigrationError(.statementFailed, file: migration.label, line: statement.line, message: "\(error.message) — the migration was rolled back; fix the statement and run again")
+                }
+            }
+            try connection.statement("INSERT INTO \(Self.table) (version, name, checksum, applied_at) VALUES (?, ?, ?, ?)")
+                .run([.integer(Int64(migration.version)), .text(migration.name), .text(migration.checksum), .real(Date().timeIntervalSince1970)])
+        }
+    }
+}

@@ -1,0 +1,129 @@
+import CSQLite
+import Foundation
+
+/// One SQLite connection, opened with SignalStore's settings.
+///
+/// Settings on open: `journal_mode=WAL`, `synchronous=NORMAL`, `foreign_keys=ON`,
+/// `recursive_triggers=ON`, a busy timeout (default 5 s); writes run in `BEGIN IMMEDIATE`
+/// transactions. A new database file is
+/// created readable and writable by its owner only (0600); SQLite gives its `-wal` and `-shm`
+/// files the same permissions.
+///
+/// Not `Sendable`: a connection is owned by one serial owner (the store, behind its lock).
+/// Related SQLite documentation: <https://www.sqlite.org/c3ref/sqlite3.html>
+package final class Connection {
+    let handle: OpaquePointer
+    /// The file path, or `:memory:`.
+    package let path: String
+    private var cache: [String: Statement] = [:]
+    private var savepointDepth = 0
+
+    /// Opens (creating if needed) the database at `path`; `":memory:"` opens a private
+    /// in-memory database.
+    /// - Parameters:
+    ///   - path: The file to open.
+    ///   - busyTimeout: How long a write waits for another connection's lock before failing
+    ///     with ``SQLiteError/busy``.
+    /// - Throws: ``SQLiteError`` if the file cannot be opened or is not a database.
+    package init(path: String, busyTimeout: Duration = .seconds(5)) throws(SQLiteError) {
+        if path != ":memory:" { try Self.createOwnerOnlyFile(at: path) }
+        var handle: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let code = sqlite3_open_v2(path, &handle, flags, nil)
+        guard code == SQLITE_OK, let handle else {
+            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
+            sqlite3_close_v2(handle)
+            throw SQLiteError(extendedCode: code, message: "cannot open \(path): \(message)")
+        }
+        self.handle = handle
+        self.path = path
+        sqlite3_extended_result_codes(handle, 1)
+        do {
+            try configure(busyTimeout: busyTimeout)
+        } catch {
+            sqlite3_close_v2(handle)
+            throw error
+        }
+    }
+
+    deinit {
+        cache.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    /// Creates an empty file with mode 0600 if none exists, so SQLite never creates it with the
+    /// process's default (often world-readable) permissions.
+    private static func createOwnerOnlyFile(at path: String) throws(SQLiteError) {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+        if descriptor >= 0 {
+            close(descriptor)
+        } else if errno != EEXIST {
+            let reason = String(cString: strerror(errno))
+            throw SQLiteError(extendedCode: SQLITE_CANTOPEN, message: "cannot create \(path): \(reason)")
+        }
+    }
+
+    private func configure(busyTimeout: Duration) throws(SQLiteError) {
+        let milliseconds = busyTimeout.components.seconds * 1_000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000
+        sqlite3_busy_timeout(handle, Int32(clamping: milliseconds))
+        // Reading the schema first makes "file is not a database" fail here, with a clear error.
+        _ = try statement("SELECT count(*) FROM sqlite_master").rows()
+        _ = try statement("PRAGMA journal_mode=WAL").rows()
+        // recursive_triggers: rows deleted by REPLACE conflict resolution fire delete triggers,
+        // so the change feed sees them.
+        try execute("PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON; PRAGMA recursive_triggers=ON")
+    }
+
+    /// Runs one or more SQL statements without parameters.
+    /// - Throws: ``SQLiteError`` naming the statement that failed.
+    package func execute(_ sql: String) throws(SQLiteError) {
+        for statement in try SQLScript(sql).statements() {
+            try Statement(database: handle, sql: statement.sql).run()
+        }
+    }
+
+    /// A prepared statement for `sql`, reused across calls (prepared once per connection).
+    package func statement(_ sql: String) throws(SQLiteError) -> Statement {
+        if let cached = cache[sql] { return cached }
+        let statement = try Statement(database: handle, sql: sql)
+        cache[sql] = statement
+        return statement
+    }
+
+    /// The rowid of the last inserted row.
+    package var lastInsertRowID: Int64 {
+        sqlite3_last_insert_rowid(handle)
+    }
+
+    /// The number of rows changed by the last statement.
+    package var changes: Int {
+        Int(sqlite3_changes(handle))
+    }
+
+    /// Whether a transaction is open.
+    package var isInTransaction: Bool {
+        sqlite3_get_autocommit(handle) == 0
+    }
+
+    /// Runs `body` in a transaction: `BEGIN IMMEDIATE` … `COMMIT` at the outermost level, a
+    /// savepoint when nested. Rolls back (to the savepoint) if `body` throws.
+    package func transaction<Result>(_ body: () throws -> Result) throws -> Result {
+        let name = "signalstore_\(savepointDepth)"
+        let isOutermost = savepointDepth == 0
+        try execute(isOutermost ? "BEGIN IMMEDIATE" : "SAVEPOINT \(name)")
+        savepointDepth += 1
+        defer { savepointDepth -= 1 }
+        do {
+            let result = try body()
+            try execute(isOutermost ? "COMMIT" : "RELEASE \(name)")
+            return result
+        } catch {
+            if isOutermost {
+                if isInTransaction { try? execute("ROLLBACK") }
+            } else {
+                try? execute("ROLLBACK TO \(name); RELEASE \(name)")
+            }
+            throw error
+        }
+    }
+}

@@ -1,0 +1,137 @@
+import CSQLite
+import Foundation
+
+/// A prepared SQL statement: bind values, step through rows, reset.
+///
+/// Not thread-safe; it belongs to its ``Connection``, which is owned by one lock.
+/// Related SQLite documentation: <https://www.sqlite.org/c3ref/stmt.html>
+package final class Statement {
+    let handle: OpaquePointer
+    /// The statement's SQL, for error messages.
+    package let sql: String
+    private let database: OpaquePointer
+
+    init(database: OpaquePointer, sql: String) throws(SQLiteError) {
+        var handle: OpaquePointer?
+        let code = sqlite3_prepare_v3(database, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &handle, nil)
+        guard code == SQLITE_OK, let handle else {
+            throw SQLiteError(extendedCode: sqlite3_extended_errcode(database), message: String(cString: sqlite3_errmsg(database)), sql: sql)
+        }
+        self.handle = handle
+        self.sql = sql
+        self.database = database
+    }
+
+    deinit {
+        sqlite3_finalize(handle)
+    }
+
+    /// The number of `?` parameters.
+    package var parameterCount: Int {
+        Int(sqlite3_bind_parameter_count(handle))
+    }
+
+    /// Resets the statement and binds `values` to its parameters, in order.
+    /// - Throws: ``SQLiteError`` if the count does not match or a value cannot be bound.
+    package func bind(_ values: [SQLiteValue]) throws(SQLiteError) {
+        reset()
+        guard values.count == parameterCount else {
+            throw SQLiteError(
+                extendedCode: SQLITE_RANGE,
+                message: "the statement has \(parameterCount) parameter(s) but \(values.count) value(s) were given",
+                sql: sql
+            )
+        }
+        for (offset, value) in values.enumerated() {
+            try check(bind(value, at: Int32(offset + 1)))
+        }
+    }
+
+    private func bind(_ value: SQLiteValue, at index: Int32) -> Int32 {
+        switch value {
+        case .null:
+            return sqlite3_bind_null(handle, index)
+        case .integer(let value):
+            return sqlite3_bind_int64(handle, index, value)
+        case .real(let value):
+            return sqlite3_bind_double(handle, index, value)
+        case .text(let value):
+            return sqlite3_bind_text(handle, index, value, -1, csqlite_transient())
+        case .blob(let value):
+            return value.withUnsafeBytes { bytes in
+                sqlite3_bind_blob64(handle, index, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), sqlite3_uint64(bytes.count), csqlite_transient())
+            }
+        }
+    }
+
+    /// Advances to the next row. Returns `true` if a row is available, `false` when done.
+    package func step() throws(SQLiteError) -> Bool {
+        let code = sqlite3_step(handle)
+        switch code {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default:
+            let error = SQLiteError(extendedCode: sqlite3_extended_errcode(database), message: String(cString: sqlite3_errmsg(database)), sql: sql)
+            sqlite3_reset(handle)
+            throw error
+        }
+    }
+
+    /// Runs the statement to completion, ignoring any rows.
+    package func run(_ values: [SQLiteValue] = []) throws(SQLiteError) {
+        try bind(values)
+        defer { reset() }
+        while try step() {}
+    }
+
+    /// Runs the statement and returns every row.
+    package func rows(_ values: [SQLiteValue] = []) throws(SQLiteError) -> [[SQLiteValue]] {
+        try bind(values)
+        defer { reset() }
+        var rows: [[SQLiteValue]] = []
+        while try step() {
+            rows.append((0..<columnCount).map(column))
+        }
+        return rows
+    }
+
+    /// The number of columns of a row.
+    package var columnCount: Int {
+        Int(sqlite3_column_count(handle))
+    }
+
+    /// The name of column `index`.
+    package func columnName(_ index: Int) -> String {
+        String(cString: sqlite3_column_name(handle, Int32(index)))
+    }
+
+    /// The value of column `index` of the current row.
+    package func column(_ index: Int) -> SQLiteValue {
+        let index = Int32(index)
+        switch sqlite3_column_type(handle, index) {
+        case SQLITE_INTEGER:
+            return .integer(sqlite3_column_int64(handle, index))
+        case SQLITE_FLOAT:
+            return .real(sqlite3_column_double(handle, index))
+        case SQLITE_TEXT:
+            return .text(String(cString: sqlite3_column_text(handle, index)))
+        case SQLITE_BLOB:
+            let count = Int(sqlite3_column_bytes(handle, index))
+            guard count > 0, let bytes = sqlite3_column_blob(handle, index) else { return .blob(Data()) }
+            return .blob(Data(bytes: bytes, count: count))
+        default:
+            return .null
+        }
+    }
+
+    /// Resets the statement so it can run again (bindings are replaced by the next ``bind(_:)``).
+    package func reset() {
+        sqlite3_reset(handle)
+    }
+
+    private func check(_ code: Int32) throws(SQLiteError) {
+        guard code == SQLITE_OK else {
+            throw SQLiteError(extendedCode: sqlite3_extended_errcode(database), message: String(cString: sqlite3_errmsg(database)), sql: sql)
+        }
+    }
+}

@@ -1,0 +1,88 @@
+extension Store {
+    /// The change feed: every journal entry after `since` (none when `nil`), then every new one
+    /// as it commits, in `seq` order, without gap or duplicate.
+    ///
+    /// Entries made by this store are delivered before the write returns; entries committed by
+    /// other connections within ``pollInterval``. The signal completes when the store closes.
+    /// ```swift
+    /// let saved = checkpoint.lastSeq
+    /// store.changes(since: saved).subscribe(onValue: { change in
+    ///     apply(change)
+    ///     checkpoint.lastSeq = change.seq
+    /// })
+    /// ```
+    /// - Parameter since: Replay the entries after this seq first; `nil` for live entries only.
+    /// - Returns: A signal that fails with ``StoreError/changeFeedGap(since:prunedThrough:)``
+    ///   if entries after `since` were pruned, or ``StoreError/closed``.
+    public func changes(since: Int64? = nil) -> Signal<Change, StoreError> {
+        Signal { [self] downstream in
+            let attached: (replay: [Change], subscription: any Disposable)
+            do {
+                attached = try attach(downstream, since: since)
+            } catch {
+                downstream.fail(StoreError.wrap(error))
+                return AnyDisposable()
+            }
+            if let first = attached.replay.first {
+                downstream.deliverClaimed(.value(first))
+            }
+            return attached.subscription
+        }
+    }
+
+    /// Under the database lock: reads the replay, claims its delivery in `downstream`, and
+    /// attaches a live subscription that skips what the replay covers. Holding the lock keeps
+    /// the poller and writers from reading newer entries in between, so nothing is missed.
+    private func attach(
+        _ downstream: Subscriber<Change, StoreError>,
+        since: Int64?
+    ) throws -> (replay: [Change], subscription: any Disposable) {
+        try database.withLock { state in
+            guard let connection = state.connection else { throw StoreError.closed }
+            var replay: [Change] = []
+            var covered = state.lastSeenSeq
+            if let since {
+                let pruned = try Self.prunedThrough(connection)
+                if since < pruned { throw StoreError.changeFeedGap(since: since, prunedThrough: pruned) }
+                replay = try Self.readChanges(connection, after: since)
+                covered = max(covered, replay.last?.seq ?? since)
+            }
+            let horizon = covered
+            let live = Subscriber<Change, StoreError>(sharing: downstream) { event in
+                if case .value(let change) = event, change.seq <= horizon { return }
+                downstream.forward(event)
+            }
+            let claimed = replay.first.map { downstream.claim(first: .value($0), rest: replay.dropFirst().map { .value($0) }) } ?? false
+            let subscription = publisher.feed.subscribe(live)
+            return (claimed ? replay : [], subscription)
+        }
+    }
+
+    /// The highest seq ever written to the journal (by any connection); 0 if none. Pruning does
+    /// not lower it.
+    public var lastChangeSeq: Int64 {
+        get throws(StoreError) {
+            try read { connection in try Self.highestSeq(connection) }
+        }
+    }
+
+    /// Deletes the journal entries up to and including `seq`. Resuming the feed from before
+    /// `seq` then fails with ``StoreError/changeFeedGap(since:prunedThrough:)`` instead of
+    /// silently skipping entries.
+    /// - Parameter seq: The last entry to delete.
+    public func pruneChanges(through seq: Int64) throws(StoreError) {
+        try write { connection in
+            try connection.statement("DELETE FROM \(Journal.changes) WHERE seq <= ?").run([.integer(seq)])
+            try connection.statement(
+                "INSERT INTO \(Journal.state) (key, value) VALUES ('pruned_through', ?) ON CONFLICT(key) DO UPDATE SET value = max(value, excluded.value)"
+            ).run([.integer(seq)])
+        }
+    }
+
+    /// The prune horizon: entries up to this seq were deleted.
+    static func prunedThrough(_ connection: Connection) throws -> Int64 {
+        let rows = try connection.statement("SELECT value FROM \(Journal.state) WHERE key = 'pruned_through'").rows()
+        guard case .integer(let seq)? = rows.first?.first else { return 0 }
+        return seq
+    }
+}

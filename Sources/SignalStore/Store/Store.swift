@@ -1,0 +1,202 @@
+import Foundation
+
+/// A SQLite database with a durable, ordered change feed that sees every writer.
+///
+/// Opening a store applies the migrations, then installs (or repairs) triggers that journal
+/// every change to every user table, in the same transaction as the change, whoever makes it:
+/// this process, another process, the `signalstore` CLI, a `sqlite3` shell. The feed is
+/// ``changes(since:)``.
+///
+/// ```swift
+/// let store = try Store(path: "app.sqlite", migrations: URL(fileURLWithPath: "Migrations"))
+/// store.changes(since: 0).subscribe(onValue: { print($0) })
+/// try store.execute("UPDATE orders SET purchase_num = ? WHERE id = ?", arguments: [.integer(3), .integer(42)])
+/// ```
+///
+/// ## Concurrency
+/// A store is `Sendable`. Its one connection is owned by one lock, so SQLite calls are
+/// serialized. Feed entries are delivered with no lock held, in `seq` order. A writer delivers
+/// its own entries before ``execute(_:arguments:)`` returns, unless another thread is already
+/// delivering; that thread then delivers them next. Commits by other connections are noticed by
+/// polling `PRAGMA data_version` (``pollInterval``, default 50 ms) on a background queue.
+public final class Store: Sendable {
+    struct Database {
+        var connection: Connection?
+        /// The last journal entry read (and queued for the feed).
+        var lastSeenSeq: Int64 = 0
+        /// `PRAGMA data_version` at the last poll: it changes when another connection commits.
+        var dataVersion: Int64 = 0
+    }
+
+    let database: Locked<Database>
+    let publisher: ChangePublisher
+    private let poller: Locked<ChangePoller?>
+
+    /// The database file, or `:memory:`.
+    public let path: String
+    /// How often the store checks for commits by other connections.
+    public let pollInterval: Duration
+
+    /// Opens (creating if needed) the database at `path` and applies the `.sql` migrations in
+    /// `directory`.
+    /// - Parameters:
+    ///   - path: The database file. A new file is created with mode 0600.
+    ///   - directory: The folder of `NNNN_description.sql` files.
+    ///   - pollInterval: How often to check for commits by other connections.
+    /// - Throws: ``StoreError`` if the file cannot be opened or a migration fails.
+    public convenience init(path: String, migrations directory: URL, pollInterval: Duration = .milliseconds(50)) throws(StoreError) {
+        let migrations: [Migration]
+        do { migrations = try Migration.load(from: directory) } catch { throw .migration(error) }
+        try self.init(path: path, migrations: migrations, pollInterval: pollInterval)
+    }
+
+    /// Opens (creating if needed) the database at `path` and applies `migrations`.
+    /// - Parameters:
+    ///   - path: The database file. A new file is created with mode 0600.
+    ///   - migrations: The migrations, versions 1, 2, 3, … without gaps.
+    ///   - pollInterval: How often to check for commits by other connections.
+    /// - Throws: ``StoreError`` if the file cannot be opened or a migration fails.
+    public init(path: String, migrations: [Migration], pollInterval: Duration = .milliseconds(50)) throws(StoreError) {
+        self.path = path
+        self.pollInterval = pollInterval
+        let connection: Connection
+        do {
+            connection = try Connection(path: path)
+            try connection.execute(Journal.schema)
+            try Migrator(migrations: migrations).migrate(connection)
+            try ChangeCapture.installOrRepair(connection)
+        } catch {
+            throw StoreError.wrap(error)
+        }
+        var state = Database(connection: connection)
+        state.lastSeenSeq = (try? Self.highestSeq(connection)) ?? 0
+        state.dataVersion = (try? Self.dataVersion(connection)) ?? 0
+        database = Locked(state)
+        publisher = ChangePublisher(feed: Broadcaster(replayLimit: 0))
+        poller = Locked(nil)
+        if path != ":memory:" {
+            let poller = ChangePoller(interval: pollInterval) { [weak self] in self?.pollForExternalCommits() }
+            self.poller.withLock { $0 = poller }
+        }
+    }
+
+    /// Opens a private in-memory database with `migrations` (nothing is written to disk, and no
+    /// other connection can see it).
+    public static func inMemory(migrations: [Migration]) throws(StoreError) -> Store {
+        try Store(path: ":memory:", migrations: migrations)
+    }
+
+    /// Opens a private in-memory database with the `.sql` migrations in `directory`.
+    public static func inMemory(migrations directory: URL) throws(StoreError) -> Store {
+        try Store(path: ":memory:", migrations: directory)
+    }
+
+    deinit {
+        close()
+    }
+
+    /// Closes the database, stops polling, and completes every change-feed subscription.
+    /// Later calls fail with ``StoreError/closed``. Closing twice does nothing.
+    public func close() {
+        poller.withLock { poller in
+            poller?.stop()
+            poller = nil
+        }
+        let wasOpen = database.withLock { state in
+            defer { state.connection = nil }
+            return state.connection != nil
+        }
+        if wasOpen { publisher.feed.send(.completed) }
+    }
+
+    /// Whether ``close()`` was called.
+    public var isClosed: Bool {
+        database.withLock { $0.connection == nil }
+    }
+
+    /// Runs SQL that changes the database, in one `BEGIN IMMEDIATE` transaction, and publishes
+    /// the resulting journal entries on the change feed before returning.
+    ///
+    /// With `arguments`, `sql` is one statement whose `?` parameters are bound in order (values
+    /// are never spliced into the SQL). Without, it may be several statements.
+    /// - Returns: The number of rows changed by the last statement.
+    /// - Throws: ``StoreError``; on error the transaction is rolled back and nothing is
+    ///   published.
+    @discardableResult
+    public func execute(_ sql: String, arguments: [SQLiteValue] = []) throws(StoreError) -> Int {
+        try write { connection in
+            if arguments.isEmpty {
+                try connection.execute(sql)
+            } else {
+                try Statement(database: connection.handle, sql: sql).run(arguments)
+            }
+            return connection.changes
+        }
+    }
+
+    /// Runs `body` in a write transaction, then publishes the new journal entries.
+    package func write<Result>(_ body: (Connection) throws -> Result) throws(StoreError) -> Result {
+        let result: Result
+        do {
+            result = try database.withLock { state -> Result in
+                guard let connection = state.connection else { throw StoreError.closed }
+                let result = try connection.transaction { try body(connection) }
+                try queueNewChanges(&state, connection)
+                return result
+            }
+        } catch {
+            throw StoreError.wrap(error)
+        }
+        publisher.drain()
+        return result
+    }
+
+    /// Runs `body` with the connection, for reads.
+    package func read<Result>(_ body: (Connection) throws -> Result) throws(StoreError) -> Result {
+        do {
+            return try database.withLock { state -> Result in
+                guard let connection = state.connection else { throw StoreError.closed }
+                return try body(connection)
+            }
+        } catch {
+            throw StoreError.wrap(error)
+        }
+    }
+
+    /// Reads journal entries after the last one seen and queues them for the feed.
+    func queueNewChanges(_ state: inout Database, _ connection: Connection) throws {
+        let changes = try Self.readChanges(connection, after: state.lastSeenSeq)
+        guard let last = changes.last else { return }
+        state.lastSeenSeq = last.seq
+        publisher.enqueue(changes)
+    }
+
+    /// The poller's check: publishes what other connections committed since the last check.
+    func pollForExternalCommits() {
+        let changed = database.withLock { state -> Bool in
+            guard let connection = state.connection, !connection.isInTransaction,
+                  let version = try? Self.dataVersion(connection), version != state.dataVersion
+            else { return false }
+            state.dataVersion = version
+            return (try? queueNewChanges(&state, connection)) != nil
+        }
+        if changed { publisher.drain() }
+    }
+
+    static func dataVersion(_ connection: Connection) throws -> Int64 {
+        guard case .integer(let version)? = try connection.statement("PRAGMA data_version").rows().first?.first else { return 0 }
+        return version
+    }
+
+    static func highestSeq(_ connection: Connection) throws -> Int64 {
+        let rows = try connection.statement("SELECT seq FROM sqlite_sequence WHERE name = ?").rows([.text(Journal.changes)])
+        guard case .integer(let seq)? = rows.first?.first else { return 0 }
+        return seq
+    }
+
+    static func readChanges(_ connection: Connection, after seq: Int64, limit: Int = -1) throws -> [Change] {
+        try connection.statement("SELECT \(Journal.selectColumns) FROM \(Journal.changes) WHERE seq > ? ORDER BY seq LIMIT ?")
+            .rows([.integer(seq), .integer(Int64(limit))])
+            .compactMap(Change.init(row:))
+    }
+}

@@ -1,0 +1,165 @@
+import Foundation
+import Testing
+@testable import SignalStore
+
+@Suite("SQLite layer")
+struct SQLiteLayerTests {
+    struct Address: Codable, Equatable, SQLiteValueConvertible { var street: String; var number: Int }
+    enum Status: String, Codable, SQLiteValueConvertible { case open, shipped }
+
+    /// Writes a value into an untyped column and reads it back.
+    private func roundTrip<Value: SQLiteValueConvertible & Equatable>(_ value: Value) throws -> Value? {
+        let connection = try Connection(path: ":memory:")
+        try connection.execute("CREATE TABLE t (v)")
+        try connection.statement("INSERT INTO t VALUES (?)").run([value.sqliteValue])
+        let stored = try connection.statement("SELECT v FROM t").rows()[0][0]
+        return Value(sqliteValue: stored)
+    }
+
+    @Test func builtInTypesRoundTrip() throws {
+        #expect(try roundTrip(true) == true)
+        #expect(try roundTrip(Int.min) == Int.min)
+        #expect(try roundTrip(Int8(-7)) == -7)
+        #expect(try roundTrip(UInt64.max) == UInt64.max)
+        #expect(try roundTrip(UInt32.max) == UInt32.max)
+        #expect(try roundTrip(0.1 + 0.2) == 0.1 + 0.2)
+        #expect(try roundTrip(Float(1.5)) == 1.5)
+        #expect(try roundTrip("héllo 'quoted'") == "héllo 'quoted'")
+        #expect(try roundTrip(Data([0, 1, 255])) == Data([0, 1, 255]))
+        #expect(try roundTrip([UInt8]([9, 8])) == [9, 8])
+        let date = Date(timeIntervalSince1970: 1_700_000_000.25)
+        #expect(try roundTrip(date) == date)
+        let uuid = UUID()
+        #expect(try roundTrip(uuid) == uuid)
+        #expect(try roundTrip(URL(string: "https://example.com/a?b=c")!) == URL(string: "https://example.com/a?b=c")!)
+        #expect(try roundTrip(Optional<Int>.none) == .some(nil))
+        #expect(try roundTrip(Optional(5)) == .some(5))
+        #expect(try roundTrip(Status.shipped) == .shipped)
+        #expect(try roundTrip(Address(street: "Main", number: 3)) == Address(street: "Main", number: 3))
+    }
+
+    @Test func enumsWithRawValuesAreStoredAsTheRawValueAndCodableAsJSON() {
+        #expect(Status.open.sqliteValue == .text("open"))
+        #expect(Address(street: "A", number: 1).sqliteValue == .text(#"{"number":1,"street":"A"}"#))
+    }
+
+    @Test func readingTheWrongTypeFailsInsteadOfCrashing() {
+        #expect(Int8(sqliteValue: .integer(1_000)) == nil)
+        #expect(Int(sqliteValue: .text("abc")) == nil)
+        #expect(String(sqliteValue: .integer(1)) == nil)
+        #expect(Status(sqliteValue: .text("lost")) == nil)
+        #expect(Optional<Int>(sqliteValue: .text("x")) == nil)
+    }
+
+    @Test func errorsCarryCodesMessageAndSQLButNeverBoundValues() throws {
+        let connection = try Connection(path: ":memory:")
+        try connection.execute("CREATE TABLE t (n INTEGER CHECK (n >= 0))")
+        let error = #expect(throws: SQLiteError.self) {
+            try connection.statement("INSERT INTO t VALUES (?)").run([.integer(-987_654)])
+        }
+        #expect(error?.extendedCode == 275)   // SQLITE_CONSTRAINT_CHECK
+        #expect(error?.code == SQLiteError.constraint)
+        #expect(error?.message.contains("CHECK constraint failed") == true)
+        #expect(error?.sql == "INSERT INTO t VALUES (?)")
+        #expect(error?.description.contains("987654") == false)
+    }
+
+    @Test func errorsMatchByCodeInCatchClauses() throws {
+        let connection = try Connection(path: ":memory:")
+        try connection.execute("CREATE TABLE t (n INTEGER NOT NULL)")
+        func insertNull() throws { try connection.statement("INSERT INTO t VALUES (NULL)").run() }
+        var matched = false
+        do {
+            try insertNull()
+        } catch SQLiteError.busy {
+            Issue.record("matched the wrong code")
+        } catch SQLiteError.constraint {
+            matched = true
+        }
+        #expect(matched)
+    }
+
+    @Test func settingsOnOpen() throws {
+        let directory = TemporaryDirectory()
+        let connection = try Connection(path: directory.path("settings.sqlite"))
+        func pragma(_ name: String) throws -> SQLiteValue { try connection.statement("PRAGMA \(name)").rows()[0][0] }
+        #expect(try pragma("journal_mode") == .text("wal"))
+        #expect(try pragma("synchronous") == .integer(1))
+        #expect(try pragma("foreign_keys") == .integer(1))
+        #expect(try pragma("busy_timeout") == .integer(5_000))
+        #expect(try pragma("recursive_triggers") == .integer(1))
+    }
+
+    @Test func newDatabaseFilesAreOwnerOnly() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path("private.sqlite")
+        let connection = try Connection(path: path)
+        try connection.execute("CREATE TABLE t (x); INSERT INTO t VALUES (1)")
+        for file in [path, path + "-wal", path + "-shm"] where FileManager.default.fileExists(atPath: file) {
+            let permissions = try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int
+            #expect(permissions == 0o600, "\(file) has mode \(String(permissions ?? 0, radix: 8))")
+        }
+    }
+
+    @Test func notADatabaseIsAClearError() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path("text.sqlite")
+        try Data(String(repeating: "not a database at all ", count: 100).utf8).write(to: URL(fileURLWithPath: path))
+        #expect(throws: SQLiteError.self) { try Connection(path: path) }
+        do {
+            _ = try Connection(path: path)
+        } catch {
+            #expect(error.code == SQLiteError.notADatabase)
+        }
+    }
+
+    @Test func nestedTransactionsAreSavepoints() throws {
+        let connection = try Connection(path: ":memory:")
+        try connection.execute("CREATE TABLE t (x)")
+        struct Rollback: Error {}
+        try connection.transaction {
+            try connection.execute("INSERT INTO t VALUES (1)")
+            _ = try? connection.transaction {
+                try connection.execute("INSERT INTO t VALUES (2)")
+                throw Rollback()
+            }
+            try connection.transaction { try connection.execute("INSERT INTO t VALUES (3)") }
+        }
+        #expect(try connection.statement("SELECT x FROM t ORDER BY x").rows() == [[.integer(1)], [.integer(3)]])
+        #expect(throws: Rollback.self) {
+            try connection.transaction {
+                try connection.execute("INSERT INTO t VALUES (4)")
+                throw Rollback()
+            }
+        }
+        #expect(try connection.statement("SELECT count(*) FROM t").rows() == [[.integer(2)]])
+        #expect(!connection.isInTransaction)
+    }
+
+    @Test func statementsAreCachedPerConnection() throws {
+        let connection = try Connection(path: ":memory:")
+        #expect(try connection.statement("SELECT 1") === connection.statement("SELECT 1"))
+    }
+
+    @Test func bindingTheWrongNumberOfValuesIsAnError() throws {
+        let connection = try Connection(path: ":memory:")
+        #expect(throws: SQLiteError.self) { try connection.statement("SELECT ?, ?").run([.integer(1)]) }
+    }
+
+    @Test func scriptsSplitLikeSQLiteAndKnowTheirLines() throws {
+        let script = SQLScript("""
+            -- a comment; with a semicolon
+            CREATE TABLE a (x TEXT DEFAULT 'x;y');
+
+            CREATE TRIGGER t AFTER INSERT ON a BEGIN
+                SELECT 1; SELECT 2;
+            END;
+            INSERT INTO a VALUES ('1');
+            -- trailing comment
+            """)
+        let statements = try script.statements()
+        #expect(statements.map(\.line) == [2, 4, 7])
+        #expect(statements[0].sql == "CREATE TABLE a (x TEXT DEFAULT 'x;y');")
+        #expect(statements[1].sql.hasSuffix("END;"))
+    }
+}
