@@ -1,0 +1,119 @@
+import Dispatch
+import Foundation
+import SignalsTesting
+import Testing
+@testable import SignalStore
+
+@Suite("Change feed")
+struct ChangeFeedTests {
+    private func insertOrder(_ store: Store, _ id: Int64) throws {
+        try store.execute("INSERT INTO orders (id, purchase_num, status) VALUES (?, 0, 'open')", arguments: [.integer(id)])
+    }
+
+    @Test("changes(since:) replays, then delivers live entries", arguments: StoreKind.allCases)
+    func replayThenLive(kind: StoreKind) throws {
+        let (store, _) = try makeStore(kind)
+        try insertOrder(store, 1)
+        try insertOrder(store, 2)
+        let fromStart = store.changes(since: 0).record()
+        let fromOne = store.changes(since: 1).record()
+        let liveOnly = store.changes().record()
+        #expect(fromStart.values.map(\.seq) == [1, 2])
+        #expect(fromOne.values.map(\.seq) == [2])
+        #expect(liveOnly.values.isEmpty)
+        try insertOrder(store, 3)
+        // Delivered synchronously to the writer: no waiting needed.
+        #expect(fromStart.values.map(\.seq) == [1, 2, 3])
+        #expect(fromOne.values.map(\.seq) == [2, 3])
+        #expect(liveOnly.values.map(\.seq) == [3])
+    }
+
+    @Test("no gap and no duplicate while writers race the subscription", arguments: StoreKind.allCases)
+    func subscriptionRacingWrites(kind: StoreKind) throws {
+        let (store, _) = try makeStore(kind)
+        let total = 300
+        let recorders = Locked<[Recorder<Change, StoreError>]>([])
+        DispatchQueue.concurrentPerform(iterations: 3) { worker in
+            switch worker {
+            case 0, 1:
+                for n in 0..<total / 2 { try! insertOrder(store, Int64(worker * 10_000 + n)) }
+            default:
+                for n in 0..<60 {
+                    recorders.withLock { $0.append(store.changes(since: n.isMultiple(of: 2) ? 0 : nil).record()) }
+                }
+            }
+        }
+        for (offset, recorder) in recorders.withLock({ $0 }).enumerated() {
+            let seqs = recorder.values.map(\.seq)
+            if offset.isMultiple(of: 2) {
+                #expect(seqs == Array(1...Int64(total)), "from 0: \(seqs.prefix(5))…")
+            } else if let first = seqs.first {
+                #expect(seqs == Array(first...Int64(total)), "live: gap or duplicate in \(seqs.prefix(5))…")
+            }
+        }
+    }
+
+    @Test func aSubscriberThatWritesFromItsCallbackSeesItsChangeNextNotNested() throws {
+        let store = try Store.inMemory(migrations: packageMigrations)
+        let log = Locked<[String]>([])
+        store.changes().subscribe(onValue: { change in
+            log.withLock { $0.append("start \(change.seq)") }
+            if change.seq == 1 { try? store.execute("UPDATE orders SET purchase_num = 5 WHERE id = 1") }
+            log.withLock { $0.append("end \(change.seq)") }
+        })
+        try insertOrder(store, 1)
+        #expect(log.withLock { $0 } == ["start 1", "end 1", "start 2", "end 2"])
+    }
+
+    @Test func pruneThenResumingBeforeTheHorizonIsAGap() throws {
+        let store = try Store.inMemory(migrations: packageMigrations)
+        for id in 1...5 { try insertOrder(store, Int64(id)) }
+        try store.pruneChanges(through: 3)
+        let early = store.changes(since: 2).record()
+        #expect(early.events == [.failed(.changeFeedGap(since: 2, prunedThrough: 3))])
+        #expect(early.failure?.description.contains("pruned") == true)
+        #expect(store.changes(since: 3).record().values.map(\.seq) == [4, 5])
+        try store.pruneChanges(through: 5)
+        #expect(try store.lastChangeSeq == 5)
+        try insertOrder(store, 6)
+        #expect(try store.lastChangeSeq == 6, "seq numbers are never reused after pruning")
+        #expect(store.changes(since: 5).record().values.map(\.seq) == [6])
+        try store.pruneChanges(through: 1)   // an older horizon does not move it back
+        #expect(store.changes(since: 4).record().failure == .changeFeedGap(since: 4, prunedThrough: 5))
+    }
+
+    @Test func closingCompletesTheFeedAndLaterCallsSayClosed() throws {
+        let directory = TemporaryDirectory()
+        let store = try Store(path: directory.path("db.sqlite"), migrations: packageMigrations)
+        let recorder = store.changes(since: 0).record()
+        store.close()
+        store.close()
+        #expect(recorder.events == [.completed])
+        #expect(store.isClosed)
+        #expect(throws: StoreError.closed) { try store.execute("DELETE FROM orders") }
+        #expect(store.changes().record().failure == .closed)
+    }
+
+    @Test func aFailedWriteRollsBackAndPublishesNothing() throws {
+        let store = try Store.inMemory(migrations: packageMigrations)
+        let recorder = store.changes().record()
+        #expect(throws: StoreError.self) {
+            try store.execute("INSERT INTO orders (id, purchase_num, status) VALUES (1, 0, 'open'); INSERT INTO orders (id, purchase_num, status) VALUES (2, -1, 'open')")
+        }
+        #expect(recorder.events.isEmpty)
+        #expect(try rows(store, "SELECT count(*) FROM orders") == [[.integer(0)]])
+        #expect(try store.lastChangeSeq == 0)
+    }
+
+    @Test func changesFromAnotherConnectionInThisProcessArriveByPolling() async throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path("db.sqlite")
+        let store = try Store(path: path, migrations: packageMigrations)
+        let recorder = store.changes().record()
+        let other = try Connection(path: path)
+        try other.execute("INSERT INTO orders (id, purchase_num, status) VALUES (9, 1, 'open')")
+        #expect(await recorder.events(count: 1))
+        #expect(recorder.values.first?.rowID == 9)
+        store.close()
+    }
+}
