@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Runs the benchmarks once (Signals and its peers in the same run) and prints a side-by-side
-markdown table with ratios against the goals of the issues.
+"""Runs the benchmarks once (Signals and SignalStore with their peers, in the same run) and
+prints side-by-side markdown tables with ratios against the goals of the issues.
 
 Usage (from Benchmarks/):  python3 compare.py            # run, then print the table
                            python3 compare.py --from DIR # print the table of an earlier run
@@ -38,7 +38,7 @@ def run(directory):
                    stdout=subprocess.DEVNULL)
 
 
-def p50(directory, prefix, library, metric):
+def percentile(directory, prefix, library, metric, which="50"):
     pattern = os.path.join(directory, f"*.{prefix}_•_{library}.{metric}.histogram.percentiles.tsv")
     files = glob.glob(pattern)
     if not files:
@@ -47,9 +47,13 @@ def p50(directory, prefix, library, metric):
     with open(files[0], encoding="utf-8") as handle:
         for line in handle:
             fields = line.split("\t")
-            if fields[0] == "50":
+            if fields[0] == which:
                 return float(fields[1])
-    sys.exit(f"error: {files[0]} has no p50 line")
+    sys.exit(f"error: {files[0]} has no p{which} line")
+
+
+def p50(directory, prefix, library, metric):
+    return percentile(directory, prefix, library, metric)
 
 
 def fmt(value):
@@ -81,13 +85,37 @@ def table(directory):
     return "\n".join(lines)
 
 
+def store_table(directory):
+    """The SignalStore write path against raw SQLite and GRDB (µs per UPDATE)."""
+    def update(library):
+        return p50(directory, "f_" + library.split("|")[0], library.split("|")[1], "wallClock") / 100
+    raw = update("raw_C_update_100|no_trigger")
+    trigger = update("raw_C_update_100|journal_trigger")
+    immediate = update("raw_C_update_100|journal_trigger_+_BEGIN_IMMEDIATE")
+    grdb = update("GRDB_write_100|journal_trigger")
+    ours = update("SignalStore_update_100|journal_trigger")
+    latency50 = percentile(directory, "g_cross-process_latency", "default_interval", "latency_µs", "50")
+    latency99 = percentile(directory, "g_cross-process_latency", "default_interval", "latency_µs", "99")
+    idle = p50(directory, "h_idle_polling_1_s", "default_interval", "idle_CPU_‰_of_a_core")
+    lines = ["| measure | value | ratio | goal | met |", "|---|---:|---:|---:|:---:|",
+             f"| raw C UPDATE by id (autocommit, reused statement) | {raw:.1f} µs | — | — | — |",
+             f"| raw C UPDATE + journal trigger | {trigger:.1f} µs | trigger overhead {trigger / raw:.2f}× | — | — |",
+             f"| raw C BEGIN IMMEDIATE + UPDATE + COMMIT + trigger | {immediate:.1f} µs | {immediate / trigger:.2f}× raw+trigger | — | — |",
+             f"| GRDB 7.10.0 write + cachedStatement + trigger | {grdb:.1f} µs | {grdb / trigger:.2f}× raw+trigger | — | — |",
+             f"| SignalStore store.execute (BEGIN IMMEDIATE, trigger, feed) | {ours:.1f} µs | {ours / trigger:.2f}× raw+trigger, {ours / grdb:.2f}× GRDB | ≤ 1.15× raw+trigger | {'yes' if ours / trigger <= 1.15 else 'no'} |",
+             f"| cross-process latency at 50 ms polling | median {latency50:.0f} ms, p99 {latency99:.0f} ms | — | ≤ interval | {'yes' if latency99 <= 50 else 'no'} |",
+             f"| idle polling CPU | {idle / 10:.1f}% of a core | — | < 1% | {'yes' if idle < 10 else 'no'} |"]
+    return "\n".join(lines)
+
+
 def main():
     if len(sys.argv) == 3 and sys.argv[1] == "--from":
-        print(table(sys.argv[2]))
+        directory = sys.argv[2]
+        print(table(directory) + "\n\n" + store_table(directory))
         return
     with tempfile.TemporaryDirectory() as directory:
         run(directory)
-        print(table(directory))
+        print(table(directory) + "\n\n" + store_table(directory))
 
 
 if __name__ == "__main__":

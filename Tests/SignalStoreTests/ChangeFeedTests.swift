@@ -28,6 +28,20 @@ struct ChangeFeedTests {
         #expect(liveOnly.values.map(\.seq) == [3])
     }
 
+    @Test("entries written while nobody listens are not delivered as live later", arguments: StoreKind.allCases)
+    func writesWithoutSubscribersAreNotLive(kind: StoreKind) throws {
+        let (store, _) = try makeStore(kind)
+        try insertOrder(store, 1)
+        let first = store.changes().record()
+        first.subscription.dispose()
+        try insertOrder(store, 2)
+        try insertOrder(store, 3)
+        let live = store.changes().record()
+        try insertOrder(store, 4)
+        #expect(live.values.map(\.seq) == [4])
+        #expect(store.changes(since: 0).record().values.map(\.seq) == [1, 2, 3, 4])
+    }
+
     @Test("no gap and no duplicate while writers race the subscription", arguments: StoreKind.allCases)
     func subscriptionRacingWrites(kind: StoreKind) throws {
         let (store, _) = try makeStore(kind)

@@ -82,13 +82,19 @@ package final class Connection {
         }
     }
 
-    /// A prepared statement for `sql`, reused across calls (prepared once per connection).
+    /// A prepared statement for `sql`, reused across calls. The cache holds at most
+    /// ``cacheLimit`` statements; past that it starts over, so arbitrary SQL cannot grow it
+    /// without bound.
     package func statement(_ sql: String) throws(SQLiteError) -> Statement {
         if let cached = cache[sql] { return cached }
         let statement = try Statement(database: handle, sql: sql)
+        if cache.count >= Self.cacheLimit { cache.removeAll() }
         cache[sql] = statement
         return statement
     }
+
+    /// The most statements kept prepared.
+    static let cacheLimit = 256
 
     /// The rowid of the last inserted row.
     package var lastInsertRowID: Int64 {
@@ -110,12 +116,12 @@ package final class Connection {
     package func transaction<Result>(_ body: () throws -> Result) throws -> Result {
         let name = "signalstore_\(savepointDepth)"
         let isOutermost = savepointDepth == 0
-        try execute(isOutermost ? "BEGIN IMMEDIATE" : "SAVEPOINT \(name)")
+        try statement(isOutermost ? "BEGIN IMMEDIATE" : "SAVEPOINT \(name)").run()
         savepointDepth += 1
         defer { savepointDepth -= 1 }
         do {
             let result = try body()
-            try execute(isOutermost ? "COMMIT" : "RELEASE \(name)")
+            try statement(isOutermost ? "COMMIT" : "RELEASE \(name)").run()
             return result
         } catch {
             if isOutermost {

@@ -39,6 +39,7 @@ extension Store {
     ) throws -> (replay: [Change], subscription: any Disposable) {
         try database.withLock { state in
             guard let connection = state.connection else { throw StoreError.closed }
+            try catchUp(&state, connection)
             var replay: [Change] = []
             var covered = state.lastSeenSeq
             if let since {

@@ -24,6 +24,9 @@ public final class Store: Sendable {
         var connection: Connection?
         /// The last journal entry read (and queued for the feed).
         var lastSeenSeq: Int64 = 0
+        /// Whether entries may exist after `lastSeenSeq` that were not read because nobody was
+        /// subscribed; the next subscription skips them (they are not "live" for it).
+        var isBehind = false
         /// `PRAGMA data_version` at the last poll: it changes when another connection commits.
         var dataVersion: Int64 = 0
     }
@@ -128,7 +131,7 @@ public final class Store: Sendable {
             if arguments.isEmpty {
                 try connection.execute(sql)
             } else {
-                try Statement(database: connection.handle, sql: sql).run(arguments)
+                try connection.statement(sql).run(arguments)
             }
             return connection.changes
         }
@@ -163,8 +166,14 @@ public final class Store: Sendable {
         }
     }
 
-    /// Reads journal entries after the last one seen and queues them for the feed.
+    /// Reads journal entries after the last one seen and queues them for the feed. With nobody
+    /// subscribed, only notes that entries may have been skipped: reading them would be wasted.
     func queueNewChanges(_ state: inout Database, _ connection: Connection) throws {
+        guard publisher.feed.subscriberCount > 0 else {
+            state.isBehind = true
+            return
+        }
+        try catchUp(&state, connection)
         let changes = try Self.readChanges(connection, after: state.lastSeenSeq)
         guard let last = changes.last else { return }
         state.lastSeenSeq = last.seq
@@ -181,6 +190,13 @@ public final class Store: Sendable {
             return (try? queueNewChanges(&state, connection)) != nil
         }
         if changed { publisher.drain() }
+    }
+
+    /// Moves past entries that were skipped while nobody was subscribed.
+    func catchUp(_ state: inout Database, _ connection: Connection) throws {
+        guard state.isBehind else { return }
+        state.lastSeenSeq = try Self.highestSeq(connection)
+        state.isBehind = false
     }
 
     static func dataVersion(_ connection: Connection) throws -> Int64 {
