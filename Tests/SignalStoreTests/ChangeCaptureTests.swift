@@ -96,7 +96,7 @@ struct ChangeCaptureTests {
             (.real(0.1 + 0.2), .blob(Data([0, 1, 2, 255])), .text("quote \" back\\slash\nnewline é 😀")),
             (.real(.infinity), .blob(Data()), .text("")),
             (.real(-.infinity), .null, .text(#"{"$blob":"00"}"#)),
-            (.real(5e-324), .blob(Data(repeating: 7, count: 300)), .integer(Int64.min)),
+            (.real(.leastNonzeroMagnitude), .blob(Data(repeating: 7, count: 300)), .integer(Int64.min)),
             (.real(-0.0), .real(1e300), .integer(Int64.max)),
         ]
         for (offset, (r, b, t)) in values.enumerated() {

@@ -72,7 +72,7 @@ struct ChangeFeedTests {
         let log = Locked<[String]>([])
         store.changes().subscribe(onValue: { change in
             log.withLock { $0.append("start \(change.seq)") }
-            if change.seq == 1 { try? store.execute("UPDATE orders SET purchase_num = 5 WHERE id = 1") }
+            if change.seq == 1 { _ = try? store.execute("UPDATE orders SET purchase_num = 5 WHERE id = 1") }
             log.withLock { $0.append("end \(change.seq)") }
         })
         try insertOrder(store, 1)
@@ -100,12 +100,18 @@ struct ChangeFeedTests {
         let directory = TemporaryDirectory()
         let store = try Store(path: directory.path("db.sqlite"), migrations: packageMigrations)
         let recorder = store.changes(since: 0).record()
+        #expect(store.isPolling)
         store.close()
         store.close()
+        #expect(!store.isPolling)
         #expect(recorder.events == [.completed])
         #expect(store.isClosed)
         #expect(throws: StoreError.closed) { try store.execute("DELETE FROM orders") }
         #expect(store.changes().record().failure == .closed)
+    }
+
+    @Test func inMemoryStoresDoNotPoll() throws {
+        #expect(try !Store.inMemory(migrations: packageMigrations).isPolling)
     }
 
     @Test func aFailedWriteRollsBackAndPublishesNothing() throws {

@@ -112,6 +112,11 @@ public final class Store: Sendable {
         if wasOpen { publisher.feed.send(.completed) }
     }
 
+    /// Whether the store is polling for commits by other connections (file stores, until closed).
+    package var isPolling: Bool {
+        poller.withLock { $0 != nil }
+    }
+
     /// Whether ``close()`` was called.
     public var isClosed: Bool {
         database.withLock { $0.connection == nil }

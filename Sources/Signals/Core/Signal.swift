@@ -15,7 +15,7 @@
 /// ```
 ///
 /// Hot sources, such as ``PassthroughSubject`` and ``MutableProperty``, expose a signal whose
-/// generator attaches the subscriber to the shared source. See <doc:SignalContract> for the rules
+/// generator attaches the subscriber to the shared source. The Signal Contract article lists the rules
 /// every signal follows.
 public struct Signal<Value, Failure: Error>: Sendable {
     @usableFromInline let generator: @Sendable (Subscriber<Value, Failure>) -> any Disposable
