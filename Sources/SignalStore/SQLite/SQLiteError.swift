@@ -37,6 +37,11 @@ public struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
         self.sql = sql
     }
 
+    /// The error SQLite reports for the last failed call on `database`.
+    init(lastErrorOf database: OpaquePointer, sql: String?) {
+        self.init(extendedCode: sqlite3_extended_errcode(database), message: String(cString: sqlite3_errmsg(database)), sql: sql)
+    }
+
     /// `SQLite error 19 (constraint): CHECK constraint failed: purchase_num >= 0 — in: UPDATE …`
     public var description: String {
         var text = "SQLite error \(extendedCode) (\(String(cString: sqlite3_errstr(extendedCode)))): \(message)"

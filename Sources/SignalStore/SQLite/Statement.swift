@@ -15,7 +15,7 @@ package final class Statement {
         var handle: OpaquePointer?
         let code = sqlite3_prepare_v3(database, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &handle, nil)
         guard code == SQLITE_OK, let handle else {
-            throw SQLiteError(extendedCode: sqlite3_extended_errcode(database), message: String(cString: sqlite3_errmsg(database)), sql: sql)
+            throw SQLiteError(lastErrorOf: database, sql: sql)
         }
         self.handle = handle
         self.sql = sql
@@ -71,7 +71,7 @@ package final class Statement {
         case SQLITE_ROW: return true
         case SQLITE_DONE: return false
         default:
-            let error = SQLiteError(extendedCode: sqlite3_extended_errcode(database), message: String(cString: sqlite3_errmsg(database)), sql: sql)
+            let error = SQLiteError(lastErrorOf: database, sql: sql)
             sqlite3_reset(handle)
             throw error
         }
@@ -131,7 +131,7 @@ package final class Statement {
 
     private func check(_ code: Int32) throws(SQLiteError) {
         guard code == SQLITE_OK else {
-            throw SQLiteError(extendedCode: sqlite3_extended_errcode(database), message: String(cString: sqlite3_errmsg(database)), sql: sql)
+            throw SQLiteError(lastErrorOf: database, sql: sql)
         }
     }
 }
