@@ -1,4 +1,5 @@
 // swift-tools-version:6.0
+import CompilerPluginSupport
 import PackageDescription
 
 let strictSwift: [SwiftSetting] = [
@@ -15,17 +16,39 @@ let package = Package(
         .library(name: "SignalStore", targets: ["SignalStore"]),
         .executable(name: "signalstore", targets: ["signalstore"]),
     ],
+    dependencies: [
+        .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
+    ],
     targets: [
         .target(name: "Signals", swiftSettings: strictSwift),
         .target(name: "SignalsTesting", dependencies: ["Signals"], swiftSettings: strictSwift),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
-        .target(name: "SignalStore", dependencies: ["Signals", "CSQLite"], swiftSettings: strictSwift),
+        .macro(
+            name: "SignalStoreMacros",
+            dependencies: [
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+                .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+                .product(name: "SwiftDiagnostics", package: "swift-syntax"),
+            ],
+            swiftSettings: strictSwift
+        ),
+        .target(name: "SignalStore", dependencies: ["Signals", "CSQLite", "SignalStoreMacros"], swiftSettings: strictSwift),
         .executableTarget(name: "signalstore", dependencies: ["Signals"], swiftSettings: strictSwift),
         .testTarget(name: "SignalsTests", dependencies: ["Signals", "SignalsTesting"], swiftSettings: strictSwift),
         .testTarget(name: "SignalsTestingTests", dependencies: ["Signals", "SignalsTesting"], swiftSettings: strictSwift),
         .testTarget(
             name: "SignalStoreTests",
             dependencies: ["SignalStore", "SignalsTesting", "CSQLite", "StoreTestHelper"],
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
+            name: "SignalStoreMacrosTests",
+            dependencies: [
+                "SignalStoreMacros",
+                .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
+            ],
             swiftSettings: strictSwift
         ),
         // A second process for cross-process tests: opens a Store and writes through it.

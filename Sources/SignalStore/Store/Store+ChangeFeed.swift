@@ -39,7 +39,7 @@ extension Store {
     ) throws -> (replay: [Change], subscription: any Disposable) {
         try database.withLock { state in
             guard let connection = state.connection else { throw StoreError.closed }
-            try catchUp(&state, connection)
+            try catchUp(state, connection)
             var replay: [Change] = []
             var covered = state.lastSeenSeq
             if let since {
@@ -72,7 +72,7 @@ extension Store {
     /// silently skipping entries.
     /// - Parameter seq: The last entry to delete.
     public func pruneChanges(through seq: Int64) throws(StoreError) {
-        try write { connection in
+        try write { _, connection in
             try connection.statement("DELETE FROM \(Journal.changes) WHERE seq <= ?").run([.integer(seq)])
             try connection.statement(
                 "INSERT INTO \(Journal.state) (key, value) VALUES ('pruned_through', ?) ON CONFLICT(key) DO UPDATE SET value = max(value, excluded.value)"

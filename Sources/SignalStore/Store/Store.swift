@@ -20,20 +20,10 @@ import Foundation
 /// delivering; that thread then delivers them next. Commits by other connections are noticed by
 /// polling `PRAGMA data_version` (``pollInterval``, default 50 ms) on a background queue.
 public final class Store: Sendable {
-    struct Database {
-        var connection: Connection?
-        /// The last journal entry read (and queued for the feed).
-        var lastSeenSeq: Int64 = 0
-        /// Whether entries may exist after `lastSeenSeq` that were not read because nobody was
-        /// subscribed; the next subscription skips them (they are not "live" for it).
-        var isBehind = false
-        /// `PRAGMA data_version` at the last poll: it changes when another connection commits.
-        var dataVersion: Int64 = 0
-    }
-
-    let database: Locked<Database>
+    let database: StoreDatabase
     let publisher: ChangePublisher
     private let poller: Locked<ChangePoller?>
+    let errorSubject = PassthroughSubject<StoreError, Never>()
 
     /// The database file, or `:memory:`.
     public let path: String
@@ -71,10 +61,10 @@ public final class Store: Sendable {
         } catch {
             throw StoreError.wrap(error)
         }
-        var state = Database(connection: connection)
+        let state = StoreDatabase.State(connection: connection)
         state.lastSeenSeq = (try? Self.highestSeq(connection)) ?? 0
         state.dataVersion = (try? Self.dataVersion(connection)) ?? 0
-        database = Locked(state)
+        database = StoreDatabase(state)
         publisher = ChangePublisher(feed: Broadcaster(replayLimit: 0))
         poller = Locked(nil)
         if path != ":memory:" {
@@ -105,11 +95,14 @@ public final class Store: Sendable {
             poller?.stop()
             poller = nil
         }
-        let wasOpen = database.withLock { state in
-            defer { state.connection = nil }
-            return state.connection != nil
+        let live = database.withLock { state -> [any PersistentModel]? in
+            guard state.connection != nil else { return nil }
+            state.connection = nil
+            return state.registry.liveObjects
         }
-        if wasOpen { publisher.feed.send(.completed) }
+        guard let live else { return }
+        publisher.feed.send(.completed)
+        live.forEach { $0._$model.completeAll() }
     }
 
     /// Whether the store is polling for commits by other connections (file stores, until closed).
@@ -132,7 +125,7 @@ public final class Store: Sendable {
     ///   published.
     @discardableResult
     public func execute(_ sql: String, arguments: [SQLiteValue] = []) throws(StoreError) -> Int {
-        try write { connection in
+        try write { _, connection in
             if arguments.isEmpty {
                 try connection.execute(sql)
             } else {
@@ -142,20 +135,22 @@ public final class Store: Sendable {
         }
     }
 
-    /// Runs `body` in a write transaction, then publishes the new journal entries.
-    package func write<Result>(_ body: (Connection) throws -> Result) throws(StoreError) -> Result {
-        let result: Result
+    /// Runs `body` in a write transaction, then publishes the new journal entries. Inside an
+    /// open `transaction`, `body` joins it and publishing waits for the outermost commit.
+    func write<Result>(_ body: (StoreDatabase.State, Connection) throws -> Result) throws(StoreError) -> Result {
+        let (result, joined): (Result, Bool)
         do {
-            result = try database.withLock { state -> Result in
+            (result, joined) = try database.withLock { state -> (Result, Bool) in
                 guard let connection = state.connection else { throw StoreError.closed }
-                let result = try connection.transaction { try body(connection) }
-                try queueNewChanges(&state, connection)
-                return result
+                if state.transaction != nil { return (try body(state, connection), true) }
+                let result = try connection.transaction { try body(state, connection) }
+                try queueNewChanges(state, connection)
+                return (result, false)
             }
         } catch {
             throw StoreError.wrap(error)
         }
-        publisher.drain()
+        if !joined { publisher.drain() }
         return result
     }
 
@@ -171,18 +166,19 @@ public final class Store: Sendable {
         }
     }
 
-    /// Reads journal entries after the last one seen and queues them for the feed. With nobody
-    /// subscribed, only notes that entries may have been skipped: reading them would be wasted.
-    func queueNewChanges(_ state: inout Database, _ connection: Connection) throws {
-        guard publisher.feed.subscriberCount > 0 else {
+    /// Reads journal entries after the last one seen, applies them to live models and queues
+    /// them for the feed. With nobody listening (no feed subscriber, no live model), only notes
+    /// that entries may have been skipped: reading them would be wasted.
+    func queueNewChanges(_ state: StoreDatabase.State, _ connection: Connection, committed: ModelTransaction? = nil) throws {
+        guard publisher.feed.subscriberCount > 0 || !state.registry.isEmpty else {
             state.isBehind = true
             return
         }
-        try catchUp(&state, connection)
+        try catchUp(state, connection)
         let changes = try Self.readChanges(connection, after: state.lastSeenSeq)
-        guard let last = changes.last else { return }
-        state.lastSeenSeq = last.seq
-        publisher.enqueue(changes)
+        if let last = changes.last { state.lastSeenSeq = last.seq }
+        let notifications = state.registry.apply(changes, alsoNotify: committed?.columnChanges ?? [])
+        publisher.enqueue(notifications + changes.map(ChangePublisher.Item.change))
     }
 
     /// The poller's check: publishes what other connections committed since the last check.
@@ -192,13 +188,13 @@ public final class Store: Sendable {
                   let version = try? Self.dataVersion(connection), version != state.dataVersion
             else { return false }
             state.dataVersion = version
-            return (try? queueNewChanges(&state, connection)) != nil
+            return (try? queueNewChanges(state, connection)) != nil
         }
         if changed { publisher.drain() }
     }
 
-    /// Moves past entries that were skipped while nobody was subscribed.
-    func catchUp(_ state: inout Database, _ connection: Connection) throws {
+    /// Moves past entries that were skipped while nobody was listening.
+    func catchUp(_ state: StoreDatabase.State, _ connection: Connection) throws {
         guard state.isBehind else { return }
         state.lastSeenSeq = try Self.highestSeq(connection)
         state.isBehind = false

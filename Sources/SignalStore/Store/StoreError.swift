@@ -10,6 +10,12 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case changeFeedGap(since: Int64, prunedThrough: Int64)
     /// The store was closed.
     case closed
+    /// A model does not match its table; the message names property, table and column.
+    case schemaMismatch(String)
+    /// An object was used in a way its state does not allow (not inserted, already inserted).
+    case notManaged(String)
+    /// The object's row was deleted (by this or another process).
+    case rowDeleted(String)
 
     /// A message that says what went wrong and how to fix it.
     public var description: String {
@@ -22,6 +28,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
             return "cannot resume the change feed after seq \(since): entries up to seq \(prunedThrough) were pruned; reload the current state from the tables and resume from seq \(prunedThrough) or later"
         case .closed:
             return "the store is closed; open a new Store to keep working"
+        case .schemaMismatch(let message), .notManaged(let message), .rowDeleted(let message):
+            return message
         }
     }
 

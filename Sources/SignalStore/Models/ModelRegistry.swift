@@ -1,0 +1,122 @@
+/// The identity map: one live instance per (table, row) while anything holds it. Objects are
+/// held weakly, so released objects are not kept alive by the store. Used under the database
+/// lock.
+final class ModelRegistry {
+    private struct Key: Hashable {
+        let table: String
+        let rowID: Int64
+    }
+
+    private struct Entry {
+        weak var object: (any PersistentModel)?
+    }
+
+    private var entries: [Key: Entry] = [:]
+    private var checkedTypes: Set<ObjectIdentifier> = []
+
+    /// Whether no object is (or may be) live.
+    var isEmpty: Bool {
+        entries = entries.filter { $0.value.object != nil }
+        return entries.isEmpty
+    }
+
+    func object(table: String, rowID: Int64) -> (any PersistentModel)? {
+        entries[Key(table: table, rowID: rowID)]?.object
+    }
+
+    func register(_ object: any PersistentModel, table: String, rowID: Int64) {
+        entries[Key(table: table, rowID: rowID)] = Entry(object: object)
+    }
+
+    func unregister(table: String, rowID: Int64) {
+        entries[Key(table: table, rowID: rowID)] = nil
+    }
+
+    /// Every live object, for closing.
+    var liveObjects: [any PersistentModel] {
+        entries.values.compactMap(\.object)
+    }
+
+    /// Whether `type` was already checked against its table.
+    func needsSchemaCheck(_ type: any PersistentModel.Type) -> Bool {
+        checkedTypes.insert(ObjectIdentifier(type)).inserted
+    }
+
+    func forgetSchemaCheck(_ type: any PersistentModel.Type) {
+        checkedTypes.remove(ObjectIdentifier(type))
+    }
+
+    /// Applies committed journal entries to live objects: stores the new values now (under the
+    /// database lock) and returns the notifications to deliver later, one per changed
+    /// (object, column) with its final value, in the order first changed.
+    func apply(_ changes: [Change], alsoNotify committed: [ModelTransaction.ColumnChange]) -> [ChangePublisher.Item] {
+        var order: [ChangedColumn] = []
+        var seen: Set<ChangedColumn> = []
+        var deleted: [any PersistentModel] = []
+        func note(_ object: any PersistentModel, _ index: Int) {
+            let key = ChangedColumn(object: object, column: index)
+            if seen.insert(key).inserted { order.append(key) }
+        }
+        // Columns the committing transaction changed already hold their final values; their
+        // journal entries are not applied again (that would step through intermediate values).
+        let changedByTransaction = Set(committed.map { ChangedColumn(object: $0.object, column: $0.column) })
+        for change in changes {
+            guard let object = object(table: change.table, rowID: change.rowID) else { continue }
+            let type = type(of: object)
+            switch change.operation {
+            case .update:
+                guard let column = change.column, let index = ModelRuntime.columnIndex(of: type, named: column),
+                      let value = change.newValue
+                else { continue }
+                let isOwn = changedByTransaction.contains(ChangedColumn(object: object, column: index))
+                if !isOwn, object._$apply(column: index, value: value) { note(object, index) }
+                if index == type.primaryKeyIndex, case .integer(let newRowID) = value, newRowID != change.rowID {
+                    unregister(table: change.table, rowID: change.rowID)
+                    register(object, table: change.table, rowID: newRowID)
+                    object._$model.link = .managed(object._$model.managedStore!, rowID: newRowID)
+                }
+            case .delete:
+                unregister(table: change.table, rowID: change.rowID)
+                if let store = object._$model.managedStore { object._$model.link = .deleted(store) }
+                deleted.append(object)
+            case .insert:
+                continue
+            }
+        }
+        for change in committed where change.object._$values()[change.column] != change.original {
+            note(change.object, change.column)
+        }
+        var items: [ChangePublisher.Item] = order.map { changed in
+            let object = changed.object
+            let value = object._$values()[changed.column]
+            return .notification { object._$willChange(column: changed.column); object._$model.emit(column: changed.column, value: value) }
+        }
+        items += deleted.map { object in .notification { object._$model.completeAll() } }
+        return items
+    }
+}
+
+/// One column of one object, compared by object identity.
+struct ChangedColumn: Hashable {
+    let object: any PersistentModel
+    let column: Int
+
+    static func == (lhs: ChangedColumn, rhs: ChangedColumn) -> Bool {
+        lhs.object === rhs.object && lhs.column == rhs.column
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(ObjectIdentifier(object))
+        hasher.combine(column)
+    }
+}
+
+extension ModelState {
+    /// The store, while managed or deleted.
+    var managedStore: Store? {
+        switch link {
+        case .managed(let store, _), .deleted(let store): return store
+        case .unmanaged: return nil
+        }
+    }
+}

@@ -1,0 +1,72 @@
+extension Store {
+    /// Checks a model against its table the first time it is used: every property's column
+    /// must exist, with a declared type that can hold the property's values.
+    func checkSchema<Model: PersistentModel>(_ type: Model.Type, _ state: StoreDatabase.State, _ connection: Connection) throws {
+        guard state.registry.needsSchemaCheck(Model.self) else { return }
+        do {
+            let rows = try connection.statement("SELECT name, type FROM pragma_table_info(?)").rows([.text(Model._$table)])
+            guard !rows.isEmpty else {
+                throw StoreError.schemaMismatch("\(Model.self) maps to table '\(Model._$table)', which does not exist; create it in a migration or fix @Model(table:)")
+            }
+            var declared: [String: String] = [:]
+            for row in rows {
+                if case .text(let name) = row[0], case .text(let type) = row[1] { declared[name] = type }
+            }
+            for column in Model._$columns {
+                guard let sqlType = declared[column.name] else {
+                    throw StoreError.schemaMismatch("property '\(column.property)' of \(Model.self) maps to column '\(column.name)', which table '\(Model._$table)' does not have; add the column in a migration or name an existing one with @Column")
+                }
+                if !StorageKind.isCompatible(swiftType: column.valueType, declaredType: sqlType) {
+                    throw StoreError.schemaMismatch("property '\(column.property)' of \(Model.self) is \(column.valueType), but column '\(column.name)' of table '\(Model._$table)' is declared \(sqlType); change the property's type or the column's")
+                }
+            }
+        } catch {
+            state.registry.forgetSchemaCheck(Model.self)
+            throw error
+        }
+    }
+}
+
+/// What kind of SQLite value a Swift type stores, for the schema check.
+enum StorageKind {
+    case integer, real, text, blob
+
+    /// The kind of a property type, unwrapping optionals; `nil` when unknown (no check).
+    static func of(_ type: Any.Type) -> StorageKind? {
+        if let optional = type as? any OptionalProtocol.Type { return of(optional.wrappedType) }
+        switch type {
+        case is Bool.Type, is Int.Type, is Int8.Type, is Int16.Type, is Int32.Type, is Int64.Type,
+             is UInt.Type, is UInt8.Type, is UInt16.Type, is UInt32.Type: return .integer
+        case is Double.Type, is Float.Type: return .real
+        case is String.Type: return .text
+        default: return nil
+        }
+    }
+
+    /// Whether a column declared `declaredType` can hold values of `swiftType` (SQLite's type
+    /// affinity rules: https://www.sqlite.org/datatype3.html#determination_of_column_affinity).
+    static func isCompatible(swiftType: Any.Type, declaredType: String) -> Bool {
+        guard let kind = of(swiftType) else { return true }
+        let type = declaredType.uppercased()
+        let affinity: StorageKind?
+        if type.contains("INT") { affinity = .integer }
+        else if type.contains("CHAR") || type.contains("CLOB") || type.contains("TEXT") { affinity = .text }
+        else if type.isEmpty || type.contains("BLOB") { affinity = nil }
+        else { affinity = .real }   // REAL, FLOA, DOUB, and NUMERIC
+        switch (kind, affinity) {
+        case (_, nil): return true
+        case (.text, .text): return true
+        case (.text, _), (_, .text): return false
+        default: return true   // numbers in numeric columns
+        }
+    }
+}
+
+/// Lets the schema check see through `Optional`.
+protocol OptionalProtocol {
+    static var wrappedType: Any.Type { get }
+}
+
+extension Optional: OptionalProtocol {
+    static var wrappedType: Any.Type { Wrapped.self }
+}

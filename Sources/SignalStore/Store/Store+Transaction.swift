@@ -1,0 +1,58 @@
+extension Store {
+    /// Runs `body` in one transaction: `BEGIN IMMEDIATE … COMMIT`, or a savepoint when nested.
+    ///
+    /// Inside, property sets, inserts and deletes join the transaction and reads see them.
+    /// After the outermost commit each changed property emits once, with its final value, in
+    /// the order first changed. If `body` throws, or a property set inside it failed, everything
+    /// is rolled back, in-memory values return to the committed ones, nothing emits, and the
+    /// error is rethrown.
+    /// ```swift
+    /// try store.transaction {
+    ///     order.purchaseNum = 2
+    ///     order.status = "paid"
+    /// }
+    /// ```
+    /// Other threads that use the store wait until the transaction ends.
+    @discardableResult
+    public func transaction<Result>(_ body: () throws -> Result) throws -> Result {
+        let (result, isOutermost) = try database.withLock { state -> (Result, Bool) in
+            guard let connection = state.connection else { throw StoreError.closed }
+            let transaction = state.transaction ?? ModelTransaction()
+            let isOutermost = state.transaction == nil
+            let savepoint = "signalstore_model_\(transaction.depth)"
+            if isOutermost {
+                try connection.statement("BEGIN IMMEDIATE").run()
+                state.transaction = transaction
+            } else {
+                try connection.statement("SAVEPOINT \(savepoint)").run()
+                transaction.beginLevel()
+            }
+            do {
+                let result = try body()
+                if let failure = transaction.failure { throw failure }
+                if isOutermost {
+                    try connection.statement("COMMIT").run()
+                    state.transaction = nil
+                    try queueNewChanges(state, connection, committed: transaction)
+                } else {
+                    try connection.statement("RELEASE \(savepoint)").run()
+                    transaction.commitLevel()
+                }
+                return (result, isOutermost)
+            } catch {
+                if isOutermost {
+                    if connection.isInTransaction { try? connection.statement("ROLLBACK").run() }
+                    state.transaction = nil
+                } else {
+                    try? connection.statement("ROLLBACK TO \(savepoint)").run()
+                    try? connection.statement("RELEASE \(savepoint)").run()
+                    transaction.failure = nil
+                }
+                transaction.rollbackLevel(state.registry)
+                throw error
+            }
+        }
+        if isOutermost { publisher.drain() }
+        return result
+    }
+}

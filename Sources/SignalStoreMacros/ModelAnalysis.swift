@@ -1,0 +1,122 @@
+import SwiftDiagnostics
+import SwiftSyntax
+import SwiftSyntaxMacros
+
+/// Reads a @Model class: its properties, columns and primary key, reporting every problem.
+struct ModelAnalysis {
+    let typeName: String
+    let properties: [ModelProperty]
+    /// Whether the declaration can be expanded (no error was reported).
+    let isValid: Bool
+
+    var persisted: [ModelProperty] { properties.filter { $0.column != nil } }
+    var transients: [ModelProperty] { properties.filter { $0.column == nil } }
+
+    init(_ declaration: some DeclGroupSyntax, in context: some MacroExpansionContext) {
+        var valid = true
+        func report(_ node: some SyntaxProtocol, _ message: some DiagnosticMessage) {
+            context.diagnose(Diagnostic(node: node, message: message))
+            valid = false
+        }
+        guard let classDecl = declaration.as(ClassDeclSyntax.self) else {
+            report(declaration, ModelDiagnostic.notAClass)
+            self.init(typeName: "", properties: [], isValid: false)
+            return
+        }
+        if !classDecl.modifiers.contains(where: { $0.name.text == "final" }) {
+            report(classDecl.classKeyword, ModelDiagnostic.notFinal)
+        }
+        var properties: [ModelProperty] = []
+        for member in classDecl.memberBlock.members {
+            guard let variable = member.decl.as(VariableDeclSyntax.self), !variable.isStatic, !variable.isComputed else { continue }
+            guard variable.bindings.count == 1, let binding = variable.bindings.first,
+                  let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text
+            else {
+                report(variable, ModelDiagnostic.severalBindings)
+                continue
+            }
+            let type = binding.typeAnnotation?.type
+            let initializer = binding.initializer?.value
+            if variable.bindingSpecifier.text == "let" {
+                if initializer == nil { report(variable, ModelDiagnostic.letWithoutDefault.with("'\(name)'")) }
+                continue
+            }
+            if variable.attribute(named: "Transient") != nil {
+                if initializer == nil { report(variable, ModelDiagnostic.transientWithoutDefault.with("'\(name)'")) }
+                if type == nil, initializer.flatMap(Self.literalType) == nil {
+                    report(variable, ModelDiagnostic.missingType.with("'\(name)'"))
+                }
+                properties.append(ModelProperty(name: name, type: type, initializer: initializer, kind: .transient, declaration: variable))
+                continue
+            }
+            guard let type else {
+                report(variable, ModelDiagnostic.missingType.with("'\(name)'"))
+                continue
+            }
+            if !Self.isStorable(type) {
+                report(type, ModelDiagnostic.unsupportedType.with("'\(name)': \(type.trimmedDescription)"))
+                continue
+            }
+            let column = variable.columnNameArgument ?? name.snakeCased
+            let isKey = variable.attribute(named: "PrimaryKey") != nil
+            properties.append(ModelProperty(name: name, type: type, initializer: initializer, kind: .persisted(column: column, isPrimaryKey: isKey), declaration: variable))
+        }
+        let keys = properties.filter(\.isPrimaryKey)
+        keys.dropFirst().forEach { report($0.declaration, ModelDiagnostic.severalPrimaryKeys) }
+        if let keyed = Self.withPrimaryKey(properties) {
+            properties = keyed
+        } else if valid {
+            report(classDecl.name, ModelDiagnostic.noPrimaryKey)
+        }
+        var seen: [String: String] = [:]
+        for property in properties {
+            guard let column = property.column else { continue }
+            if let other = seen[column] {
+                report(property.declaration, ModelDiagnostic.duplicateColumn.with("'\(other)' and '\(property.name)' both use column '\(column)'"))
+            }
+            seen[column] = property.name
+        }
+        self.init(typeName: classDecl.name.text, properties: properties, isValid: valid)
+    }
+
+    private init(typeName: String, properties: [ModelProperty], isValid: Bool) {
+        self.typeName = typeName
+        self.properties = properties
+        self.isValid = isValid
+    }
+
+    /// Marks the primary key: the `@PrimaryKey` property, or else the one named `id`. Returns
+    /// `nil` when there is none.
+    private static func withPrimaryKey(_ properties: [ModelProperty]) -> [ModelProperty]? {
+        if properties.contains(where: \.isPrimaryKey) { return properties }
+        guard let index = properties.firstIndex(where: { $0.name == "id" && $0.column != nil }) else { return nil }
+        var properties = properties
+        let id = properties[index]
+        properties[index] = ModelProperty(
+            name: id.name, type: id.type, initializer: id.initializer,
+            kind: .persisted(column: id.column!, isPrimaryKey: true), declaration: id.declaration
+        )
+        return properties
+    }
+
+    /// Types a column cannot hold, recognizable from syntax alone. Everything else must conform
+    /// to `SQLiteValueConvertible`, which the compiler checks.
+    static func isStorable(_ type: TypeSyntax) -> Bool {
+        if type.is(TupleTypeSyntax.self) || type.is(FunctionTypeSyntax.self) || type.is(SomeOrAnyTypeSyntax.self)
+            || type.is(ImplicitlyUnwrappedOptionalTypeSyntax.self) || type.is(MetatypeTypeSyntax.self) {
+            return false
+        }
+        if let optional = type.as(OptionalTypeSyntax.self) { return isStorable(optional.wrappedType) }
+        if let attributed = type.as(AttributedTypeSyntax.self) { return isStorable(attributed.baseType) }
+        return true
+    }
+
+    /// The type of a simple literal default value, for transients declared without a type.
+    static func literalType(_ expression: ExprSyntax) -> String? {
+        if expression.is(BooleanLiteralExprSyntax.self) { return "Swift.Bool" }
+        if expression.is(IntegerLiteralExprSyntax.self) { return "Swift.Int" }
+        if expression.is(FloatLiteralExprSyntax.self) { return "Swift.Double" }
+        if expression.is(StringLiteralExprSyntax.self) { return "Swift.String" }
+        return nil
+    }
+}

@@ -1,0 +1,18 @@
+import SignalStore
+
+/// The README's example model, on the package's `orders` table.
+@Model(table: "orders")
+final class Order {
+    var id: Int64
+    var purchaseNum: Int
+    var status: String
+    var note: String?
+    @Transient var isSelected = false
+
+    init(id: Int64, purchaseNum: Int, status: String, note: String? = nil) {
+        self.id = id
+        self.purchaseNum = purchaseNum
+        self.status = status
+        self.note = note
+    }
+}
