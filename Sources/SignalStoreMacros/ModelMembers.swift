@@ -28,7 +28,7 @@ struct ModelMembers {
             "SignalStore.ModelColumn<\(type)>(name: \(quoted(property.column!)), property: \(quoted(property.name)), keyPath: \\\(type).\(property.name), valueType: (\(property.type!.trimmedDescription)).self, isPrimaryKey: \(property.isPrimaryKey))"
         }
         return """
-            nonisolated(unsafe) static let _$columns: [SignalStore.ModelColumn<\(raw: type)>] = [
+            static let _$columns: [SignalStore.ModelColumn<\(raw: type)>] = [
                 \(raw: entries.joined(separator: ",\n    "))
             ]
             """

@@ -30,7 +30,7 @@ extension PersistedPropertyMacro: AccessorMacro {
             """,
             """
             set {
-                SignalStore.ModelRuntime.set(self, \\.\(raw: name), to: newValue)
+                SignalStore.ModelRuntime.set(self, property: \(literal: name), to: newValue)
             }
             """,
         ]

@@ -26,7 +26,7 @@ struct ModelExpansionTests {
 
                 static let _$table: Swift.String = "points"
 
-                nonisolated(unsafe) static let _$columns: [SignalStore.ModelColumn<Point>] = [
+                static let _$columns: [SignalStore.ModelColumn<Point>] = [
                     SignalStore.ModelColumn<Point>(name: "id", property: "id", keyPath: \Point.id, valueType: (Int64).self, isPrimaryKey: true),
                     SignalStore.ModelColumn<Point>(name: "x_pos", property: "x", keyPath: \Point.x, valueType: (Double).self, isPrimaryKey: false)
                 ]
@@ -105,7 +105,7 @@ struct ModelExpansionTests {
                         }
                     }
                     set {
-                        SignalStore.ModelRuntime.set(self, \.x, to: newValue)
+                        SignalStore.ModelRuntime.set(self, property: "x", to: newValue)
                     }
                 }
 

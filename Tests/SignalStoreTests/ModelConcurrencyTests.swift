@@ -87,6 +87,41 @@ struct ModelConcurrencyTests {
         store.close()
     }
 
+    @Test func aBusyDatabaseLeavesTheObjectUnchangedAndIsReported() throws {
+        let directory = TemporaryDirectory()
+        let store = try Store(path: directory.path("models.sqlite"), migrations: packageMigrations, busyTimeout: .milliseconds(50))
+        let order = Order(id: 1, purchaseNum: 1, status: "open")
+        try store.insert(order)
+        let errors = store.errors.record()
+        let other = try Connection(path: directory.path("models.sqlite"))
+        try other.execute("BEGIN IMMEDIATE")   // holds the write lock
+        order.purchaseNum = 2
+        try other.execute("ROLLBACK")
+        #expect(order.purchaseNum == 1)
+        #expect(errors.values.first.map { SQLiteError.busy ~= $0.underlying } == true)
+        order.purchaseNum = 3   // works again once the lock is gone
+        #expect(order.purchaseNum == 3)
+        store.close()
+    }
+
+    @Test func localDeleteCompletesSignalsAndForgetsTheObject() throws {
+        let store = try Store.inMemory(migrations: packageMigrations)
+        let order = Order(id: 1, purchaseNum: 1, status: "open")
+        try store.insert(order)
+        let recorder = order.signal(for: \.status).record()
+        try store.delete(order)
+        #expect(recorder.isCompleted)
+        #expect(try store.find(Order.self, id: Int64(1)) == nil)
+        #expect(throws: StoreError.self) { try store.delete(Order(id: 2, purchaseNum: 0, status: "x")) }
+    }
+
+    @Test func anIncompatibleColumnTypeIsASchemaError() throws {
+        let store = try Store.inMemory(migrations: packageMigrations)
+        let error = #expect(throws: StoreError.self) { _ = try store.all(WrongType.self) }
+        #expect(error?.description.contains("'status'") == true)
+        #expect(error?.description.contains("declared TEXT") == true)
+    }
+
     @Test func closingTheStoreCompletesModelSignals() throws {
         let store = try Store.inMemory(migrations: packageMigrations)
         let order = Order(id: 1, purchaseNum: 1, status: "open")
@@ -102,5 +137,17 @@ extension StoreError {
     var underlying: any Error {
         if case .sqlite(let error) = self { return error }
         return self
+    }
+}
+
+/// A model whose `status` is declared as an integer, while the column is TEXT.
+@Model(table: "orders")
+final class WrongType {
+    var id: Int64
+    var status: Int
+
+    init(id: Int64, status: Int) {
+        self.id = id
+        self.status = status
     }
 }

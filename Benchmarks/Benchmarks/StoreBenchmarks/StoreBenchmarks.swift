@@ -29,6 +29,7 @@ let benchmarks: @Sendable () -> Void = {
     updateBenchmarks()
     crossProcessLatencyBenchmark()
     idlePollingBenchmark()
+    modelBenchmarks()
 }
 
 /// One benchmark's database: made in `setup`, removed in `teardown`.

@@ -94,7 +94,8 @@ struct TriggerGenerator {
 
 /// `name` as a quoted SQL identifier.
 func identifier(_ name: String) -> String {
-    "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    guard name.utf8.contains(UInt8(ascii: "\"")) else { return "\"" + name + "\"" }
+    return "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
 }
 
 /// `text` as a SQL string literal.

@@ -14,10 +14,10 @@ final class ModelRegistry {
     private var entries: [Key: Entry] = [:]
     private var checkedTypes: Set<ObjectIdentifier> = []
 
-    /// Whether no object is (or may be) live.
+    /// Whether no object is registered (entries of released objects count until pruned, so
+    /// this errs on the side of reading the journal).
     var isEmpty: Bool {
-        entries = entries.filter { $0.value.object != nil }
-        return entries.isEmpty
+        entries.isEmpty
     }
 
     func object(table: String, rowID: Int64) -> (any PersistentModel)? {
@@ -25,8 +25,15 @@ final class ModelRegistry {
     }
 
     func register(_ object: any PersistentModel, table: String, rowID: Int64) {
+        if entries.count >= pruneThreshold {
+            entries = entries.filter { $0.value.object != nil }
+            pruneThreshold = max(64, entries.count * 2)
+        }
         entries[Key(table: table, rowID: rowID)] = Entry(object: object)
     }
+
+    /// The size at which released objects' entries are dropped next (amortized O(1)).
+    private var pruneThreshold = 64
 
     func unregister(table: String, rowID: Int64) {
         entries[Key(table: table, rowID: rowID)] = nil

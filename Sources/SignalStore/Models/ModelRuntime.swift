@@ -3,9 +3,9 @@ public enum ModelRuntime {
     /// Sets a persisted property: writes through when the object is managed by a store (its
     /// value changes once the write commits), otherwise stores the value and emits at once.
     public static func set<Model: PersistentModel, Value: SQLiteValueConvertible>(
-        _ object: Model, _ keyPath: KeyPath<Model, Value>, to newValue: Value
+        _ object: Model, property: String, to newValue: Value
     ) {
-        guard let index = columnIndex(of: Model.self, keyPath) else { return }
+        guard let index = ModelSQL.of(Model.self).index(ofProperty: property) else { return }
         let value = newValue.sqliteValue
         switch object._$model.link {
         case .unmanaged:
@@ -39,11 +39,11 @@ public enum ModelRuntime {
 
     /// The column index of a column name.
     static func columnIndex(of type: any PersistentModel.Type, named name: String) -> Int? {
-        type._$columnNames.firstIndex(of: name)
+        ModelSQL.of(type).index(ofColumn: name)
     }
 }
 
 extension PersistentModel {
     static var _$columnNames: [String] { _$columns.map(\.name) }
-    static var primaryKeyIndex: Int { _$columns.firstIndex(where: \.isPrimaryKey) ?? 0 }
+    static var primaryKeyIndex: Int { ModelSQL.of(Self.self).primaryKeyIndex }
 }

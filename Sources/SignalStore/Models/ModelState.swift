@@ -11,9 +11,16 @@ public final class ModelState: @unchecked Sendable {
         case deleted(Store)
     }
 
+    /// One property's signal: a typed broadcaster, and how to feed it a stored value.
+    private struct ColumnSignal {
+        let broadcaster: AnyObject
+        let send: (SQLiteValue) -> Void
+        let complete: () -> Void
+    }
+
     private let lock = RecursiveLock()
     private var storedLink: Link = .unmanaged
-    private var signals: [Int: Broadcaster<SQLiteValue, Never>] = [:]
+    private var signals: [Int: ColumnSignal] = [:]
 
     /// Creates the state of an unmanaged object.
     public init() {}
@@ -34,13 +41,20 @@ public final class ModelState: @unchecked Sendable {
         return nil
     }
 
-    /// The signal of column `index`, replaying the current value. The value is read under the
-    /// lock that guards storage, so no change can slip between the read and the subscription.
-    func signal(column index: Int, current: () -> SQLiteValue) -> Signal<SQLiteValue, Never> {
-        let broadcaster = lock.withLock { () -> Broadcaster<SQLiteValue, Never> in
-            if let existing = signals[index] { return existing }
-            let created = Broadcaster<SQLiteValue, Never>(replayLimit: 1, initial: current())
-            signals[index] = created
+    /// The signal of column `index` as `Value`, replaying the current value. The value is read
+    /// under the lock that guards storage, so no change can slip between the read and the
+    /// subscription. Values are decoded once per change, whatever the number of subscribers.
+    func signal<Value>(column index: Int, as type: Value.Type, current: () -> SQLiteValue) -> Signal<Value, Never> {
+        let broadcaster = lock.withLock { () -> Broadcaster<Value, Never> in
+            if let existing = signals[index]?.broadcaster as? Broadcaster<Value, Never> { return existing }
+            let created = Broadcaster<Value, Never>(replayLimit: 1, initial: ModelRuntime.decode(current(), as: Value.self))
+            signals[index] = ColumnSignal(
+                broadcaster: created,
+                send: { value in
+                    if let decoded = ModelRuntime.decode(value, as: Value.self) { created.send(.value(decoded)) }
+                },
+                complete: { created.send(.completed) }
+            )
             if case .deleted = storedLink { created.send(.completed) }
             return created
         }
@@ -49,12 +63,12 @@ public final class ModelState: @unchecked Sendable {
 
     /// Sends a committed value to the column's subscribers.
     func emit(column index: Int, value: SQLiteValue) {
-        lock.withLock { signals[index] }?.send(.value(value))
+        lock.withLock { signals[index] }?.send(value)
     }
 
     /// Completes every signal (row deleted or store closed).
     func completeAll() {
         let all = lock.withLock { Array(signals.values) }
-        all.forEach { $0.send(.completed) }
+        all.forEach { $0.complete() }
     }
 }

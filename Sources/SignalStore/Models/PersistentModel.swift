@@ -74,8 +74,7 @@ extension PersistentModel {
         guard let index = ModelRuntime.columnIndex(of: Self.self, keyPath) else {
             preconditionFailure("\(keyPath) is not a stored property of \(Self.self)")
         }
-        return _$model.signal(column: index, current: { self._$values()[index] })
-            .compactMap { ModelRuntime.decode($0, as: Value.self) }
+        return _$model.signal(column: index, as: Value.self, current: { self._$values()[index] })
     }
 
     /// The values of ``signal(for:)`` as an `AsyncSequence`.

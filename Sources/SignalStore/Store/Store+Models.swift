@@ -9,9 +9,7 @@ extension Store {
         }
         try write { state, connection in
             try checkSchema(Model.self, state, connection)
-            let columns = Model._$columns.map { identifier($0.name) }.joined(separator: ", ")
-            let placeholders = Array(repeating: "?", count: Model._$columns.count).joined(separator: ", ")
-            try connection.statement("INSERT INTO \(identifier(Model._$table)) (\(columns)) VALUES (\(placeholders))").run(object._$values())
+            try connection.statement(ModelSQL.of(Model.self).insert).run(object._$values())
             let rowID = connection.lastInsertRowID
             object._$model.link = .managed(self, rowID: rowID)
             state.registry.register(object, table: Model._$table, rowID: rowID)
@@ -21,6 +19,9 @@ extension Store {
 
     /// The object whose primary key is `id`: the live instance if there is one, else one read
     /// from the database (and live from then on); `nil` if there is no such row.
+    /// - Parameters:
+    ///   - type: The model type.
+    ///   - id: The primary key value.
     public func find<Model: PersistentModel>(_ type: Model.Type, id: some SQLiteValueConvertible) throws(StoreError) -> Model? {
         let key = Model._$columns[Model.primaryKeyIndex].name
         return try all(Model.self, where: "\(identifier(key)) = ?", arguments: [id.sqliteValue]).first
@@ -32,6 +33,7 @@ extension Store {
     /// let open = try store.all(Order.self, where: "status = ?", arguments: [.text("open")], orderBy: "id")
     /// ```
     /// - Parameters:
+    ///   - type: The model type.
     ///   - predicate: An SQL `WHERE` fragment, or `nil` for every row.
     ///   - arguments: Values bound to the fragment's `?` parameters (never spliced into SQL).
     ///   - orderBy: An SQL `ORDER BY` fragment, or `nil` for rowid order.
@@ -45,8 +47,7 @@ extension Store {
             return try database.withLock { state -> [Model] in
                 guard let connection = state.connection else { throw StoreError.closed }
                 try checkSchema(Model.self, state, connection)
-                let columns = Model._$columns.map { identifier($0.name) }.joined(separator: ", ")
-                var sql = "SELECT rowid, \(columns) FROM \(identifier(Model._$table))"
+                var sql = ModelSQL.of(Model.self).select
                 if let predicate { sql += " WHERE \(predicate)" }
                 sql += " ORDER BY \(orderBy ?? "rowid")"
                 return try connection.statement(sql).rows(arguments).map { row in
@@ -65,7 +66,7 @@ extension Store {
             throw .notManaged("this \(Model.self) is not in a store (insert it, or find it, first)")
         }
         try write { _, connection in
-            try connection.statement("DELETE FROM \(identifier(Model._$table)) WHERE rowid = ?").run([.integer(rowID)])
+            try connection.statement(ModelSQL.of(Model.self).delete).run([.integer(rowID)])
         }
     }
 
@@ -79,6 +80,11 @@ extension Store {
     ///
     /// Replays the current result on subscribe, then sends the new result after each change to
     /// `Model`'s table (by any writer).
+    /// - Parameters:
+    ///   - type: The model type.
+    ///   - predicate: An SQL `WHERE` fragment, or `nil` for every row.
+    ///   - arguments: Values bound to the fragment's `?` parameters.
+    ///   - orderBy: An SQL `ORDER BY` fragment, or `nil` for rowid order.
     public func signal<Model: PersistentModel>(
         _ type: Model.Type,
         where predicate: String? = nil,
@@ -109,8 +115,7 @@ extension Store {
             try write { state, connection in
                 let original = object._$values()[index]
                 guard original != value else { return }
-                let column = Model._$columns[index].name
-                try connection.statement("UPDATE \(identifier(Model._$table)) SET \(identifier(column)) = ? WHERE rowid = ?").run([value, .integer(rowID)])
+                try connection.statement(ModelSQL.of(Model.self).updates[index]).run([value, .integer(rowID)])
                 guard connection.changes > 0 else {
                     throw StoreError.rowDeleted("cannot set \(Model.self).\(Model._$columns[index].property): its row in '\(Model._$table)' no longer exists")
                 }

@@ -36,11 +36,18 @@ public final class Store: Sendable {
     ///   - path: The database file. A new file is created with mode 0600.
     ///   - directory: The folder of `NNNN_description.sql` files.
     ///   - pollInterval: How often to check for commits by other connections.
+    ///   - busyTimeout: How long a write waits for another connection's lock before failing
+    ///     with ``SQLiteError/busy``.
     /// - Throws: ``StoreError`` if the file cannot be opened or a migration fails.
-    public convenience init(path: String, migrations directory: URL, pollInterval: Duration = .milliseconds(50)) throws(StoreError) {
+    public convenience init(
+        path: String,
+        migrations directory: URL,
+        pollInterval: Duration = .milliseconds(50),
+        busyTimeout: Duration = .seconds(5)
+    ) throws(StoreError) {
         let migrations: [Migration]
         do { migrations = try Migration.load(from: directory) } catch { throw .migration(error) }
-        try self.init(path: path, migrations: migrations, pollInterval: pollInterval)
+        try self.init(path: path, migrations: migrations, pollInterval: pollInterval, busyTimeout: busyTimeout)
     }
 
     /// Opens (creating if needed) the database at `path` and applies `migrations`.
@@ -48,13 +55,20 @@ public final class Store: Sendable {
     ///   - path: The database file. A new file is created with mode 0600.
     ///   - migrations: The migrations, versions 1, 2, 3, … without gaps.
     ///   - pollInterval: How often to check for commits by other connections.
+    ///   - busyTimeout: How long a write waits for another connection's lock before failing
+    ///     with ``SQLiteError/busy``.
     /// - Throws: ``StoreError`` if the file cannot be opened or a migration fails.
-    public init(path: String, migrations: [Migration], pollInterval: Duration = .milliseconds(50)) throws(StoreError) {
+    public init(
+        path: String,
+        migrations: [Migration],
+        pollInterval: Duration = .milliseconds(50),
+        busyTimeout: Duration = .seconds(5)
+    ) throws(StoreError) {
         self.path = path
         self.pollInterval = pollInterval
         let connection: Connection
         do {
-            connection = try Connection(path: path)
+            connection = try Connection(path: path, busyTimeout: busyTimeout)
             try connection.execute(Journal.schema)
             try Migrator(migrations: migrations).migrate(connection)
             try ChangeCapture.installOrRepair(connection)

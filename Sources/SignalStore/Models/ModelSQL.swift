@@ -1,0 +1,49 @@
+/// The SQL and lookups of one model type, built once and reused by every write.
+struct ModelSQL: Sendable {
+    let table: String
+    let columnNames: [String]
+    let primaryKeyIndex: Int
+    let insert: String
+    let select: String
+    let updates: [String]
+    let delete: String
+    private let propertyIndexes: [String: Int]
+    private let columnIndexes: [String: Int]
+
+    init<Model: PersistentModel>(_ type: Model.Type) {
+        table = type._$table
+        columnNames = type._$columnNames
+        primaryKeyIndex = type._$columns.firstIndex(where: \.isPrimaryKey) ?? 0
+        let quotedTable = identifier(table)
+        let quotedColumns = columnNames.map(identifier)
+        insert = "INSERT INTO \(quotedTable) (\(quotedColumns.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columnNames.count).joined(separator: ", ")))"
+        select = "SELECT rowid, \(quotedColumns.joined(separator: ", ")) FROM \(quotedTable)"
+        updates = quotedColumns.map { "UPDATE \(quotedTable) SET \($0) = ? WHERE rowid = ?" }
+        delete = "DELETE FROM \(quotedTable) WHERE rowid = ?"
+        propertyIndexes = Dictionary(uniqueKeysWithValues: type._$propertyNames.enumerated().map { ($1, $0) })
+        columnIndexes = Dictionary(uniqueKeysWithValues: columnNames.enumerated().map { ($1, $0) })
+    }
+
+    func index(ofProperty name: String) -> Int? {
+        propertyIndexes[name]
+    }
+
+    func index(ofColumn name: String) -> Int? {
+        columnIndexes[name]
+    }
+
+    /// The SQL of `type`, built on first use.
+    static func of(_ type: any PersistentModel.Type) -> ModelSQL {
+        let key = ObjectIdentifier(type)
+        if let cached = cache.withLock({ $0[key] }) { return cached }
+        let built = ModelSQL(type)
+        cache.withLock { $0[key] = built }
+        return built
+    }
+
+    private static let cache = Locked<[ObjectIdentifier: ModelSQL]>([:])
+}
+
+extension PersistentModel {
+    static var _$propertyNames: [String] { _$columns.map(\.property) }
+}
