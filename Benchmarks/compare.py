@@ -108,14 +108,36 @@ def store_table(directory):
     return "\n".join(lines)
 
 
+def model_table(directory):
+    """Models against raw SQLite and GRDB's ValueObservation."""
+    def p(prefix, library, metric="wallClock"):
+        return p50(directory, prefix, library, metric)
+    raw_trigger = p("f_raw_C_update_100", "journal_trigger") / 100
+    single = p("i_model_set_+_1_subscriber_100", "SignalStore") / 100
+    grdb_single = p("i_GRDB_write_+_1_observation_100", "until_notified") / 100
+    fan = p("j_model_set_+_1000_subscribers_1", "SignalStore")
+    grdb_fan = p("j_GRDB_write_+_1000_observations_1", "until_notified")
+    batch = p("k_100000_sets_in_one_transaction", "SignalStore")
+    raw_batch = p("k_100000_sets_in_one_transaction", "raw_C_+_trigger")
+    memory = p("l_memory_per_live_model_+_1_subscription", "SignalStore", "heap_bytes_per_model")
+    fan_goal = 1.5 * single + 50
+    lines = ["| measure | SignalStore | peer | ratio | goal | met |", "|---|---:|---:|---:|---:|:---:|",
+             f"| (i) `order.purchaseNum = n`, 1 subscriber notified, vs raw C + trigger | {single:.1f} µs | {raw_trigger:.1f} µs | {single / raw_trigger:.2f} | ≤ 1.25 | {'yes' if single / raw_trigger <= 1.25 else 'no'} |",
+             f"| (i) same, vs GRDB write + 1 ValueObservation until notified | {single:.1f} µs | {grdb_single:.1f} µs | {single / grdb_single:.2f} | ≤ 0.33 | {'yes' if single / grdb_single <= 1 / 3 else 'no'} |",
+             f"| (j) one write, 1,000 subscribers notified, vs GRDB 1,000 observations | {fan:.0f} µs | {grdb_fan:,.0f} µs | {fan / grdb_fan:.4f} | ≤ 1.5 × single + 50 µs = {fan_goal:.0f} µs | {'yes' if fan <= fan_goal else 'no'} |",
+             f"| (k) 100,000 sets in one transaction vs raw C in one transaction + trigger | {batch:,.0f} ms | {raw_batch:,.0f} ms | {batch / raw_batch:.2f} | ≤ 2 | {'yes' if batch / raw_batch <= 2 else 'no'} |",
+             f"| (l) heap per live model with one subscription | {memory:,.0f} B | — | — | — | — |"]
+    return "\n".join(lines)
+
+
 def main():
     if len(sys.argv) == 3 and sys.argv[1] == "--from":
         directory = sys.argv[2]
-        print(table(directory) + "\n\n" + store_table(directory))
+        print(table(directory) + "\n\n" + store_table(directory) + "\n\n" + model_table(directory))
         return
     with tempfile.TemporaryDirectory() as directory:
         run(directory)
-        print(table(directory) + "\n\n" + store_table(directory))
+        print(table(directory) + "\n\n" + store_table(directory) + "\n\n" + model_table(directory))
 
 
 if __name__ == "__main__":

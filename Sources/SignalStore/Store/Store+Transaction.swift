@@ -31,9 +31,10 @@ extension Store {
                 let result = try body()
                 if let failure = transaction.failure { throw failure }
                 if isOutermost {
+                    let written = try readNewChanges(state, connection)   // inside, before COMMIT
                     try connection.statement("COMMIT").run()
                     state.transaction = nil
-                    try queueNewChanges(state, connection, committed: transaction)
+                    publish(written, state, committed: transaction)
                 } else {
                     try connection.statement("RELEASE \(savepoint)").run()
                     transaction.commitLevel()

@@ -157,8 +157,16 @@ public final class Store: Sendable {
             (result, joined) = try database.withLock { state -> (Result, Bool) in
                 guard let connection = state.connection else { throw StoreError.closed }
                 if state.transaction != nil { return (try body(state, connection), true) }
-                let result = try connection.transaction { try body(state, connection) }
-                try queueNewChanges(state, connection)
+                // The new journal entries are read inside the write transaction (they are
+                // visible to it), saving a separate read transaction after COMMIT; they are
+                // published only once the commit succeeded.
+                var written: [Change]?
+                let result = try connection.transaction { () throws -> Result in
+                    let result = try body(state, connection)
+                    written = try readNewChanges(state, connection)
+                    return result
+                }
+                publish(written, state)
                 return (result, false)
             }
         } catch {
@@ -184,12 +192,23 @@ public final class Store: Sendable {
     /// them for the feed. With nobody listening (no feed subscriber, no live model), only notes
     /// that entries may have been skipped: reading them would be wasted.
     func queueNewChanges(_ state: StoreDatabase.State, _ connection: Connection, committed: ModelTransaction? = nil) throws {
-        guard publisher.feed.subscriberCount > 0 || !state.registry.isEmpty else {
+        publish(try readNewChanges(state, connection), state, committed: committed)
+    }
+
+    /// The journal entries after the last one seen, or `nil` when nobody listens.
+    func readNewChanges(_ state: StoreDatabase.State, _ connection: Connection) throws -> [Change]? {
+        guard publisher.feed.subscriberCount > 0 || !state.registry.isEmpty else { return nil }
+        try catchUp(state, connection)
+        return try Self.readChanges(connection, after: state.lastSeenSeq)
+    }
+
+    /// Applies committed entries to live models and queues notifications and feed entries, in
+    /// commit order. `nil` (nobody listened) marks the read position stale instead.
+    func publish(_ changes: [Change]?, _ state: StoreDatabase.State, committed: ModelTransaction? = nil) {
+        guard let changes else {
             state.isBehind = true
             return
         }
-        try catchUp(state, connection)
-        let changes = try Self.readChanges(connection, after: state.lastSeenSeq)
         if let last = changes.last { state.lastSeenSeq = last.seq }
         let notifications = state.registry.apply(changes, alsoNotify: committed?.columnChanges ?? [])
         publisher.enqueue(notifications + changes.map(ChangePublisher.Item.change))
