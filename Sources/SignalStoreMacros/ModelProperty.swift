@@ -26,6 +26,16 @@ struct ModelProperty {
     }
 }
 
+extension DeclSyntaxProtocol {
+    /// The single binding of a `var`/`let` declaration and its name, for the property macros.
+    var singleBinding: (binding: PatternBindingSyntax, name: String)? {
+        guard let binding = self.as(VariableDeclSyntax.self)?.bindings.first,
+              let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text
+        else { return nil }
+        return (binding, name)
+    }
+}
+
 extension VariableDeclSyntax {
     /// Whether this is `static` or `class`.
     var isStatic: Bool {

@@ -12,9 +12,7 @@ extension PersistedPropertyMacro: AccessorMacro {
         providingAccessorsOf declaration: some DeclSyntaxProtocol,
         in context: some MacroExpansionContext
     ) throws -> [AccessorDeclSyntax] {
-        guard let name = declaration.as(VariableDeclSyntax.self)?.bindings.first?.pattern.as(IdentifierPatternSyntax.self)?.identifier.text else {
-            return []
-        }
+        guard let name = declaration.singleBinding?.name else { return [] }
         return [
             """
             @storageRestrictions(initializes: _$\(raw: name))
@@ -43,10 +41,7 @@ extension PersistedPropertyMacro: PeerMacro {
         providingPeersOf declaration: some DeclSyntaxProtocol,
         in context: some MacroExpansionContext
     ) throws -> [DeclSyntax] {
-        guard let binding = declaration.as(VariableDeclSyntax.self)?.bindings.first,
-              let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
-              let type = binding.typeAnnotation?.type
-        else { return [] }
+        guard let (binding, name) = declaration.singleBinding, let type = binding.typeAnnotation?.type else { return [] }
         return ["private var _$\(raw: name): \(type.trimmed)"]
     }
 }

@@ -11,9 +11,7 @@ extension TransientPropertyMacro: AccessorMacro {
         providingAccessorsOf declaration: some DeclSyntaxProtocol,
         in context: some MacroExpansionContext
     ) throws -> [AccessorDeclSyntax] {
-        guard let name = declaration.as(VariableDeclSyntax.self)?.bindings.first?.pattern.as(IdentifierPatternSyntax.self)?.identifier.text else {
-            return []
-        }
+        guard let name = declaration.singleBinding?.name else { return [] }
         return [
             """
             @storageRestrictions(initializes: _$\(raw: name))
@@ -44,9 +42,7 @@ extension TransientPropertyMacro: PeerMacro {
         providingPeersOf declaration: some DeclSyntaxProtocol,
         in context: some MacroExpansionContext
     ) throws -> [DeclSyntax] {
-        guard let binding = declaration.as(VariableDeclSyntax.self)?.bindings.first,
-              let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text
-        else { return [] }
+        guard let (binding, name) = declaration.singleBinding else { return [] }
         let type = binding.typeAnnotation?.type.trimmedDescription ?? binding.initializer.flatMap { ModelAnalysis.literalType($0.value) }
         guard let type else { return [] }
         return ["private let _$\(raw: name): SignalStore.TransientStorage<\(raw: type)>"]
