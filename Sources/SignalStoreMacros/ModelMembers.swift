@@ -6,7 +6,7 @@ struct ModelMembers {
     let table: String
 
     var declarations: [DeclSyntax] {
-        [runtimeState, registrar, tableDeclaration, columnsDeclaration, rowInitializer, valuesFunction, applyFunction, willChangeFunction, transientSignalFunction]
+        [runtimeState, registrar, tableDeclaration, columnsDeclaration, rowInitializer, valuesFunction, valueFunction, applyFunction, willChangeFunction, transientSignalFunction]
     }
 
     private var type: String { model.typeName }
@@ -52,6 +52,22 @@ struct ModelMembers {
         return """
             func _$values() -> [SignalStore.SQLiteValue] {
                 _$model.withLock { [\(raw: values)] }
+            }
+            """
+    }
+
+    private var valueFunction: DeclSyntax {
+        let cases = model.persisted.enumerated().map { index, property in
+            "case \(index): return _$\(property.name).sqliteValue"
+        }
+        return """
+            func _$value(column index: Swift.Int) -> SignalStore.SQLiteValue {
+                _$model.withLock {
+                    switch index {
+                    \(raw: cases.joined(separator: "\n        "))
+                    default: return .null
+                    }
+                }
             }
             """
     }

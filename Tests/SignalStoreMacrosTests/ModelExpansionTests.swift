@@ -42,6 +42,19 @@ struct ModelExpansionTests {
                     }
                 }
 
+                func _$value(column index: Swift.Int) -> SignalStore.SQLiteValue {
+                    _$model.withLock {
+                        switch index {
+                        case 0:
+                            return _$id.sqliteValue
+                        case 1:
+                            return _$x.sqliteValue
+                        default:
+                            return .null
+                        }
+                    }
+                }
+
                 func _$apply(column index: Swift.Int, value: SignalStore.SQLiteValue) -> Swift.Bool {
                     _$model.withLock {
                         switch index {

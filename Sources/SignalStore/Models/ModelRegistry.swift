@@ -69,15 +69,13 @@ final class ModelRegistry {
         let changedByTransaction = Set(committed.map { ChangedColumn(object: $0.object, column: $0.column) })
         for change in changes {
             guard let object = object(table: change.table, rowID: change.rowID) else { continue }
-            let type = type(of: object)
             switch change.operation {
             case .update:
-                guard let column = change.column, let index = ModelRuntime.columnIndex(of: type, named: column),
-                      let value = change.newValue
-                else { continue }
+                let sql = ModelSQL.of(type(of: object))
+                guard let column = change.column, let index = sql.index(ofColumn: column), let value = change.newValue else { continue }
                 let isOwn = changedByTransaction.contains(ChangedColumn(object: object, column: index))
                 if !isOwn, object._$apply(column: index, value: value) { note(object, index) }
-                if index == type.primaryKeyIndex, case .integer(let newRowID) = value, newRowID != change.rowID {
+                if index == sql.primaryKeyIndex, case .integer(let newRowID) = value, newRowID != change.rowID {
                     unregister(table: change.table, rowID: change.rowID)
                     register(object, table: change.table, rowID: newRowID)
                     object._$model.link = .managed(object._$model.managedStore!, rowID: newRowID)
@@ -90,12 +88,12 @@ final class ModelRegistry {
                 continue
             }
         }
-        for change in committed where change.object._$values()[change.column] != change.original {
+        for change in committed where change.object._$value(column: change.column) != change.original {
             note(change.object, change.column)
         }
         var items: [ChangePublisher.Item] = order.map { changed in
             let object = changed.object
-            let value = object._$values()[changed.column]
+            let value = object._$value(column: changed.column)
             return .notification { object._$willChange(column: changed.column); object._$model.emit(column: changed.column, value: value) }
         }
         items += deleted.map { object in .notification { object._$model.completeAll() } }

@@ -37,10 +37,6 @@ public enum ModelRuntime {
         Model._$columns.firstIndex { $0.keyPath == keyPath }
     }
 
-    /// The column index of a column name.
-    static func columnIndex(of type: any PersistentModel.Type, named name: String) -> Int? {
-        ModelSQL.of(type).index(ofColumn: name)
-    }
 }
 
 extension PersistentModel {

@@ -13,6 +13,8 @@ public protocol PersistentModel: AnyObject, Sendable, Observable {
     init(_$row: ModelRow) throws
     /// The current values, in `_$columns` order.
     func _$values() -> [SQLiteValue]
+    /// The current value of column `index`.
+    func _$value(column index: Int) -> SQLiteValue
     /// Stores `value` in column `index`; returns whether it changed.
     func _$apply(column index: Int, value: SQLiteValue) -> Bool
     /// Tells Observation that column `index` changed.
@@ -74,7 +76,7 @@ extension PersistentModel {
         guard let index = ModelRuntime.columnIndex(of: Self.self, keyPath) else {
             preconditionFailure("\(keyPath) is not a stored property of \(Self.self)")
         }
-        return _$model.signal(column: index, as: Value.self, current: { self._$values()[index] })
+        return _$model.signal(column: index, as: Value.self, current: { self._$value(column: index) })
     }
 
     /// The values of ``signal(for:)`` as an `AsyncSequence`.

@@ -113,7 +113,7 @@ extension Store {
     func writeColumn<Model: PersistentModel>(_ object: Model, column index: Int, rowID: Int64, value: SQLiteValue) {
         do {
             try write { state, connection in
-                let original = object._$values()[index]
+                let original = object._$value(column: index)
                 guard original != value else { return }
                 try connection.statement(ModelSQL.of(Model.self).updates[index]).run([value, .integer(rowID)])
                 guard connection.changes > 0 else {
