@@ -100,11 +100,6 @@ package final class Statement {
         Int(sqlite3_column_count(handle))
     }
 
-    /// The name of column `index`.
-    package func columnName(_ index: Int) -> String {
-        String(cString: sqlite3_column_name(handle, Int32(index)))
-    }
-
     /// The value of column `index` of the current row.
     package func column(_ index: Int) -> SQLiteValue {
         let index = Int32(index)

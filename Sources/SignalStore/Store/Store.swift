@@ -244,9 +244,9 @@ public final class Store: Sendable {
         return seq
     }
 
-    static func readChanges(_ connection: Connection, after seq: Int64, limit: Int = -1) throws -> [Change] {
-        try connection.statement("SELECT \(Journal.selectColumns) FROM \(Journal.changes) WHERE seq > ? ORDER BY seq LIMIT ?")
-            .rows([.integer(seq), .integer(Int64(limit))])
+    static func readChanges(_ connection: Connection, after seq: Int64) throws -> [Change] {
+        try connection.statement("SELECT \(Journal.selectColumns) FROM \(Journal.changes) WHERE seq > ? ORDER BY seq")
+            .rows([.integer(seq)])
             .compactMap(Change.init(row:))
     }
 }
