@@ -72,6 +72,16 @@ struct ModelTests {
         store.close()
     }
 
+    @Test func storeTransactionsHoldTheWriteLockFromTheStart() throws {
+        let (store, directory) = try openStore()
+        let other = try Connection(path: directory.path("models.sqlite"), busyTimeout: .zero)
+        try store.transaction {
+            let error = #expect(throws: SQLiteError.self) { try other.execute("BEGIN IMMEDIATE") }
+            #expect(error?.code == SQLiteError.busy)
+        }
+        store.close()
+    }
+
     @Test func nestedTransactionsAreSavepoints() throws {
         let (store, _) = try openStore()
         let order = Order(id: 1, purchaseNum: 1, status: "open")

@@ -136,6 +136,19 @@ struct SQLiteLayerTests {
         #expect(!connection.isInTransaction)
     }
 
+    @Test("writes take the write lock at BEGIN IMMEDIATE, before their first statement")
+    func transactionsBeginImmediate() throws {
+        let directory = TemporaryDirectory()
+        let connection = try Connection(path: directory.path("lock.sqlite"))
+        try connection.execute("CREATE TABLE t (x)")
+        let other = try Connection(path: directory.path("lock.sqlite"), busyTimeout: .zero)
+        try connection.transaction {
+            // Nothing written yet: a deferred transaction would not hold the lock.
+            #expect(throws: SQLiteError.self) { try other.execute("BEGIN IMMEDIATE") }
+        }
+        try other.execute("BEGIN IMMEDIATE; ROLLBACK")
+    }
+
     @Test func statementsAreCachedPerConnection() throws {
         let connection = try Connection(path: ":memory:")
         #expect(try connection.statement("SELECT 1") === connection.statement("SELECT 1"))
