@@ -113,6 +113,7 @@ package final class Connection {
 
     /// Runs `body` in a transaction: `BEGIN IMMEDIATE` … `COMMIT` at the outermost level, a
     /// savepoint when nested. Rolls back (to the savepoint) if `body` throws.
+    @discardableResult
     package func transaction<Result>(_ body: () throws -> Result) throws -> Result {
         let name = "signalstore_\(savepointDepth)"
         let isOutermost = savepointDepth == 0
