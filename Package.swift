@@ -18,6 +18,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
         .target(name: "Signals", swiftSettings: strictSwift),
@@ -34,12 +35,23 @@ let package = Package(
             swiftSettings: strictSwift
         ),
         .target(name: "SignalStore", dependencies: ["Signals", "CSQLite", "SignalStoreMacros"], swiftSettings: strictSwift),
-        .executableTarget(name: "signalstore", dependencies: ["Signals"], swiftSettings: strictSwift),
+        // The CLI's commands live in a library so tests can drive them in-process.
+        .target(
+            name: "SignalStoreCLI",
+            dependencies: ["SignalStore", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: strictSwift
+        ),
+        .executableTarget(name: "signalstore", dependencies: ["SignalStoreCLI"], swiftSettings: strictSwift),
         .testTarget(name: "SignalsTests", dependencies: ["Signals", "SignalsTesting"], swiftSettings: strictSwift),
         .testTarget(name: "SignalsTestingTests", dependencies: ["Signals", "SignalsTesting"], swiftSettings: strictSwift),
         .testTarget(
             name: "SignalStoreTests",
             dependencies: ["SignalStore", "SignalsTesting", "CSQLite", "StoreTestHelper"],
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
+            name: "SignalStoreCLITests",
+            dependencies: ["SignalStoreCLI", "SignalStore", "SignalsTesting", "signalstore"],
             swiftSettings: strictSwift
         ),
         .testTarget(

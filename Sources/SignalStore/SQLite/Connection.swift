@@ -24,11 +24,14 @@ package final class Connection {
     ///   - path: The file to open.
     ///   - busyTimeout: How long a write waits for another connection's lock before failing
     ///     with ``SQLiteError/busy``.
+    ///   - readOnly: Open an existing file for reading only: nothing is created, the journal
+    ///     mode is left as it is, and every write fails with ``SQLiteError/readOnly``.
     /// - Throws: ``SQLiteError`` if the file cannot be opened or is not a database.
-    package init(path: String, busyTimeout: Duration = .seconds(5)) throws(SQLiteError) {
-        if path != ":memory:" { try Self.createOwnerOnlyFile(at: path) }
+    package init(path: String, busyTimeout: Duration = .seconds(5), readOnly: Bool = false) throws(SQLiteError) {
+        if path != ":memory:", !readOnly { try Self.createOwnerOnlyFile(at: path) }
         var handle: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let access = readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        let flags = access | SQLITE_OPEN_NOMUTEX
         let code = sqlite3_open_v2(path, &handle, flags, nil)
         guard code == SQLITE_OK, let handle else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
@@ -39,7 +42,7 @@ package final class Connection {
         self.path = path
         sqlite3_extended_result_codes(handle, 1)
         do {
-            try configure(busyTimeout: busyTimeout)
+            try configure(busyTimeout: busyTimeout, readOnly: readOnly)
         } catch {
             sqlite3_close_v2(handle)
             throw error
@@ -63,12 +66,12 @@ package final class Connection {
         }
     }
 
-    private func configure(busyTimeout: Duration) throws(SQLiteError) {
+    private func configure(busyTimeout: Duration, readOnly: Bool) throws(SQLiteError) {
         let milliseconds = busyTimeout.components.seconds * 1_000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000
         sqlite3_busy_timeout(handle, Int32(clamping: milliseconds))
         // Reading the schema first makes "file is not a database" fail here, with a clear error.
         _ = try statement("SELECT count(*) FROM sqlite_master").rows()
-        _ = try statement("PRAGMA journal_mode=WAL").rows()
+        if !readOnly { _ = try statement("PRAGMA journal_mode=WAL").rows() }
         // recursive_triggers: rows deleted by REPLACE conflict resolution fire delete triggers,
         // so the change feed sees them.
         try execute("PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON; PRAGMA recursive_triggers=ON")

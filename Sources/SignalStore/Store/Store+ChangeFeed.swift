@@ -70,13 +70,37 @@ extension Store {
     /// Deletes the journal entries up to and including `seq`. Resuming the feed from before
     /// `seq` then fails with ``StoreError/changeFeedGap(since:prunedThrough:)`` instead of
     /// silently skipping entries.
-    /// - Parameter seq: The last entry to delete.
+    /// - Parameter seq: The last entry to delete. A seq beyond ``lastChangeSeq`` prunes through
+    ///   ``lastChangeSeq``: entries not yet written are never marked as pruned.
     public func pruneChanges(through seq: Int64) throws(StoreError) {
         try write { _, connection in
+            let seq = min(seq, try Self.highestSeq(connection))
             try connection.statement("DELETE FROM \(Journal.changes) WHERE seq <= ?").run([.integer(seq)])
             try connection.statement(
                 "INSERT INTO \(Journal.state) (key, value) VALUES ('pruned_through', ?) ON CONFLICT(key) DO UPDATE SET value = max(value, excluded.value)"
             ).run([.integer(seq)])
+        }
+    }
+
+    /// The journal entries after `seq`, at most `limit` of them, read directly (no subscription).
+    /// - Throws: ``StoreError/changeFeedGap(since:prunedThrough:)`` if entries after `seq` were
+    ///   pruned.
+    package func journalEntries(after seq: Int64, limit: Int? = nil) throws(StoreError) -> [Change] {
+        try read { connection in
+            let pruned = try Self.prunedThrough(connection)
+            if seq < pruned { throw StoreError.changeFeedGap(since: seq, prunedThrough: pruned) }
+            return try connection.statement("SELECT \(Journal.selectColumns) FROM \(Journal.changes) WHERE seq > ? ORDER BY seq LIMIT ?")
+                .rows([.integer(seq), .integer(Int64(limit ?? -1))])
+                .compactMap(Change.init(row:))
+        }
+    }
+
+    /// The number of journal entries kept, and the prune horizon.
+    package func journalSummary() throws(StoreError) -> (entries: Int64, prunedThrough: Int64) {
+        try read { connection in
+            let count = try connection.statement("SELECT count(*) FROM \(Journal.changes)").rows().first?.first
+            guard case .integer(let entries)? = count else { return (0, try Self.prunedThrough(connection)) }
+            return (entries, try Self.prunedThrough(connection))
         }
     }
 

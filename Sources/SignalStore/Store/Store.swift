@@ -58,14 +58,12 @@ public final class Store: Sendable {
     ///   - busyTimeout: How long a write waits for another connection's lock before failing
     ///     with ``SQLiteError/busy``.
     /// - Throws: ``StoreError`` if the file cannot be opened or a migration fails.
-    public init(
+    public convenience init(
         path: String,
         migrations: [Migration],
         pollInterval: Duration = .milliseconds(50),
         busyTimeout: Duration = .seconds(5)
     ) throws(StoreError) {
-        self.path = path
-        self.pollInterval = pollInterval
         let connection: Connection
         do {
             connection = try Connection(path: path, busyTimeout: busyTimeout)
@@ -75,6 +73,13 @@ public final class Store: Sendable {
         } catch {
             throw StoreError.wrap(error)
         }
+        self.init(connection: connection, pollInterval: pollInterval)
+    }
+
+    /// Wraps an open connection whose journal and capture triggers are in place.
+    init(connection: Connection, pollInterval: Duration) {
+        path = connection.path
+        self.pollInterval = pollInterval
         let state = StoreDatabase.State(connection: connection)
         state.lastSeenSeq = (try? Self.highestSeq(connection)) ?? 0
         state.dataVersion = (try? Self.dataVersion(connection)) ?? 0

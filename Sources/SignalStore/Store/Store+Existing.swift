@@ -1,0 +1,39 @@
+extension Store {
+    /// How ``init(existing:access:pollInterval:busyTimeout:)`` opens a database.
+    package enum Access: Sendable {
+        /// Reads only: nothing in the file changes, every write fails with
+        /// ``SQLiteError/readOnly``.
+        case readOnly
+        /// Reads and writes; capture triggers are installed for tables created since the last
+        /// open (by a `sqlite3` shell, say).
+        case readWrite
+    }
+
+    /// Opens an existing SignalStore database as it is, without applying migrations: for tools
+    /// such as the `signalstore` CLI that work on any app's database.
+    ///
+    /// The caller checks that `path` holds a SignalStore database (it has the change journal).
+    /// - Throws: ``StoreError`` if the file cannot be opened or is not a database.
+    package convenience init(
+        existing path: String,
+        access: Access,
+        pollInterval: Duration = .milliseconds(50),
+        busyTimeout: Duration = .seconds(5)
+    ) throws(StoreError) {
+        let connection: Connection
+        do {
+            connection = try Connection(path: path, busyTimeout: busyTimeout, readOnly: access == .readOnly)
+            if access == .readWrite { try ChangeCapture.installOrRepair(connection) }
+        } catch {
+            throw StoreError.wrap(error)
+        }
+        self.init(connection: connection, pollInterval: pollInterval)
+    }
+
+    /// Runs `body` in a write transaction (`BEGIN IMMEDIATE`), then publishes the new journal
+    /// entries. If `body` throws, the transaction rolls back and the error is rethrown as a
+    /// ``StoreError``.
+    package func writeTransaction<Result>(_ body: (Connection) throws -> Result) throws(StoreError) -> Result {
+        try write { _, connection in try body(connection) }
+    }
+}

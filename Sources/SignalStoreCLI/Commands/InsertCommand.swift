@@ -1,0 +1,65 @@
+import ArgumentParser
+import SignalStore
+
+/// `signalstore insert TABLE COLUMN=VALUE…`: inserts one row.
+struct InsertCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "insert",
+        abstract: "Insert one row and print it.",
+        discussion: """
+            Columns not given take their defaults. Values are parsed as for `set`.
+
+            Example:
+              signalstore insert orders purchase_num=2 status=new --db app.sqlite
+            """
+    )
+
+    @Argument(help: "The table.")
+    var table: String
+
+    @Argument(help: ArgumentHelp("The row's values.", valueName: "column=value"))
+    var assignments: [String] = []
+
+    @OptionGroup var options: GlobalOptions
+
+    func validate() throws {
+        _ = try Assignment.parse(assignments)
+    }
+
+    func run() throws {
+        let parsed = try Assignment.parse(assignments)
+        let store = try DatabaseOpener.open(options, access: .readWrite)
+        defer { store.close() }
+        let schema = try SchemaReader.table(table, in: store)
+        let values = try Assignment.resolve(parsed, in: schema)
+        let access = RowAccess(table: schema)
+        let row = try store.writeForCLI { connection in
+            let name = quoteIdentifier(schema.name)
+            if values.isEmpty {
+                try connection.statement("INSERT INTO \(name) DEFAULT VALUES").run()
+            } else {
+                let columns = values.map { quoteIdentifier($0.0.name) }.joined(separator: ", ")
+                let placeholders = Array(repeating: "?", count: values.count).joined(separator: ", ")
+                try connection.statement("INSERT INTO \(name) (\(columns)) VALUES (\(placeholders))").run(values.map(\.1))
+            }
+            return try insertedRow(values, schema, access, connection)
+        }
+        let printer = Printer(json: options.json)
+        if options.json {
+            printer.document(.object([("table", .string(schema.name)), ("row", ValueFormat.json(row: row))]))
+        } else {
+            printer.table(row.reduce(into: TextTable("COLUMN", "VALUE")) { $0.append([$1.0, ValueFormat.human($1.1)]) })
+        }
+    }
+
+    /// The new row, read back by its key (given, or the new rowid).
+    private func insertedRow(_ values: [(ColumnSchema, SQLiteValue)], _ schema: TableSchema, _ access: RowAccess, _ connection: Connection) throws -> [(String, SQLiteValue)] {
+        if schema.isWithoutRowID, let keyColumn = schema.keyColumn, let key = values.first(where: { $0.0.name == keyColumn.name })?.1 {
+            return try access.row(key, connection) ?? []
+        }
+        let rowID = SQLiteValue.integer(connection.lastInsertRowID)
+        let rows = try connection.statement("SELECT \(schema.columns.map { quoteIdentifier($0.name) }.joined(separator: ", ")) FROM \(quoteIdentifier(schema.name)) WHERE rowid = ?")
+            .rows([rowID])
+        return rows.first.map { Array(zip(schema.columns.map(\.name), $0)) } ?? []
+    }
+}

@@ -1,0 +1,72 @@
+import ArgumentParser
+import Foundation
+import SignalStore
+
+/// `signalstore migrate`: creates the database if needed and applies pending migrations.
+struct MigrateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "migrate",
+        abstract: "Create the database if needed and apply pending migrations.",
+        discussion: """
+            Applies the NNNN_description.sql files in --migrations (default ./Migrations) that the \
+            database does not have yet, each in its own transaction. A failing migration is rolled \
+            back completely and the error names its file and line.
+
+            Example:
+              signalstore migrate --db app.sqlite --migrations Migrations
+            """
+    )
+
+    @OptionGroup var options: GlobalOptions
+
+    func run() throws {
+        let path = try options.databasePath()
+        let existed = FileManager.default.fileExists(atPath: path)
+        let before = existed ? try appliedVersions(path) : []
+        let store: Store
+        do {
+            store = try DatabaseOpener.openMigrating(options)
+        } catch {
+            if !existed { removeCreatedDatabase(path) }
+            throw error
+        }
+        defer { store.close() }
+        let applied = try CLIFailure.run {
+            try store.read { connection in
+                try connection.statement("SELECT version, name FROM _signalstore_migrations ORDER BY version").rows()
+            }
+        }
+        let new = applied.filter { !before.contains($0[0].integerValue ?? 0) }
+        let version = applied.last?[0].integerValue ?? 0
+        let printer = Printer(json: options.json)
+        if options.json {
+            printer.document(.object([
+                ("database", .string(path)), ("version", .integer(version)),
+                ("applied", .array(new.map { .object([("version", ValueFormat.json($0[0])), ("name", ValueFormat.json($0[1]))]) })),
+            ]))
+            return
+        }
+        for row in new {
+            printer.line("applied migration \(ValueFormat.human(row[0])): \(ValueFormat.human(row[1]))")
+        }
+        printer.line(new.isEmpty ? "\(path) is up to date at version \(version)" : "\(path) is now at version \(version)")
+    }
+
+    /// The versions already applied, read without changing the file.
+    private func appliedVersions(_ path: String) throws -> Set<Int64> {
+        try DatabaseFile.checkExisting(path)
+        return try CLIFailure.run {
+            let connection = try Connection(path: path, busyTimeout: options.busyTimeout, readOnly: true)
+            let exists = try connection.statement("SELECT count(*) FROM sqlite_master WHERE name = '_signalstore_migrations'").rows().first?.first == .integer(1)
+            guard exists else { return [] }
+            return Set(try connection.statement("SELECT version FROM _signalstore_migrations").rows().compactMap { $0[0].integerValue })
+        }
+    }
+
+    /// A failed first migration leaves no new file behind.
+    private func removeCreatedDatabase(_ path: String) {
+        for suffix in ["", "-wal", "-shm"] {
+            try? FileManager.default.removeItem(atPath: path + suffix)
+        }
+    }
+}

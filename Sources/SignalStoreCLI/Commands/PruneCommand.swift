@@ -1,0 +1,49 @@
+import ArgumentParser
+import SignalStore
+
+/// `signalstore prune --through SEQ`: deletes old change-feed entries.
+struct PruneCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "prune",
+        abstract: "Delete change-feed entries up to and including a seq.",
+        discussion: """
+            Readers that later resume from before SEQ get a clear "entries were pruned" error \
+            instead of a silent gap.
+
+            Example:
+              signalstore prune --through 1200 --db app.sqlite
+            """
+    )
+
+    @Option(name: .long, help: "The last seq to delete.")
+    var through: Int64
+
+    @OptionGroup var options: GlobalOptions
+
+    func validate() throws {
+        if through < 0 { throw ValidationError("--through must be a seq of 0 or more, e.g. --through 100") }
+    }
+
+    func run() throws {
+        let store = try DatabaseOpener.open(options, access: .readWrite)
+        defer { store.close() }
+        let lastSeq = try CLIFailure.run { try store.lastChangeSeq }
+        if through > lastSeq {
+            throw CLIError("cannot prune through seq \(through): the last entry is seq \(lastSeq); give a seq up to \(lastSeq)")
+        }
+        let pruned = try store.readForCLI { connection in
+            try connection.statement("SELECT count(*) FROM _signalstore_changes WHERE seq <= ?").rows([.integer(through)]).first?.first?.integerValue ?? 0
+        }
+        try CLIFailure.run { try store.pruneChanges(through: through) }
+        let after = try CLIFailure.run { try store.journalSummary() }
+        let printer = Printer(json: options.json)
+        if options.json {
+            printer.document(.object([
+                ("pruned", .integer(pruned)), ("prunedThrough", .integer(after.prunedThrough)),
+                ("remaining", .integer(after.entries)),
+            ]))
+        } else {
+            printer.line("pruned \(pruned) entries through seq \(after.prunedThrough); \(after.entries) remain")
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import ArgumentParser
+import SignalStore
+
+/// `signalstore set TABLE ID COLUMN=VALUE…`: changes columns of one row in one transaction.
+struct SetCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "set",
+        abstract: "Change columns of one row, in one transaction, and print old → new.",
+        discussion: """
+            Values are parsed by the column's declared type: INTEGER whole numbers, REAL numbers, \
+            TEXT as given, BLOB hex (x'0aff'), and null for NULL ('null' in single quotes is the \
+            text). All assignments commit together or not at all; apps watching the row see the \
+            change within their poll interval.
+
+            Example:
+              signalstore set orders 1 purchase_num=3 status=shipped --db app.sqlite
+            """
+    )
+
+    @Argument(help: "The table.")
+    var table: String
+
+    @Argument(help: "The row's primary key.")
+    var id: String
+
+    @Argument(help: ArgumentHelp("One or more assignments.", valueName: "column=value"))
+    var assignments: [String] = []
+
+    @OptionGroup var options: GlobalOptions
+
+    func validate() throws {
+        if assignments.isEmpty { throw ValidationError("give at least one COLUMN=VALUE, e.g. purchase_num=3") }
+        _ = try Assignment.parse(assignments)
+    }
+
+    func run() throws {
+        let parsed = try Assignment.parse(assignments)
+        let store = try DatabaseOpener.open(options, access: .readWrite)
+        defer { store.close() }
+        let schema = try SchemaReader.table(table, in: store)
+        let key = try schema.parseID(id)
+        let values = try Assignment.resolve(parsed, in: schema)
+        let access = RowAccess(table: schema)
+        let (old, new) = try store.writeForCLI { connection in
+            guard let old = try access.row(key, connection) else { throw access.noRow(key) }
+            let setList = values.map { "\(quoteIdentifier($0.0.name)) = ?" }.joined(separator: ", ")
+            try connection.statement("UPDATE \(quoteIdentifier(schema.name)) SET \(setList) WHERE \(schema.keyExpression) = ?")
+                .run(values.map(\.1) + [key])
+            // The key itself may have been changed.
+            let newKey = values.first { $0.0.name == schema.keyColumn?.name }?.1 ?? key
+            return (old, try access.row(newKey, connection) ?? old)
+        }
+        report(values.map(\.0.name), old: old, new: new, key: key, schema: schema)
+    }
+
+    private func report(_ columns: [String], old: [(String, SQLiteValue)], new: [(String, SQLiteValue)], key: SQLiteValue, schema: TableSchema) {
+        let value = { (row: [(String, SQLiteValue)], column: String) in row.first { $0.0 == column }?.1 ?? .null }
+        let printer = Printer(json: options.json)
+        if options.json {
+            printer.document(.object([
+                ("table", .string(schema.name)), ("id", ValueFormat.json(key)),
+                ("changes", .array(columns.map { column in
+                    .object([("column", .string(column)), ("old", ValueFormat.json(value(old, column))), ("new", ValueFormat.json(value(new, column)))])
+                })),
+            ]))
+            return
+        }
+        var output = TextTable("COLUMN", "OLD", "", "NEW")
+        for column in columns {
+            output.append([column, ValueFormat.human(value(old, column)), "→", ValueFormat.human(value(new, column))])
+        }
+        printer.table(output)
+    }
+}

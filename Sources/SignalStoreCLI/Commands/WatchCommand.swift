@@ -1,0 +1,97 @@
+import ArgumentParser
+import SignalStore
+
+/// `signalstore watch TABLE [ID] [COLUMN…]`: the current values, then every change as it commits.
+struct WatchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "watch",
+        abstract: "Print current values, then each change from any process as it commits, until Ctrl-C.",
+        discussion: """
+            Without --since, first prints the current rows (or row, or columns), then streams the \
+            changes committed after that snapshot, by this or any other process. With --since SEQ, \
+            first replays the feed after SEQ instead. Ctrl-C ends it with exit status 0. Each change \
+            line is: #SEQ TABLE ROWID OPERATION DETAIL. With --json, one object per line.
+
+            Examples:
+              signalstore watch orders 1 purchase_num status --db app.sqlite
+              signalstore watch orders --since 0 --json --db app.sqlite
+            """
+    )
+
+    @Argument(help: "The table.")
+    var table: String
+
+    @Argument(help: "The row's primary key (default: every row).")
+    var id: String?
+
+    @Argument(help: "Only these columns (default: every column).")
+    var columns: [String] = []
+
+    @Option(name: .long, help: "Replay the change feed after this seq instead of printing current values.")
+    var since: Int64?
+
+    @OptionGroup var options: GlobalOptions
+
+    func validate() throws {
+        if let since, since < 0 { throw ValidationError("--since must be a seq of 0 or more, e.g. --since 0") }
+    }
+
+    func run() throws {
+        let store = try DatabaseOpener.open(options, access: .readOnly)
+        defer { store.close() }
+        let schema = try SchemaReader.table(table, in: store)
+        let selected = try columns.map { try schema.column($0).name }
+        let access = RowAccess(table: schema)
+        let key = try id.map { try schema.parseID($0) }
+        let rowID = try key.map { key in
+            guard let rowID = try store.readForCLI({ try access.rowID(of: key, $0) }) else {
+                throw schema.isWithoutRowID ? CLIError("table \(schema.name) has no rowid, so its changes are not captured; watch a table with a rowid") : access.noRow(key)
+            }
+            return rowID
+        }
+        let printer = Printer(json: options.json)
+        var start = since ?? 0
+        if since == nil {
+            let snapshot = try currentRows(store, access, key: key)
+            start = snapshot.seq
+            for row in snapshot.rows { printCurrent(row, schema: schema, columns: selected, printer: printer) }
+        }
+        let tableName = schema.name, json = options.json
+        let columnOrder = schema.columns.map(\.name)
+        try FeedFollower(
+            store: store, since: start, limit: nil,
+            include: { change in
+                change.table == tableName && (rowID == nil || change.rowID == rowID)
+                    && (selected.isEmpty || change.operation != .update || selected.contains(change.column ?? ""))
+            },
+            handle: { change in
+                printer.line(json ? ChangeFormat.json(change, columnOrder: columnOrder).rendered : ChangeFormat.human(change, columnOrder: columnOrder))
+            }
+        ).run()
+    }
+
+    /// The watched rows and the feed position they reflect, read in one read transaction.
+    private func currentRows(_ store: Store, _ access: RowAccess, key: SQLiteValue?) throws(CLIError) -> (rows: [[(String, SQLiteValue)]], seq: Int64) {
+        try store.readForCLI { connection in
+            try connection.statement("BEGIN").run()
+            defer { try? connection.statement("COMMIT").run() }
+            let rows = try key.map { try access.row($0, connection).map { [$0] } ?? [] } ?? access.rows(limit: nil, connection)
+            let seq = try connection.statement("SELECT seq FROM sqlite_sequence WHERE name = '_signalstore_changes'").rows().first?.first?.integerValue ?? 0
+            return (rows, seq)
+        }
+    }
+
+    private func printCurrent(_ row: [(String, SQLiteValue)], schema: TableSchema, columns: [String], printer: Printer) {
+        let keyName = schema.keyColumn?.name
+        let keyValue = row.first { $0.0 == keyName }?.1 ?? row.first?.1 ?? .null
+        let shown = columns.isEmpty ? row : columns.compactMap { column in row.first { $0.0 == column } }
+        if options.json {
+            printer.line(JSONValue.object([
+                ("type", .string("current")), ("table", .string(schema.name)), ("id", ValueFormat.json(keyValue)),
+                ("values", ValueFormat.json(row: shown)),
+            ]).rendered)
+        } else {
+            printer.line("now  \(schema.name)  \(ValueFormat.human(keyValue))  \(ChangeFormat.rowText(shown))")
+        }
+    }
+}

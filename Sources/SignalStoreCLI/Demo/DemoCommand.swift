@@ -1,0 +1,41 @@
+import ArgumentParser
+import Foundation
+import SignalStore
+
+/// `signalstore demo`: the whole idea in one run.
+struct DemoCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "demo",
+        abstract: "Show SignalStore in under a minute: signals, write-through, transactions, another process, persistence, the feed.",
+        discussion: """
+            Creates a fresh database from --migrations in a temporary folder, binds three views to \
+            an order, changes it in every way (including from a second signalstore process), \
+            reopens the database, prints the change feed, and removes the folder unless --keep.
+
+            Example:
+              swift run signalstore demo
+            """
+    )
+
+    @Option(name: .long, help: ArgumentHelp("The folder of NNNN_description.sql migrations.", valueName: "dir"))
+    var migrations: String = "Migrations"
+
+    @Flag(name: .long, help: "Keep the demo database and print where it is.")
+    var keep = false
+
+    func run() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("signalstore-demo-\(UUID().uuidString)")
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            throw CLIError("cannot create the demo folder \(display(folder.path)): \(error.localizedDescription); check TMPDIR")
+        }
+        let path = folder.appendingPathComponent("demo.sqlite").path
+        defer {
+            if !keep { try? FileManager.default.removeItem(at: folder) }
+        }
+        try DemoScript(path: path, migrations: URL(fileURLWithPath: migrations, isDirectory: true)).run()
+        let console = CommandContext.current.console
+        console.print(keep ? "\nDone. The database is at \(path)" : "\nDone. The demo database was removed (use --keep to keep it).")
+    }
+}

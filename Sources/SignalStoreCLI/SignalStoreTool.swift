@@ -1,0 +1,63 @@
+import ArgumentParser
+
+/// The `signalstore` command: inspect and change a SignalStore database from a terminal.
+///
+/// Every mutation goes through a ``SignalStore/Store``, so the change feed records it and running
+/// apps' signals fire.
+public struct SignalStoreTool: ParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "signalstore",
+        abstract: "Inspect, change and watch a SignalStore database.",
+        discussion: """
+            Every change goes through the store: it is journaled in the change feed, and apps \
+            that have the database open see it within their poll interval.
+
+            The database is --db PATH or the SIGNALSTORE_DB environment variable. Create one \
+            with `signalstore migrate --db app.sqlite` (migrations from ./Migrations).
+
+            Exit status: 0 success, 1 the command failed (nothing was changed), 2 the command \
+            line is wrong.
+            """,
+        subcommands: [
+            DemoCommand.self, MigrateCommand.self, StatusCommand.self, TablesCommand.self, SchemaCommand.self,
+            GetCommand.self, SetCommand.self, InsertCommand.self, DeleteCommand.self,
+            WatchCommand.self, ChangesCommand.self, PruneCommand.self,
+        ]
+    )
+
+    public init() {}
+
+    /// Parses `arguments` (without the program name), runs the command in `context`, and
+    /// returns the exit status: 0 success, 1 failure, 2 usage error. Never exits the process.
+    public static func run(_ arguments: [String], in context: CommandContext) -> Int32 {
+        CommandContext.$current.withValue(context) {
+            let command: any ParsableCommand
+            do {
+                command = try parseAsRoot(arguments)
+            } catch {
+                return report(parseError: error, console: context.console)
+            }
+            do {
+                var command = command
+                try command.run()
+                return 0
+            } catch let error as CLIError {
+                context.console.printError("error: \(error.description)")
+                return 1
+            } catch {
+                return report(parseError: error, console: context.console)
+            }
+        }
+    }
+
+    /// Help and version requests exit 0 on standard output; anything else is a usage error.
+    private static func report(parseError error: any Error, console: Console) -> Int32 {
+        let message = fullMessage(for: error)
+        if exitCode(for: error) == .success {
+            console.print(message)
+            return 0
+        }
+        console.printError(message)
+        return 2
+    }
+}

@@ -1,0 +1,41 @@
+import ArgumentParser
+import Foundation
+
+/// The options every database command takes.
+struct GlobalOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("The database file (default: $SIGNALSTORE_DB).", valueName: "path"))
+    var db: String?
+
+    @Option(name: .long, help: ArgumentHelp("The folder of NNNN_description.sql migrations.", valueName: "dir"))
+    var migrations: String = "Migrations"
+
+    @Flag(name: .long, help: "Print JSON: one document, or one JSON object per line for streams.")
+    var json = false
+
+    @Option(name: .long, help: ArgumentHelp("Seconds to wait for another writer's lock before failing.", valueName: "seconds"))
+    var timeout: Double = 5
+
+    func validate() throws {
+        guard timeout.isFinite, timeout >= 0, timeout <= 86_400 else {
+            throw ValidationError("--timeout must be a number of seconds between 0 and 86400, e.g. --timeout 2.5")
+        }
+    }
+
+    /// The database path from `--db` or `SIGNALSTORE_DB`.
+    /// - Throws: A usage error when neither is given.
+    func databasePath() throws -> String {
+        if let db, !db.isEmpty { return db }
+        if let path = CommandContext.current.environment["SIGNALSTORE_DB"], !path.isEmpty { return path }
+        throw ValidationError("no database given: pass --db PATH or set SIGNALSTORE_DB (create one with `signalstore migrate --db PATH`)")
+    }
+
+    /// The lock timeout as a `Duration`.
+    var busyTimeout: Duration {
+        .milliseconds(Int64(timeout * 1_000))
+    }
+
+    /// The migrations folder as a URL.
+    var migrationsDirectory: URL {
+        URL(fileURLWithPath: migrations, isDirectory: true)
+    }
+}

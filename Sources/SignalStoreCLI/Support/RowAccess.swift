@@ -1,0 +1,69 @@
+import ArgumentParser
+import SignalStore
+
+/// Reads and addresses rows of a user table. Table and column names come from the schema and
+/// are quoted; ids and values are always bound.
+struct RowAccess {
+    let table: TableSchema
+
+    private var columnList: String {
+        table.columns.map { quoteIdentifier($0.name) }.joined(separator: ", ")
+    }
+
+    /// The row whose key is `id`, as (column, value) pairs in schema order; `nil` if none.
+    func row(_ id: SQLiteValue, _ connection: Connection) throws -> [(String, SQLiteValue)]? {
+        let rows = try connection.statement("SELECT \(columnList) FROM \(quoteIdentifier(table.name)) WHERE \(table.keyExpression) = ?")
+            .rows([id])
+        return rows.first.map { Array(zip(table.columns.map(\.name), $0)) }
+    }
+
+    /// Every row in key order, at most `limit`.
+    func rows(limit: Int?, _ connection: Connection) throws -> [[(String, SQLiteValue)]] {
+        try connection.statement("SELECT \(columnList) FROM \(quoteIdentifier(table.name)) ORDER BY \(table.keyExpression) LIMIT ?")
+            .rows([.integer(Int64(limit ?? -1))])
+            .map { Array(zip(table.columns.map(\.name), $0)) }
+    }
+
+    /// The rowid of the row whose key is `id`; `nil` if none or the table has no rowid.
+    func rowID(of id: SQLiteValue, _ connection: Connection) throws -> Int64? {
+        guard !table.isWithoutRowID else { return nil }
+        return try connection.statement("SELECT rowid FROM \(quoteIdentifier(table.name)) WHERE \(table.keyExpression) = ?")
+            .rows([id]).first?.first?.integerValue
+    }
+
+    /// The error for an id that matches no row.
+    func noRow(_ id: SQLiteValue) -> CLIError {
+        CLIError("table \(table.name) has no row with id \(display(ValueFormat.human(id))); list the rows with `signalstore get \(table.name)`")
+    }
+}
+
+/// `COLUMN=VALUE` arguments, split at the first `=`.
+struct Assignment {
+    let column: String
+    let value: String
+
+    /// Parses the arguments; a usage error when one has no `=`, no column, or a column twice.
+    static func parse(_ arguments: [String]) throws -> [Assignment] {
+        var seen = Set<String>()
+        return try arguments.map { argument in
+            guard let equals = argument.firstIndex(of: "="), equals != argument.startIndex else {
+                throw ValidationError("\(display(argument)) is not an assignment; write COLUMN=VALUE, e.g. purchase_num=3")
+            }
+            let column = String(argument[..<equals])
+            guard seen.insert(column.lowercased()).inserted else {
+                throw ValidationError("column \(display(column)) is assigned twice; give each column once")
+            }
+            return Assignment(column: column, value: String(argument[argument.index(after: equals)...]))
+        }
+    }
+
+    /// The assignments resolved against `table`: each column checked, each value parsed.
+    static func resolve(_ assignments: [Assignment], in table: TableSchema) throws(CLIError) -> [(ColumnSchema, SQLiteValue)] {
+        var resolved: [(ColumnSchema, SQLiteValue)] = []
+        for assignment in assignments {
+            let column = try table.column(assignment.column)
+            resolved.append((column, try ValueParser.parse(assignment.value, for: column, in: table.name)))
+        }
+        return resolved
+    }
+}
