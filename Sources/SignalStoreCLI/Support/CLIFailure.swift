@@ -18,7 +18,7 @@ enum CLIFailure {
         case let error as CLIError: return error
         case let error as StoreError: return CLIError(message(for: error))
         case let error as SQLiteError: return CLIError(message(for: error))
-        case let error as MigrationError: return CLIError("migration failed: \(error.description)")
+        case let error as MigrationError: return CLIError(message(for: error))
         default: return CLIError("\(error)")
         }
     }
@@ -26,9 +26,14 @@ enum CLIFailure {
     private static func message(for error: StoreError) -> String {
         switch error {
         case .sqlite(let error): return message(for: error)
-        case .migration(let error): return "migration failed: \(error.description)"
+        case .migration(let error): return message(for: error)
         default: return error.description
         }
+    }
+
+    private static func message(for error: MigrationError) -> String {
+        let hint = error.kind == .missingDirectory ? " (--migrations DIR; default ./Migrations)" : ""
+        return "migration failed: \(oneLine(error.description))\(hint)"
     }
 
     private static func message(for error: SQLiteError) -> String {
