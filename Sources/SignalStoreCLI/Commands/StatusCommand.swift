@@ -51,7 +51,7 @@ struct StatusCommand: ParsableCommand {
             ("pending", pending.map { $0.isEmpty ? "none" : $0.joined(separator: ", ") } ?? "unknown (no readable migrations in \(options.migrations))"),
             ("last seq", "\(lastSeq)"),
             ("journal", "\(journal.entries) entries, pruned through seq \(journal.prunedThrough)"),
-            ("tables", tables.map { "\($0.0) (\($0.1) rows)" }.joined(separator: ", ")),
+            ("tables", tables.map { "\($0.0) (\($0.1) \($0.1 == 1 ? "row" : "rows"))" }.joined(separator: ", ")),
         ])
     }
 
