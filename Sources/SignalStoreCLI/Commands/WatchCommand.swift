@@ -40,12 +40,15 @@ struct WatchCommand: ParsableCommand {
         let store = try DatabaseOpener.open(options, access: .readOnly)
         defer { store.close() }
         let schema = try SchemaReader.table(table, in: store)
+        if schema.isWithoutRowID {
+            throw CLIError("table \(schema.name) is WITHOUT ROWID, so its changes are not captured; watch a table with a rowid")
+        }
         let selected = try columns.map { try schema.column($0).name }
         let access = RowAccess(table: schema)
         let key = try id.map { try schema.parseID($0) }
         let rowID = try key.map { key in
             guard let rowID = try store.readForCLI({ try access.rowID(of: key, $0) }) else {
-                throw schema.isWithoutRowID ? CLIError("table \(schema.name) has no rowid, so its changes are not captured; watch a table with a rowid") : access.noRow(key)
+                throw access.noRow(key)
             }
             return rowID
         }
