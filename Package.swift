@@ -19,6 +19,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // Test-only: property-based (model-based) testing in the reliability suites.
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         .target(name: "Signals", swiftSettings: strictSwift),
@@ -46,12 +48,12 @@ let package = Package(
         .testTarget(name: "SignalsTestingTests", dependencies: ["Signals", "SignalsTesting"], swiftSettings: strictSwift),
         .testTarget(
             name: "SignalStoreTests",
-            dependencies: ["SignalStore", "SignalsTesting", "CSQLite", "StoreTestHelper"],
+            dependencies: ["SignalStore", "SignalsTesting", "CSQLite", "StoreTestHelper", "SignalStoreTestSupport"],
             swiftSettings: strictSwift
         ),
         .testTarget(
             name: "SignalStoreCLITests",
-            dependencies: ["SignalStoreCLI", "SignalStore", "SignalsTesting", "signalstore"],
+            dependencies: ["SignalStoreCLI", "SignalStore", "SignalsTesting", "signalstore", "SignalStoreTestSupport"],
             swiftSettings: strictSwift
         ),
         .testTarget(
@@ -61,6 +63,25 @@ let package = Package(
                 .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
                 .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
             ],
+            swiftSettings: strictSwift
+        ),
+        // What the test targets share: temporary folders, child processes, seeded randomness.
+        .target(name: "SignalStoreTestSupport", path: "Tests/TestSupport", swiftSettings: strictSwift),
+        // The reliability suites (issue 6): crashes, many writers, model-based and hostile input.
+        .testTarget(
+            name: "ReliabilityTests",
+            dependencies: [
+                "SignalStore", "SignalStoreCLI", "SignalsTesting", "SignalStoreTestSupport", "ReliabilityHelper", "signalstore",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
+            swiftSettings: strictSwift
+        ),
+        // The other processes of the reliability suites: a writer killed at random, concurrent
+        // writers, watchers.
+        .executableTarget(
+            name: "ReliabilityHelper",
+            dependencies: ["SignalStore", "SignalStoreTestSupport"],
+            path: "Tests/ReliabilityHelper",
             swiftSettings: strictSwift
         ),
         // A second process for cross-process tests: opens a Store and writes through it.

@@ -8,10 +8,10 @@ import Testing
     @Test func migrateCreatesTheDatabaseThenReportsItUpToDate() throws {
         let directory = TemporaryDirectory()
         let path = directory.path("new.sqlite")
-        let first = runCLI(["migrate", "--db", path, "--migrations", packageMigrations])
+        let first = runCLI(["migrate", "--db", path, "--migrations", packageMigrations.path])
         #expect(first.status == 0)
         #expect(first.outputLines == ["applied migration 1: create_orders", "applied migration 2: create_customers", "\(path) is now at version 2"])
-        let second = runCLI(["migrate", "--db", path, "--migrations", packageMigrations, "--json"])
+        let second = runCLI(["migrate", "--db", path, "--migrations", packageMigrations.path, "--json"])
         #expect(second.status == 0)
         let document = try #require(try parseJSON(second.output) as? [String: Any])
         #expect(document["version"] as? Int == 2)
@@ -125,7 +125,7 @@ import Testing
         let allSchemas = try #require(try parseJSON(runCLI(["schema", "--json", "--db", path]).output) as? [[String: Any]])
         #expect(allSchemas.map { $0["table"] as? String } == ["customers", "orders"])
 
-        let status = runCLI(["status", "--db", path, "--migrations", packageMigrations])
+        let status = runCLI(["status", "--db", path, "--migrations", packageMigrations.path])
         #expect(status.outputLines.contains("version   2 (create_customers)"))
         #expect(status.outputLines.contains("pending   none"))
         #expect(status.outputLines.contains("last seq  2"))

@@ -6,14 +6,14 @@ import Testing
     @Test func watchInOneProcessSeesASetFromAnother() throws {
         let directory = TemporaryDirectory()
         let path = try exampleDatabase(in: directory)
-        let watch = try RunningCLI(["watch", "orders", "1", "purchase_num", "--db", path])
+        let watch = try ChildProcess(signalstoreExecutable, ["watch", "orders", "1", "purchase_num", "--db", path])
         #expect(watch.output.wait { $0.contains("now  orders  1  {purchase_num: 1}") })
 
         let set = try runBinary(["set", "orders", "1", "purchase_num=8", "--db", path])
         #expect(set.status == 0, "\(set.error)")
         #expect(watch.output.wait { $0.contains("orders  1  update  purchase_num: 1 → 8") })
 
-        kill(watch.process.processIdentifier, SIGINT)
+        watch.send(SIGINT)
         #expect(watch.waitForExit() == 0)
         #expect(watch.error.value.isEmpty)
     }
@@ -21,12 +21,12 @@ import Testing
     @Test func jsonLinesFromAFollowingProcessParse() throws {
         let directory = TemporaryDirectory()
         let path = try exampleDatabase(in: directory)
-        let follow = try RunningCLI(["changes", "--follow", "--json", "--db", path], environment: [:])
+        let follow = try ChildProcess(signalstoreExecutable, ["changes", "--follow", "--json", "--db", path], environment: [:])
         #expect(follow.output.wait { $0.split(separator: "\n").count == 2 })
         #expect(try runBinary(["insert", "orders", "purchase_num=3", "status=new", "--db", path]).status == 0)
         #expect(try runBinary(["set", "orders", "3", "note=hello \"world\"\nline two", "--db", path]).status == 0)
         #expect(follow.output.wait { $0.split(separator: "\n").count == 4 })
-        kill(follow.process.processIdentifier, SIGINT)
+        follow.send(SIGINT)
         #expect(follow.waitForExit() == 0)
 
         let objects = try follow.output.value.split(separator: "\n").map { try #require(try parseJSON(String($0)) as? [String: Any]) }
@@ -47,7 +47,7 @@ import Testing
 
     @Test func theDemoRunsAndItsViewsHearTheSecondProcess() throws {
         let directory = TemporaryDirectory()
-        let result = try runBinary(["demo", "--migrations", packageMigrations], environment: ["TMPDIR": directory.url.path])
+        let result = try runBinary(["demo", "--migrations", packageMigrations.path], environment: ["TMPDIR": directory.url.path])
         #expect(result.status == 0, "\(result.error)")
         let lines = result.output.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
         let step6 = try #require(lines.firstIndex { $0.hasPrefix("6. Another process") })

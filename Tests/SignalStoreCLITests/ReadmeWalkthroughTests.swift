@@ -6,7 +6,7 @@ import Testing
 /// and its output compared with the README's (timestamps masked), including the second
 /// terminal's `watch`.
 @Suite struct ReadmeWalkthroughTests {
-    static let readme = URL(fileURLWithPath: packageMigrations).deletingLastPathComponent().appendingPathComponent("README.md")
+    static let readme = packageRoot.appendingPathComponent("README.md")
 
     /// The `console` blocks of the walkthrough section, in order.
     static func consoleBlocks() throws -> [[String]] {
@@ -43,7 +43,7 @@ import Testing
         let environment = ["SIGNALSTORE_DB": path]
         func run(_ block: [String]) {
             for step in Self.steps(block) {
-                let arguments = step.command == ["migrate"] ? ["migrate", "--migrations", packageMigrations] : step.command
+                let arguments = step.command == ["migrate"] ? ["migrate", "--migrations", packageMigrations.path] : step.command
                 let result = runCLI(arguments, environment: environment)
                 #expect(result.status == 0, "\(step.command): \(result.error)")
                 #expect(Self.masked(result.outputLines, path: path) == Self.masked(step.output, path: path), "\(step.command)")

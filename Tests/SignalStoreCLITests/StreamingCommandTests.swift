@@ -22,7 +22,7 @@ import Testing
         #expect(output.wait { $0.contains("now  orders  1  {purchase_num: 1, status: new}") })
 
         // Another connection (another store) writes: the watch sees it via the poller.
-        let writer = try Store(path: path, migrations: URL(fileURLWithPath: packageMigrations))
+        let writer = try Store(path: path, migrations: packageMigrations)
         try writer.execute("UPDATE orders SET purchase_num = 4, note = 'x' WHERE id = 1")
         try writer.execute("UPDATE orders SET status = 'open' WHERE id = 2")
         try writer.execute("UPDATE orders SET status = 'paid' WHERE id = 1")

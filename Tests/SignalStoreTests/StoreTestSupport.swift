@@ -10,39 +10,7 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
 }
 
 import Testing
-
-/// A temporary directory, removed when released.
-final class TemporaryDirectory: Sendable {
-    let url: URL
-
-    init() {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("signalstore-tests-\(UUID().uuidString)")
-        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(at: url)
-    }
-
-    func path(_ name: String) -> String {
-        url.appendingPathComponent(name).path
-    }
-
-    /// Writes migration files into a subfolder and returns the folder.
-    func migrations(_ files: [String: String], folder: String = "Migrations") -> URL {
-        let directory = url.appendingPathComponent(folder)
-        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        for (name, sql) in files {
-            try! Data(sql.utf8).write(to: directory.appendingPathComponent(name))
-        }
-        return directory
-    }
-}
-
-/// The package's `Migrations/` folder (the example app schema).
-let packageMigrations = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("Migrations")
+@_exported import SignalStoreTestSupport
 
 /// A store of the given kind on the example schema; the directory keeps a file store's files.
 func makeStore(_ kind: StoreKind, in directory: TemporaryDirectory = TemporaryDirectory()) throws -> (Store, TemporaryDirectory) {
@@ -58,29 +26,12 @@ func rows(_ store: Store, _ sql: String, _ arguments: [SQLiteValue] = []) throws
 }
 
 /// The built `StoreTestHelper` executable, next to the test bundle.
-var helperExecutable: URL {
-    var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-    while !FileManager.default.fileExists(atPath: directory.appendingPathComponent("StoreTestHelper").path), directory.path != "/" {
-        directory.deleteLastPathComponent()
-    }
-    return directory.appendingPathComponent("StoreTestHelper")
-}
+let helperExecutable = builtExecutable("StoreTestHelper")
 
 /// Runs a program to completion and returns its exit status and output.
 @discardableResult
 func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    let output = Pipe()
-    let error = Pipe()
-    process.standardOutput = output
-    process.standardError = error
-    try process.run()
-    let outputData = output.fileHandleForReading.readDataToEndOfFile()
-    let errorData = error.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: outputData, as: UTF8.self), String(decoding: errorData, as: UTF8.self))
+    try runProgram(URL(fileURLWithPath: executable), arguments)
 }
 
 /// The `sqlite3` command-line shell.

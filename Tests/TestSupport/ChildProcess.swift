@@ -1,0 +1,69 @@
+import Foundation
+
+/// A running child process whose standard output and error are collected as they arrive.
+public final class ChildProcess {
+    /// The process.
+    public let process: Process
+    /// Its standard output so far.
+    public let output = CapturedText()
+    /// Its standard error so far.
+    public let error = CapturedText()
+    private let outputPipe = Pipe()
+    private let errorPipe = Pipe()
+
+    /// Starts `executable` with `arguments` (and `environment`, else this process's).
+    public init(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil) throws {
+        process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        if let environment { process.environment = environment }
+        process.standardOutput = outputPipe
+        process.standardError = errorPipe
+        let output = output, error = error
+        outputPipe.fileHandleForReading.readabilityHandler = { handle in output.append(String(decoding: handle.availableData, as: UTF8.self)) }
+        errorPipe.fileHandleForReading.readabilityHandler = { handle in error.append(String(decoding: handle.availableData, as: UTF8.self)) }
+        try process.run()
+    }
+
+    /// Sends `signal` to the process.
+    public func send(_ signal: Int32) {
+        kill(process.processIdentifier, signal)
+    }
+
+    /// Waits for the process to exit (at most `timeout`), then collects the rest of its output.
+    /// - Returns: Its exit status, or `nil` if it is still running.
+    public func waitForExit(timeout: TimeInterval = 30) -> Int32? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning {
+            if Date() > deadline { return nil }
+            usleep(2_000)
+        }
+        process.waitUntilExit()
+        for (pipe, text) in [(outputPipe, output), (errorPipe, error)] {
+            pipe.fileHandleForReading.readabilityHandler = nil
+            let rest = (try? pipe.fileHandleForReading.readToEnd()) ?? nil
+            if let rest { text.append(String(decoding: rest, as: UTF8.self)) }
+        }
+        return process.terminationStatus
+    }
+}
+
+/// Runs a program to completion and returns its exit status and output.
+@discardableResult
+public func runProgram(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil) throws -> (status: Int32, output: String, error: String) {
+    let child = try ChildProcess(executable, arguments, environment: environment)
+    guard let status = child.waitForExit(timeout: 120) else {
+        child.send(SIGKILL)
+        return (-1, child.output.value, child.error.value + "\n(timed out)")
+    }
+    return (status, child.output.value, child.error.value)
+}
+
+/// The built executable `name` of this package, found next to the running test bundle.
+public func builtExecutable(_ name: String) -> URL {
+    var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    while !FileManager.default.fileExists(atPath: directory.appendingPathComponent(name).path), directory.path != "/" {
+        directory.deleteLastPathComponent()
+    }
+    return directory.appendingPathComponent(name)
+}
