@@ -50,14 +50,43 @@ public struct SignalStoreTool: ParsableCommand {
         }
     }
 
-    /// Help and version requests exit 0 on standard output; anything else is a usage error.
+    /// Help and version requests exit 0 on standard output; anything else is a usage error,
+    /// whose lines are shortened so a huge argument cannot flood the terminal.
     private static func report(parseError error: any Error, console: Console) -> Int32 {
         let message = fullMessage(for: error)
         if exitCode(for: error) == .success {
             console.print(message)
             return 0
         }
-        console.printError(message)
+        console.printError(shortened(message))
         return 2
     }
+
+    /// A usage message cut to a readable size: each line at most ``maximumUsageLineLength``
+    /// characters, and the whole at most ``maximumUsageLength``, keeping the last line (the
+    /// hint that names `--help`).
+    private static func shortened(_ message: String) -> String {
+        var lines = message.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
+            line.count > maximumUsageLineLength ? line.prefix(maximumUsageLineLength) + "…" : String(line)
+        }
+        guard lines.count > 2 else { return lines.joined(separator: "\n") }
+        let last = lines.removeLast()
+        var kept: [String] = []
+        var length = last.count
+        for line in lines {
+            if length + line.count + 1 > maximumUsageLength {
+                kept.append("…")
+                break
+            }
+            kept.append(line)
+            length += line.count + 1
+        }
+        return (kept + [last]).joined(separator: "\n")
+    }
+
+    /// The longest usage message printed whole.
+    private static let maximumUsageLength = 1_500
+
+    /// The longest line of a usage error that is printed whole.
+    private static let maximumUsageLineLength = 300
 }
