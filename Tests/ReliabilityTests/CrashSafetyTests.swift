@@ -54,8 +54,15 @@ import Testing
 
         for kill in 1...kills {
             let child = try ChildProcess(reliabilityHelper, ["crash-writer", path, packageMigrations.path, "\(kill)"])
-            // A random moment: sometimes while the store opens, mostly while it writes.
-            usleep(UInt32.random(in: 0...60_000, using: &random))
+            // A random moment: every fifth kill while the process starts and opens the store,
+            // the others while it writes (timed from its "ready", so a slow start under a
+            // sanitizer does not turn every kill into a kill at startup).
+            if kill % 5 == 0 {
+                usleep(UInt32.random(in: 0...30_000, using: &random))
+            } else {
+                #expect(child.output.wait(timeout: 30) { $0.contains("ready") })
+                usleep(UInt32.random(in: 0...25_000, using: &random))
+            }
             child.send(SIGKILL)
             let status = try #require(child.waitForExit())
             #expect(status == 9 || status == 0, "the writer failed by itself: \(child.error.value)")

@@ -39,6 +39,12 @@ final class ModelRegistry {
         entries[Key(table: table, rowID: rowID)] = nil
     }
 
+    /// The number of entries, including those of released objects not yet pruned (for tests
+    /// that check the map does not grow).
+    var entryCount: Int {
+        entries.count
+    }
+
     /// Every live object, for closing.
     var liveObjects: [any PersistentModel] {
         entries.values.compactMap(\.object)
