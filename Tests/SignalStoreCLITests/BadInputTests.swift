@@ -111,6 +111,15 @@ import Testing
         #expect(fileBytes(path) == before)
     }
 
+    @Test func aHugeArgumentDoesNotFloodTheUsageError() {
+        let huge = String(repeating: "new\nline ", count: 20_000)
+        let result = runCLI(["get", "orders", "--" + huge])
+        #expect(result.status == 2)
+        #expect(result.error.hasPrefix("Error: Unknown option '--new"))
+        #expect(result.error.count <= 1_600, "\(result.error.count) characters")
+        #expect(result.error.hasSuffix("See 'signalstore get --help' for more information.\n"))
+    }
+
     @Test func aReadOnlyDatabaseCanStillBeRead() throws {
         let directory = TemporaryDirectory()
         let path = try readOnlyDatabase(in: directory)

@@ -11,12 +11,19 @@ public final class ChildProcess {
     private let outputPipe = Pipe()
     private let errorPipe = Pipe()
 
-    /// Starts `executable` with `arguments` (and `environment`, else this process's).
+    /// Starts `executable` with `arguments` and `environment` (else this process's). A given
+    /// environment still passes on this process's sanitizer settings (`ASAN_OPTIONS`…), so a
+    /// child runs under the same rules as its parent.
     public init(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil) throws {
         process = Process()
         process.executableURL = executable
         process.arguments = arguments
-        if let environment { process.environment = environment }
+        if var environment {
+            for (name, value) in ProcessInfo.processInfo.environment where name.hasSuffix("SAN_OPTIONS") {
+                environment[name] = environment[name] ?? value
+            }
+            process.environment = environment
+        }
         process.standardOutput = outputPipe
         process.standardError = errorPipe
         let output = output, error = error
