@@ -30,9 +30,17 @@ import Testing
         return steps
     }
 
-    /// Timestamps differ from run to run.
-    static func masked(_ lines: [String], path: String) -> [String] {
-        lines.map { $0.replacingOccurrences(of: "/tmp/shop.sqlite", with: path).replacingOccurrences(of: #"\d{10}\.\d+"#, with: "TIME", options: .regularExpression) }
+    /// The database path the README exports as `SIGNALSTORE_DB`.
+    static func readmeDatabasePath() throws -> String {
+        let text = try String(contentsOf: readme, encoding: .utf8)
+        let line = try #require(text.components(separatedBy: "\n").first { $0.hasPrefix("export SIGNALSTORE_DB=") })
+        return String(line.dropFirst("export SIGNALSTORE_DB=".count))
+    }
+
+    /// The README's path becomes the test's; timestamps differ from run to run.
+    static func masked(_ lines: [String], path: String) throws -> [String] {
+        let readmePath = try readmeDatabasePath()
+        return lines.map { $0.replacingOccurrences(of: readmePath, with: path).replacingOccurrences(of: #"\d{10}\.\d+"#, with: "TIME", options: .regularExpression) }
     }
 
     @Test func theWalkthroughWorksAsPrinted() throws {
@@ -41,15 +49,15 @@ import Testing
         let directory = TemporaryDirectory()
         let path = directory.path("shop.sqlite")
         let environment = ["SIGNALSTORE_DB": path]
-        func run(_ block: [String]) {
+        func run(_ block: [String]) throws {
             for step in Self.steps(block) {
                 let arguments = step.command == ["migrate"] ? ["migrate", "--migrations", packageMigrations.path] : step.command
                 let result = runCLI(arguments, environment: environment)
                 #expect(result.status == 0, "\(step.command): \(result.error)")
-                #expect(Self.masked(result.outputLines, path: path) == Self.masked(step.output, path: path), "\(step.command)")
+                #expect(try Self.masked(result.outputLines, path: path) == Self.masked(step.output, path: path), "\(step.command)")
             }
         }
-        run(blocks[0])
+        try run(blocks[0])
 
         let watchStep = try #require(Self.steps(blocks[1]).first)
         let output = CapturedText(), stop = StopRequest()
@@ -57,7 +65,7 @@ import Testing
         Thread.detachNewThread { finished.set(runCLI(watchStep.command, environment: environment, stop: stop, output: output)) }
         #expect(output.wait { $0.split(separator: "\n").map(String.init) == watchStep.output })
 
-        run(blocks[2])
+        try run(blocks[2])
         let readme = try String(contentsOf: Self.readme, encoding: .utf8)
         let announced = try #require(readme.components(separatedBy: "the watch prints\n`").dropFirst().first?.components(separatedBy: "`").first)
         #expect(output.wait { $0.contains(announced + "\n") })

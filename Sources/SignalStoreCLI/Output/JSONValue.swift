@@ -1,5 +1,5 @@
 /// A JSON document, written with keys in the order given, so output is stable.
-indirect enum JSONValue: Sendable, Equatable {
+indirect enum JSONValue: Sendable {
     case null
     case bool(Bool)
     case integer(Int64)
@@ -7,10 +7,6 @@ indirect enum JSONValue: Sendable, Equatable {
     case string(String)
     case array([JSONValue])
     case object([(String, JSONValue)])
-
-    static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
-        lhs.rendered == rhs.rendered
-    }
 
     /// The document on one line.
     var rendered: String {

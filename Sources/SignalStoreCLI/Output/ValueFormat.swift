@@ -37,7 +37,7 @@ enum ValueFormat {
     }
 
     /// Text on one line: newlines, tabs and other control characters escaped.
-    static func escapedControls(_ text: String) -> String {
+    private static func escapedControls(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { return text }
         var escaped = ""
         for scalar in text.unicodeScalars {

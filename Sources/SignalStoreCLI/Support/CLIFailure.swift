@@ -72,33 +72,29 @@ extension Store {
     func writeForCLI<Result>(_ body: (Connection) throws -> Result) throws(CLIError) -> Result {
         var failure: CLIError?
         do {
-            return try writeTransaction { connection in
-                do {
-                    return try body(connection)
-                } catch let error as CLIError {
-                    failure = error
-                    throw error
-                }
-            }
+            return try writeTransaction { try Self.noting(body, $0, in: &failure) }
         } catch {
             throw failure ?? CLIFailure.convert(error)
         }
     }
 
-    /// Runs `body` with the connection for reading, converting errors.
+    /// Runs `body` with the connection for reading; errors as for ``writeForCLI(_:)``.
     func readForCLI<Result>(_ body: (Connection) throws -> Result) throws(CLIError) -> Result {
         var failure: CLIError?
         do {
-            return try read { connection in
-                do {
-                    return try body(connection)
-                } catch let error as CLIError {
-                    failure = error
-                    throw error
-                }
-            }
+            return try read { try Self.noting(body, $0, in: &failure) }
         } catch {
             throw failure ?? CLIFailure.convert(error)
+        }
+    }
+
+    /// Runs `body`, noting a ``CLIError`` it throws before the store wraps it.
+    private static func noting<Result>(_ body: (Connection) throws -> Result, _ connection: Connection, in failure: inout CLIError?) throws -> Result {
+        do {
+            return try body(connection)
+        } catch let error as CLIError {
+            failure = error
+            throw error
         }
     }
 }

@@ -19,13 +19,6 @@ public final class StopRequest: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// Whether the latch has fired.
-    public var hasFired: Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        return isFired
-    }
-
     /// Blocks until the latch fires or `timeout` passes (forever when `nil`).
     /// - Returns: Whether the latch fired.
     @discardableResult
