@@ -27,6 +27,10 @@ import Testing
         #expect(all.outputLines.count == 3)
         #expect(all.outputLines[2].hasPrefix("2   2             paid    gift"))
 
+        let limited = runCLI(["get", "orders", "--limit", "1", "--db", path])
+        #expect(limited.outputLines.count == 2)
+        #expect(limited.outputLines[1].hasPrefix("1   1             new"))
+
         let row = runCLI(["get", "orders", "2", "--db", path])
         #expect(row.outputLines.contains("status        paid"))
         #expect(runCLI(["get", "orders", "2", "note", "--db", path]).output == "gift\n")
