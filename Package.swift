@@ -65,8 +65,9 @@ let package = Package(
             ],
             swiftSettings: strictSwift
         ),
-        // What the test targets share: temporary folders, child processes, seeded randomness.
-        .target(name: "SignalStoreTestSupport", path: "Tests/TestSupport", swiftSettings: strictSwift),
+        // What the test targets share: the example Order model, temporary folders, child processes,
+        // seeded randomness.
+        .target(name: "SignalStoreTestSupport", dependencies: ["SignalStore"], path: "Tests/TestSupport", swiftSettings: strictSwift),
         // The reliability suites (issue 6): crashes, many writers, model-based and hostile input.
         .testTarget(
             name: "ReliabilityTests",

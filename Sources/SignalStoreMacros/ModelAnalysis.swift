@@ -5,6 +5,9 @@ import SwiftSyntaxMacros
 /// Reads a @Model class: its properties, columns and primary key, reporting every problem.
 struct ModelAnalysis {
     let typeName: String
+    /// The modifier the generated protocol witnesses need (`"public "`, `"package "` or `""`),
+    /// so a model can be declared in one module and used from another.
+    let witnessAccess: String
     let properties: [ModelProperty]
     /// Whether the declaration can be expanded (no error was reported).
     let isValid: Bool
@@ -20,7 +23,7 @@ struct ModelAnalysis {
         }
         guard let classDecl = declaration.as(ClassDeclSyntax.self) else {
             report(declaration, ModelDiagnostic.notAClass)
-            self.init(typeName: "", properties: [], isValid: false)
+            self.init(typeName: "", witnessAccess: "", properties: [], isValid: false)
             return
         }
         if !classDecl.modifiers.contains(where: { $0.name.text == "final" }) {
@@ -76,13 +79,23 @@ struct ModelAnalysis {
             }
             seen[column] = property.name
         }
-        self.init(typeName: classDecl.name.text, properties: properties, isValid: valid)
+        self.init(typeName: classDecl.name.text, witnessAccess: Self.witnessAccess(of: classDecl), properties: properties, isValid: valid)
     }
 
-    private init(typeName: String, properties: [ModelProperty], isValid: Bool) {
+    private init(typeName: String, witnessAccess: String, properties: [ModelProperty], isValid: Bool) {
         self.typeName = typeName
+        self.witnessAccess = witnessAccess
         self.properties = properties
         self.isValid = isValid
+    }
+
+    /// A public class needs public witnesses for its public conformance, a package class
+    /// package ones. (An open class is not final, which `@Model` rejects.)
+    private static func witnessAccess(of classDecl: ClassDeclSyntax) -> String {
+        let modifiers = Set(classDecl.modifiers.map(\.name.text))
+        if modifiers.contains("public") { return "public " }
+        if modifiers.contains("package") { return "package " }
+        return ""
     }
 
     /// Marks the primary key: the `@PrimaryKey` property, or else the one named `id`. Returns

@@ -10,9 +10,11 @@ struct ModelMembers {
     }
 
     private var type: String { model.typeName }
+    /// The access modifier of the members that implement `PersistentModel`.
+    private var access: String { model.witnessAccess }
 
     private var runtimeState: DeclSyntax {
-        "let _$model = SignalStore.ModelState()"
+        "\(raw: access)let _$model = SignalStore.ModelState()"
     }
 
     private var registrar: DeclSyntax {
@@ -20,7 +22,7 @@ struct ModelMembers {
     }
 
     private var tableDeclaration: DeclSyntax {
-        "static let _$table: Swift.String = \(literal: table)"
+        "\(raw: access)static let _$table: Swift.String = \(literal: table)"
     }
 
     private var columnsDeclaration: DeclSyntax {
@@ -28,7 +30,7 @@ struct ModelMembers {
             "SignalStore.ModelColumn<\(type)>(name: \(quoted(property.column!)), property: \(quoted(property.name)), keyPath: \\\(type).\(property.name), valueType: (\(property.type!.trimmedDescription)).self, isPrimaryKey: \(property.isPrimaryKey))"
         }
         return """
-            static let _$columns: [SignalStore.ModelColumn<\(raw: type)>] = [
+            \(raw: access)static let _$columns: [SignalStore.ModelColumn<\(raw: type)>] = [
                 \(raw: entries.joined(separator: ",\n    "))
             ]
             """
@@ -41,7 +43,7 @@ struct ModelMembers {
         }
         // Transient properties are initialized by their default values.
         return """
-            init(_$row row: SignalStore.ModelRow) throws {
+            \(raw: access)init(_$row row: SignalStore.ModelRow) throws {
                 \(raw: lines.joined(separator: "\n    "))
             }
             """
@@ -50,7 +52,7 @@ struct ModelMembers {
     private var valuesFunction: DeclSyntax {
         let values = model.persisted.map { "_$\($0.name).sqliteValue" }.joined(separator: ", ")
         return """
-            func _$values() -> [SignalStore.SQLiteValue] {
+            \(raw: access)func _$values() -> [SignalStore.SQLiteValue] {
                 _$model.withLock { [\(raw: values)] }
             }
             """
@@ -61,7 +63,7 @@ struct ModelMembers {
             "case \(index): return _$\(property.name).sqliteValue"
         }
         return """
-            func _$value(column index: Swift.Int) -> SignalStore.SQLiteValue {
+            \(raw: access)func _$value(column index: Swift.Int) -> SignalStore.SQLiteValue {
                 _$model.withLock {
                     switch index {
                     \(raw: cases.joined(separator: "\n        "))
@@ -77,7 +79,7 @@ struct ModelMembers {
             "case \(index): return SignalStore.ModelRuntime.assign(value, to: &_$\(property.name))"
         }
         return """
-            func _$apply(column index: Swift.Int, value: SignalStore.SQLiteValue) -> Swift.Bool {
+            \(raw: access)func _$apply(column index: Swift.Int, value: SignalStore.SQLiteValue) -> Swift.Bool {
                 _$model.withLock {
                     switch index {
                     \(raw: cases.joined(separator: "\n        "))
@@ -93,7 +95,7 @@ struct ModelMembers {
             "case \(index): _$observationRegistrar.withMutation(of: self, keyPath: \\.\(property.name)) {}"
         }
         return """
-            func _$willChange(column index: Swift.Int) {
+            \(raw: access)func _$willChange(column index: Swift.Int) {
                 switch index {
                 \(raw: cases.joined(separator: "\n    "))
                 default: break
@@ -107,7 +109,7 @@ struct ModelMembers {
             "if keyPath == \\\(type).\(property.name) as Swift.AnyKeyPath { return _$\(property.name).signal }"
         }
         return """
-            func _$transientSignal(for keyPath: Swift.AnyKeyPath) -> Any? {
+            \(raw: access)func _$transientSignal(for keyPath: Swift.AnyKeyPath) -> Any? {
                 \(raw: (checks + ["return nil"]).joined(separator: "\n    "))
             }
             """

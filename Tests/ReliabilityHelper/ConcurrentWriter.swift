@@ -7,13 +7,8 @@ import SignalStoreTestSupport
 /// (busy past the timeout, say) prints an error and exits 1. Prints `final ID PURCHASE` for each
 /// order at the end.
 func runConcurrentWriter(path: String, migrations: URL, tag: Int64, count: Int) -> Never {
-    let store: Store
-    do {
-        store = try Store(path: path, migrations: migrations)
-    } catch {
-        fail("cannot open the store: \(error)")
-    }
-    let errors = store.errors.subscribe(onValue: { fail("a write failed: \($0)") })
+    let store = openStore(path: path, migrations: migrations)
+    failOnWriteErrors(of: store)
     var random = SeededGenerator(seed: UInt64(tag))
     do {
         let orders = try (Int64(1)...4).map { index in
@@ -37,7 +32,6 @@ func runConcurrentWriter(path: String, migrations: URL, tag: Int64, count: Int) 
     } catch {
         fail("writer \(tag) failed: \(error)")
     }
-    _ = errors
     store.close()
     exit(0)
 }
@@ -45,17 +39,12 @@ func runConcurrentWriter(path: String, migrations: URL, tag: Int64, count: Int) 
 /// `watcher DB MIGRATIONS`: prints the seq of every change-feed entry from the start, one per
 /// line, until killed.
 func runWatcher(path: String, migrations: URL) -> Never {
-    let store: Store
-    do {
-        store = try Store(path: path, migrations: migrations, pollInterval: .milliseconds(10))
-    } catch {
-        fail("cannot open the store: \(error)")
-    }
-    let subscription = store.changes(since: 0).subscribe(
+    let store = openStore(path: path, migrations: migrations, pollInterval: .milliseconds(10))
+    // The subscription lasts until the parent kills this process.
+    store.changes(since: 0).subscribe(
         onValue: { emit("seq \($0.seq)") },
         onFailure: { fail("the feed failed: \($0)") }
     )
     emit("ready")
     while true { sleep(60) }
-    _ = subscription
 }

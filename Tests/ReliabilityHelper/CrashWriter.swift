@@ -10,13 +10,8 @@ import SignalStoreTestSupport
 /// moments and checks that the database holds every acknowledged operation, plus at most the
 /// one that had begun.
 func runCrashWriter(path: String, migrations: URL, seed: UInt64) -> Never {
-    let store: Store
-    do {
-        store = try Store(path: path, migrations: migrations)
-    } catch {
-        fail("cannot open the store: \(error)")
-    }
-    let errors = store.errors.subscribe(onValue: { fail("a write failed: \($0)") })
+    let store = openStore(path: path, migrations: migrations)
+    failOnWriteErrors(of: store)
     var random = SeededGenerator(seed: seed)
     var counter = (try? store.all(Order.self).map(\.purchaseNum).max()) ?? 0
     emit("ready")
@@ -52,5 +47,4 @@ func runCrashWriter(path: String, migrations: URL, seed: UInt64) -> Never {
             fail("operation on order \(id) failed: \(error)")
         }
     }
-    _ = errors
 }

@@ -17,6 +17,13 @@ let macroSpecs: [String: MacroSpec] = [
     "Transient": MacroSpec(type: MarkerMacro.self),
 ]
 
+/// `source` with every macro expanded.
+func expandedText(of source: String) -> String {
+    let file = Parser.parse(source: source)
+    let context = BasicMacroExpansionContext(sourceFiles: [file: .init(moduleName: "Test", fullFilePath: "Test.swift")])
+    return file.expand(macroSpecs: macroSpecs, contextGenerator: { _ in context }, indentationWidth: .spaces(4)).description
+}
+
 /// Expands `source` and returns the diagnostics' messages and IDs (the IDs' names, e.g.
 /// `notAClass`).
 func diagnostics(of source: String) -> [(message: String, id: String)] {

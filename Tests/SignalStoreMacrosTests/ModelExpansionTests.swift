@@ -3,6 +3,27 @@ import Testing
 /// What `@Model` and its property macros generate, exactly.
 @Suite("@Model expansion")
 struct ModelExpansionTests {
+    /// The members that implement `PersistentModel`; a public or package model needs them at
+    /// its own access level to be usable from another module.
+    static let witnesses = [
+        "let _$model", "static let _$table", "static let _$columns", "init(_$row", "func _$values()",
+        "func _$value(column", "func _$apply(column", "func _$willChange(column", "func _$transientSignal(for",
+    ]
+
+    @Test(arguments: ["public", "package"])
+    func aModelsWitnessesFollowItsAccessLevel(access: String) {
+        let expanded = expandedText(of: """
+            @Model(table: "points")
+            \(access) final class Point {
+                \(access) var id: Int64
+            }
+            """)
+        for witness in Self.witnesses {
+            #expect(expanded.contains("\(access) \(witness)"), "\(witness) is not \(access)")
+        }
+        #expect(expanded.contains("\n    let _$observationRegistrar"), "the registrar is an implementation detail and stays internal")
+    }
+
     @Test func modelMembersAndConformance() {
         expectExpansion(
             #"""
