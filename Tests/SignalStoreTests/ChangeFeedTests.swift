@@ -96,6 +96,16 @@ struct ChangeFeedTests {
         #expect(store.changes(since: 4).record().failure == .changeFeedGap(since: 4, prunedThrough: 5))
     }
 
+    @Test func pruningPastTheLastSeqStopsAtItAndCountsWhatItDeleted() throws {
+        let store = try Store.inMemory(migrations: packageMigrations)
+        for id in 1...3 { try insertOrder(store, Int64(id)) }
+        #expect(try store.pruneChanges(through: 1) == 1)
+        #expect(try store.pruneChanges(through: 1_000) == 2)
+        try insertOrder(store, 4)
+        // Seq 4 was written after the prune: it is not behind the horizon.
+        #expect(store.changes(since: 3).record().values.map(\.seq) == [4])
+    }
+
     @Test func closingCompletesTheFeedAndLaterCallsSayClosed() throws {
         let directory = TemporaryDirectory()
         let store = try Store(path: directory.path("db.sqlite"), migrations: packageMigrations)

@@ -72,13 +72,17 @@ extension Store {
     /// silently skipping entries.
     /// - Parameter seq: The last entry to delete. A seq beyond ``lastChangeSeq`` prunes through
     ///   ``lastChangeSeq``: entries not yet written are never marked as pruned.
-    public func pruneChanges(through seq: Int64) throws(StoreError) {
+    /// - Returns: The number of entries deleted.
+    @discardableResult
+    public func pruneChanges(through seq: Int64) throws(StoreError) -> Int {
         try write { _, connection in
             let seq = min(seq, try Self.highestSeq(connection))
             try connection.statement("DELETE FROM \(Journal.changes) WHERE seq <= ?").run([.integer(seq)])
+            let deleted = connection.changes
             try connection.statement(
                 "INSERT INTO \(Journal.state) (key, value) VALUES ('pruned_through', ?) ON CONFLICT(key) DO UPDATE SET value = max(value, excluded.value)"
             ).run([.integer(seq)])
+            return deleted
         }
     }
 

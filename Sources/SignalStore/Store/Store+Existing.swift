@@ -36,4 +36,23 @@ extension Store {
     package func writeTransaction<Result>(_ body: (Connection) throws -> Result) throws(StoreError) -> Result {
         try write { _, connection in try body(connection) }
     }
+
+    /// Whether the database on `connection` has the store's journal and migration tables.
+    package static func isSignalStoreDatabase(_ connection: Connection) throws -> Bool {
+        let count = try connection.statement("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN (?, ?)")
+            .rows([.text(Journal.changes), .text(Migrator.table)]).first?.first
+        return count == .integer(2)
+    }
+
+    /// The migrations applied to the database on `connection`, by version; none if it has no
+    /// migration table.
+    package static func appliedMigrations(_ connection: Connection) throws -> [(version: Int64, name: String)] {
+        let exists = try connection.statement("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?")
+            .rows([.text(Migrator.table)]).first?.first == .integer(1)
+        guard exists else { return [] }
+        return try connection.statement("SELECT version, name FROM \(Migrator.table) ORDER BY version").rows().compactMap { row in
+            guard case .integer(let version) = row[0], case .text(let name) = row[1] else { return nil }
+            return (version, name)
+        }
+    }
 }

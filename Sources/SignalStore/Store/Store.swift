@@ -243,7 +243,8 @@ public final class Store: Sendable {
         return version
     }
 
-    static func highestSeq(_ connection: Connection) throws -> Int64 {
+    /// The highest seq ever written to the journal; 0 if none.
+    package static func highestSeq(_ connection: Connection) throws -> Int64 {
         let rows = try connection.statement("SELECT seq FROM sqlite_sequence WHERE name = ?").rows([.text(Journal.changes)])
         guard case .integer(let seq)? = rows.first?.first else { return 0 }
         return seq

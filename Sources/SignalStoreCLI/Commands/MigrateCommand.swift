@@ -31,23 +31,19 @@ struct MigrateCommand: ParsableCommand {
             throw error
         }
         defer { store.close() }
-        let applied = try CLIFailure.run {
-            try store.read { connection in
-                try connection.statement("SELECT version, name FROM _signalstore_migrations ORDER BY version").rows()
-            }
-        }
-        let new = applied.filter { !before.contains($0[0].integerValue ?? 0) }
-        let version = applied.last?[0].integerValue ?? 0
+        let applied = try store.readForCLI(Store.appliedMigrations)
+        let new = applied.filter { !before.contains($0.version) }
+        let version = applied.last?.version ?? 0
         let printer = Printer(json: options.json)
         if options.json {
             printer.document(.object([
                 ("database", .string(path)), ("version", .integer(version)),
-                ("applied", .array(new.map { .object([("version", ValueFormat.json($0[0])), ("name", ValueFormat.json($0[1]))]) })),
+                ("applied", .array(new.map { .object([("version", .integer($0.version)), ("name", .string($0.name))]) })),
             ]))
             return
         }
         for row in new {
-            printer.line("applied migration \(ValueFormat.human(row[0])): \(ValueFormat.human(row[1]))")
+            printer.line("applied migration \(row.version): \(row.name)")
         }
         printer.line(new.isEmpty ? "\(path) is up to date at version \(version)" : "\(path) is now at version \(version)")
     }
@@ -57,9 +53,7 @@ struct MigrateCommand: ParsableCommand {
         try DatabaseFile.checkExisting(path)
         return try CLIFailure.run {
             let connection = try Connection(path: path, busyTimeout: options.busyTimeout, readOnly: true)
-            let exists = try connection.statement("SELECT count(*) FROM sqlite_master WHERE name = '_signalstore_migrations'").rows().first?.first == .integer(1)
-            guard exists else { return [] }
-            return Set(try connection.statement("SELECT version FROM _signalstore_migrations").rows().compactMap { $0[0].integerValue })
+            return Set(try Store.appliedMigrations(connection).map(\.version))
         }
     }
 

@@ -31,15 +31,12 @@ struct PruneCommand: ParsableCommand {
         if through > lastSeq {
             throw CLIError("cannot prune through seq \(through): the last entry is seq \(lastSeq); give a seq up to \(lastSeq)")
         }
-        let pruned = try store.readForCLI { connection in
-            try connection.statement("SELECT count(*) FROM _signalstore_changes WHERE seq <= ?").rows([.integer(through)]).first?.first?.integerValue ?? 0
-        }
-        try CLIFailure.run { try store.pruneChanges(through: through) }
+        let pruned = try CLIFailure.run { try store.pruneChanges(through: through) }
         let after = try CLIFailure.run { try store.journalSummary() }
         let printer = Printer(json: options.json)
         if options.json {
             printer.document(.object([
-                ("pruned", .integer(pruned)), ("prunedThrough", .integer(after.prunedThrough)),
+                ("pruned", .integer(Int64(pruned))), ("prunedThrough", .integer(after.prunedThrough)),
                 ("remaining", .integer(after.entries)),
             ]))
         } else {

@@ -20,12 +20,8 @@ struct StatusCommand: ParsableCommand {
     func run() throws {
         let store = try DatabaseOpener.open(options, access: .readOnly)
         defer { store.close() }
-        let applied = try CLIFailure.run {
-            try store.read { connection in
-                try connection.statement("SELECT version, name FROM _signalstore_migrations ORDER BY version").rows()
-            }
-        }
-        let version = applied.last?[0].integerValue ?? 0
+        let applied = try store.readForCLI(Store.appliedMigrations)
+        let version = applied.last?.version ?? 0
         let pending = pendingMigrations(after: version)
         let lastSeq = try CLIFailure.run { try store.lastChangeSeq }
         let journal = try CLIFailure.run { try store.journalSummary() }
@@ -44,7 +40,7 @@ struct StatusCommand: ParsableCommand {
             ]))
             return
         }
-        let versionName = applied.last.map { "\(version) (\(ValueFormat.human($0[1])))" } ?? "0 (no migrations applied)"
+        let versionName = applied.last.map { "\(version) (\($0.name))" } ?? "0 (no migrations applied)"
         printer.fields([
             ("database", "\(path) (\(size) bytes)"),
             ("version", versionName),

@@ -79,8 +79,7 @@ struct WatchCommand: ParsableCommand {
             try connection.statement("BEGIN").run()
             defer { try? connection.statement("COMMIT").run() }
             let rows = try key.map { try access.row($0, connection).map { [$0] } ?? [] } ?? access.rows(limit: nil, connection)
-            let seq = try connection.statement("SELECT seq FROM sqlite_sequence WHERE name = '_signalstore_changes'").rows().first?.first?.integerValue ?? 0
-            return (rows, seq)
+            return (rows, try Store.highestSeq(connection))
         }
     }
 

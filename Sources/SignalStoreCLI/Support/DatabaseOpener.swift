@@ -46,9 +46,7 @@ enum DatabaseOpener {
     private static func probe(_ path: String, options: GlobalOptions) throws {
         let hasJournal = try CLIFailure.run {
             let connection = try Connection(path: path, busyTimeout: options.busyTimeout, readOnly: true)
-            return try connection.statement(
-                "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN ('_signalstore_changes', '_signalstore_migrations')"
-            ).rows().first?.first == .integer(2)
+            return try Store.isSignalStoreDatabase(connection)
         }
         guard hasJournal else {
             throw CLIError("\(display(path)) is a SQLite database but not a SignalStore one (it has no change journal); run `signalstore migrate --db \(display(path))` to adopt it")
