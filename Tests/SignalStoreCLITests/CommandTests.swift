@@ -60,6 +60,11 @@ import Testing
         let change = try #require((json["changes"] as? [[String: Any]])?.first)
         #expect(change["old"] is NSNull)
         #expect(change["new"] as? String == "null")
+
+        // Human output keeps each value on one line; JSON keeps the text exact.
+        #expect(runCLI(["set", "orders", "1", "note=two\nlines\u{7}", "--db", path]).status == 0)
+        #expect(runCLI(["get", "orders", "1", "note", "--db", path]).output == "two\\nlines\\u{7}\n")
+        #expect(try parseJSON(runCLI(["get", "orders", "1", "note", "--json", "--db", path]).output) as? String == "two\nlines\u{7}")
     }
 
     @Test func setIsOneTransaction() throws {

@@ -8,7 +8,7 @@ enum ValueFormat {
         case .null: return "null"
         case .integer(let value): return String(value)
         case .real(let value): return "\(value)"
-        case .text(let text): return escapedControls(text)
+        case .text(let text): return escapingControls(in: text)
         case .blob(let data): return "x'" + data.map { hex($0) }.joined() + "'"
         }
     }
@@ -34,25 +34,5 @@ enum ValueFormat {
     private static func hex(_ byte: UInt8) -> String {
         let digits = Array("0123456789ABCDEF")
         return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
-    }
-
-    /// Text on one line: newlines, tabs and other control characters escaped.
-    private static func escapedControls(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { return text }
-        var escaped = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\n": escaped += "\\n"
-            case "\t": escaped += "\\t"
-            case "\r": escaped += "\\r"
-            default:
-                if scalar.properties.generalCategory == .control {
-                    escaped += "\\u{\(String(scalar.value, radix: 16))}"
-                } else {
-                    escaped.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return escaped
     }
 }
