@@ -22,10 +22,6 @@ struct InsertCommand: ParsableCommand {
 
     @OptionGroup var options: GlobalOptions
 
-    func validate() throws {
-        _ = try Assignment.parse(assignments)
-    }
-
     func run() throws {
         let parsed = try Assignment.parse(assignments)
         let store = try DatabaseOpener.open(options, access: .readWrite)

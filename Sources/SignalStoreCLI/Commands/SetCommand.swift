@@ -30,7 +30,6 @@ struct SetCommand: ParsableCommand {
 
     func validate() throws {
         if assignments.isEmpty { throw ValidationError("give at least one COLUMN=VALUE, e.g. purchase_num=3") }
-        _ = try Assignment.parse(assignments)
     }
 
     func run() throws {
