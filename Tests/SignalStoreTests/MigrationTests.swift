@@ -103,6 +103,8 @@ struct MigrationTests {
                 """,
         ])
         let path = directory.path("db.sqlite")
+        // The database exists at migration 1; then migration 2 fails.
+        try Store(path: path, migrations: [try Migration.load(from: folder)[0]]).close()
         let error = migrationError { _ = try Store(path: path, migrations: folder) }
         #expect(error?.kind == .statementFailed)
         #expect(error?.file == "0002_broken.sql")

@@ -87,7 +87,8 @@ struct SQLiteLayerTests {
         #expect(try pragma("synchronous") == .integer(1))
         #expect(try pragma("foreign_keys") == .integer(1))
         #expect(try pragma("busy_timeout") == .integer(5_000))
-        #expect(try pragma("recursive_triggers") == .integer(1))
+        // SQLite's default, as every other writer has it: capture does not depend on it.
+        #expect(try pragma("recursive_triggers") == .integer(0))
     }
 
     @Test func newDatabaseFilesAreOwnerOnly() throws {

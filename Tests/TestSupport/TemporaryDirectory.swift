@@ -1,4 +1,5 @@
 import Foundation
+import SignalStore
 
 /// A temporary directory, removed (with everything in it) when released.
 public final class TemporaryDirectory: Sendable {
@@ -43,4 +44,9 @@ public let packageMigrations = packageRoot.appendingPathComponent("Migrations")
 /// nothing.
 public func fileBytes(_ path: String) -> Data {
     FileManager.default.contents(atPath: path) ?? Data()
+}
+
+/// The package's migrations, loaded.
+public var packageMigrationList: [Migration] {
+    (try? Migration.load(from: packageMigrations)) ?? []
 }

@@ -24,6 +24,8 @@ public struct MigrationError: Error, Sendable, Equatable, CustomStringConvertibl
         case databaseNewer
         /// A statement failed; the migration was rolled back.
         case statementFailed
+        /// The migration left a row whose foreign key refers to no row; it was rolled back.
+        case foreignKeyViolation
     }
 
     /// The kind of problem.

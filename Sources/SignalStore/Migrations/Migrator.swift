@@ -1,7 +1,14 @@
 import Foundation
 
 /// Applies migrations in order, each in its own `BEGIN IMMEDIATE … COMMIT` together with its
-/// row in `_signalstore_migrations` (version, name, checksum, applied_at).
+/// row in `_signalstore_migrations` (version, name, checksum, applied_at, after_seq).
+///
+/// Inside a migration's transaction the capture triggers are dropped first (a trigger that
+/// names a column would make `DROP COLUMN` fail, and a rebuilt table must not journal its copy)
+/// and regenerated last, so a crash leaves either the old schema with its capture or the new
+/// one with its own. The caller turns foreign-key enforcement off around ``migrate(_:)`` (SQLite
+/// ignores that pragma inside a transaction), so a table rebuild does not fire `ON DELETE`
+/// actions; `PRAGMA foreign_key_check` runs before each commit instead.
 struct Migrator {
     static let table = "_signalstore_migrations"
 
@@ -15,9 +22,11 @@ struct Migrator {
                 version INTEGER PRIMARY KEY,
                 name TEXT NOT NULL,
                 checksum TEXT NOT NULL,
-                applied_at REAL NOT NULL
+                applied_at REAL NOT NULL,
+                after_seq INTEGER
             )
             """)
+        try addAfterSeqColumn(connection)
         let applied = try appliedMigrations(connection)
         try validate(applied: applied)
         for migration in migrations where applied[migration.version] == nil {
@@ -63,17 +72,43 @@ struct Migrator {
         }
     }
 
+    /// Databases made before `after_seq` existed get the column (NULL for their migrations).
+    private func addAfterSeqColumn(_ connection: Connection) throws {
+        let columns = try connection.statement("SELECT name FROM pragma_table_info(?)").rows([.text(Self.table)])
+        if !columns.contains([.text("after_seq")]) {
+            try connection.execute("ALTER TABLE \(Self.table) ADD COLUMN after_seq INTEGER")
+        }
+    }
+
     private func apply(_ migration: Migration, to connection: Connection) throws {
         try connection.transaction {
-            for statement in try SQLScript(migration.sql).statements() {
-                do throws(SQLiteError) {
-                    try Statement(database: connection.handle, sql: statement.sql).run()
-                } catch {
-                    throw MigrationError(.statementFailed, file: migration.label, line: statement.line, message: "\(error.message) — the migration was rolled back; fix the statement and run again")
-                }
-            }
-            try connection.statement("INSERT INTO \(Self.table) (version, name, checksum, applied_at) VALUES (?, ?, ?, ?)")
-                .run([.integer(Int64(migration.version)), .text(migration.name), .text(migration.checksum), .real(Date().timeIntervalSince1970)])
+            try Journal.removeCapture(connection)
+            try run(migration, connection)
+            try checkForeignKeys(after: migration, connection)
+            try Journal.installCapture(connection, snapshotNewTables: false)
+            try connection.statement("INSERT INTO \(Self.table) (version, name, checksum, applied_at, after_seq) VALUES (?, ?, ?, ?, ?)").run([
+                .integer(Int64(migration.version)), .text(migration.name), .text(migration.checksum),
+                .real(Date().timeIntervalSince1970), .integer(try Journal.highestSeq(connection)),
+            ])
         }
+    }
+
+    private func run(_ migration: Migration, _ connection: Connection) throws {
+        for statement in try SQLScript(migration.sql).statements() {
+            do throws(SQLiteError) {
+                try Statement(database: connection.handle, sql: statement.sql).run()
+            } catch {
+                throw MigrationError(.statementFailed, file: migration.label, line: statement.line, message: "\(error.message) — the migration was rolled back; fix the statement and run again")
+            }
+        }
+    }
+
+    /// Fails, naming table and row, if the migration left a row that refers to a missing one.
+    private func checkForeignKeys(after migration: Migration, _ connection: Connection) throws {
+        guard let violation = try connection.statement("PRAGMA foreign_key_check").rows().first else { return }
+        let table = if case .text(let name) = violation[0] { name } else { "?" }
+        let row = if case .integer(let rowID) = violation[1] { "row \(rowID)" } else { "a row" }
+        let parent = if case .text(let name) = violation[2] { name } else { "?" }
+        throw MigrationError(.foreignKeyViolation, file: migration.label, message: "\(row) of \(table) refers to a row of \(parent) that does not exist after this migration — the migration was rolled back; make it keep, update or delete the referring rows, and run again")
     }
 }

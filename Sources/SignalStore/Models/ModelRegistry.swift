@@ -2,7 +2,7 @@
 /// held weakly, so released objects are not kept alive by the store. Used under the database
 /// lock.
 final class ModelRegistry {
-    private struct Key: Hashable {
+    private struct RowKey: Hashable {
         let table: String
         let rowID: Int64
     }
@@ -11,7 +11,7 @@ final class ModelRegistry {
         weak var object: (any PersistentModel)?
     }
 
-    private var entries: [Key: Entry] = [:]
+    private var entries: [RowKey: Entry] = [:]
     private var checkedTypes: Set<ObjectIdentifier> = []
 
     /// Whether no object is registered (entries of released objects count until pruned, so
@@ -21,7 +21,7 @@ final class ModelRegistry {
     }
 
     func object(table: String, rowID: Int64) -> (any PersistentModel)? {
-        entries[Key(table: table, rowID: rowID)]?.object
+        entries[RowKey(table: table, rowID: rowID)]?.object
     }
 
     func register(_ object: any PersistentModel, table: String, rowID: Int64) {
@@ -29,14 +29,38 @@ final class ModelRegistry {
             entries = entries.filter { $0.value.object != nil }
             pruneThreshold = max(64, entries.count * 2)
         }
-        entries[Key(table: table, rowID: rowID)] = Entry(object: object)
+        entries[RowKey(table: table, rowID: rowID)] = Entry(object: object)
     }
 
     /// The size at which released objects' entries are dropped next (amortized O(1)).
     private var pruneThreshold = 64
 
+    /// The offsets of delete entries that an insert of the same row follows later in the same
+    /// batch: a `REPLACE` (or a delete and insert in one transaction) of a row a live object
+    /// keeps following, rather than a deletion that completes it.
+    private static func replacedDeletes(in changes: [Change]) -> Set<Int> {
+        var reinserted: Set<RowKey> = []
+        var replaced: Set<Int> = []
+        for (offset, change) in changes.enumerated().reversed() {
+            let key = RowKey(table: change.table, rowID: change.rowID)
+            switch change.operation {
+            case .insert: reinserted.insert(key)
+            case .delete: if reinserted.remove(key) != nil { replaced.insert(offset) }
+            case .update: break
+            }
+        }
+        return replaced
+    }
+
+    /// Re-files a live object whose row changed rowid.
+    private func move(_ object: any PersistentModel, table: String, from oldRowID: Int64, to newRowID: Int64) {
+        unregister(table: table, rowID: oldRowID)
+        register(object, table: table, rowID: newRowID)
+        if let store = object._$model.managedStore { object._$model.link = .managed(store, rowID: newRowID) }
+    }
+
     func unregister(table: String, rowID: Int64) {
-        entries[Key(table: table, rowID: rowID)] = nil
+        entries[RowKey(table: table, rowID: rowID)] = nil
     }
 
     /// The number of entries, including those of released objects not yet pruned (for tests
@@ -73,25 +97,33 @@ final class ModelRegistry {
         // Columns the committing transaction changed already hold their final values; their
         // journal entries are not applied again (that would step through intermediate values).
         let changedByTransaction = Set(committed.map { ChangedColumn(object: $0.object, column: $0.column) })
-        for change in changes {
+        let replaced = Self.replacedDeletes(in: changes)
+        for (offset, change) in changes.enumerated() {
             guard let object = object(table: change.table, rowID: change.rowID) else { continue }
+            let sql = ModelSQL.of(type(of: object))
             switch change.operation {
             case .update:
-                let sql = ModelSQL.of(type(of: object))
-                guard let column = change.column, let index = sql.index(ofColumn: column), let value = change.newValue else { continue }
-                let isOwn = changedByTransaction.contains(ChangedColumn(object: object, column: index))
-                if !isOwn, object._$apply(column: index, value: value) { note(object, index) }
-                if index == sql.primaryKeyIndex, case .integer(let newRowID) = value, newRowID != change.rowID {
-                    unregister(table: change.table, rowID: change.rowID)
-                    register(object, table: change.table, rowID: newRowID)
-                    object._$model.link = .managed(object._$model.managedStore!, rowID: newRowID)
+                guard let column = change.column, let value = change.newValue else { continue }
+                if let index = sql.index(ofColumn: column) {
+                    let isOwn = changedByTransaction.contains(ChangedColumn(object: object, column: index))
+                    if !isOwn, object._$apply(column: index, value: value) { note(object, index) }
                 }
+                let movesRow = column == "rowid" || sql.index(ofColumn: column) == sql.primaryKeyIndex
+                if movesRow, case .integer(let newRowID) = value, newRowID != change.rowID {
+                    move(object, table: change.table, from: change.rowID, to: newRowID)
+                }
+            case .delete where replaced.contains(offset):
+                continue   // the object takes the new row from the insert that follows
             case .delete:
                 unregister(table: change.table, rowID: change.rowID)
                 if let store = object._$model.managedStore { object._$model.link = .deleted(store) }
                 deleted.append(object)
             case .insert:
-                continue
+                // A live object for the inserted rowid: its row was replaced. Take the new row.
+                for (column, value) in change.row ?? [:] {
+                    guard let index = sql.index(ofColumn: column) else { continue }
+                    if object._$apply(column: index, value: value) { note(object, index) }
+                }
             }
         }
         for change in committed where change.object._$value(column: change.column) != change.original {

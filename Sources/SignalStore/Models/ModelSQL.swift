@@ -14,8 +14,8 @@ struct ModelSQL: Sendable {
         table = type._$table
         columnNames = type._$columnNames
         primaryKeyIndex = type._$columns.firstIndex(where: \.isPrimaryKey) ?? 0
-        let quotedTable = identifier(table)
-        let quotedColumns = columnNames.map(identifier)
+        let quotedTable = quotedIdentifier(table)
+        let quotedColumns = columnNames.map(quotedIdentifier)
         insert = "INSERT INTO \(quotedTable) (\(quotedColumns.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columnNames.count).joined(separator: ", ")))"
         select = "SELECT rowid, \(quotedColumns.joined(separator: ", ")) FROM \(quotedTable)"
         updates = quotedColumns.map { "UPDATE \(quotedTable) SET \($0) = ? WHERE rowid = ?" }

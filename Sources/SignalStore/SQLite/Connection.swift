@@ -3,9 +3,10 @@ import Foundation
 
 /// One SQLite connection, opened with SignalStore's settings.
 ///
-/// Settings on open: `journal_mode=WAL`, `synchronous=NORMAL`, `foreign_keys=ON`,
-/// `recursive_triggers=ON`, a busy timeout (default 5 s); writes run in `BEGIN IMMEDIATE`
-/// transactions. A new database file is
+/// Settings on open: `journal_mode=WAL` (unless deferred, see ``enableWAL()``),
+/// `synchronous=NORMAL`, `foreign_keys=ON`, a busy timeout (default 5 s); writes run in
+/// `BEGIN IMMEDIATE` transactions. `recursive_triggers` keeps SQLite's default (off), as every
+/// other writer has it: the capture triggers do not depend on it. A new database file is
 /// created readable and writable by its owner only (0600); SQLite gives its `-wal` and `-shm`
 /// files the same permissions.
 ///
@@ -15,6 +16,8 @@ package final class Connection {
     let handle: OpaquePointer
     /// The file path, or `:memory:`.
     package let path: String
+    /// Whether the connection was opened for reading only.
+    package let isReadOnly: Bool
     private var cache: [String: Statement] = [:]
     private var savepointDepth = 0
 
@@ -26,8 +29,10 @@ package final class Connection {
     ///     with ``SQLiteError/busy``.
     ///   - readOnly: Open an existing file for reading only: nothing is created, the journal
     ///     mode is left as it is, and every write fails with ``SQLiteError/readOnly``.
+    ///   - deferWAL: Leave the journal mode as it is until ``enableWAL()``: a store adopting a
+    ///     file changes nothing in it until its setup commits.
     /// - Throws: ``SQLiteError`` if the file cannot be opened or is not a database.
-    package init(path: String, busyTimeout: Duration = .seconds(5), readOnly: Bool = false) throws(SQLiteError) {
+    package init(path: String, busyTimeout: Duration = .seconds(5), readOnly: Bool = false, deferWAL: Bool = false) throws(SQLiteError) {
         if path != ":memory:", !readOnly { try Self.createOwnerOnlyFile(at: path) }
         var handle: OpaquePointer?
         let access = readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
@@ -40,9 +45,10 @@ package final class Connection {
         }
         self.handle = handle
         self.path = path
+        isReadOnly = readOnly
         sqlite3_extended_result_codes(handle, 1)
         do {
-            try configure(busyTimeout: busyTimeout, readOnly: readOnly)
+            try configure(busyTimeout: busyTimeout, enableWAL: !readOnly && !deferWAL)
         } catch {
             sqlite3_close_v2(handle)
             throw error
@@ -66,15 +72,18 @@ package final class Connection {
         }
     }
 
-    private func configure(busyTimeout: Duration, readOnly: Bool) throws(SQLiteError) {
+    private func configure(busyTimeout: Duration, enableWAL: Bool) throws(SQLiteError) {
         let milliseconds = busyTimeout.components.seconds * 1_000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000
         sqlite3_busy_timeout(handle, Int32(clamping: milliseconds))
         // Reading the schema first makes "file is not a database" fail here, with a clear error.
         _ = try statement("SELECT count(*) FROM sqlite_master").rows()
-        if !readOnly { _ = try statement("PRAGMA journal_mode=WAL").rows() }
-        // recursive_triggers: rows deleted by REPLACE conflict resolution fire delete triggers,
-        // so the change feed sees them.
-        try execute("PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON; PRAGMA recursive_triggers=ON")
+        if enableWAL { try self.enableWAL() }
+        try execute("PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON")
+    }
+
+    /// Switches the database to write-ahead logging (a change to the file's header, kept).
+    package func enableWAL() throws(SQLiteError) {
+        _ = try statement("PRAGMA journal_mode=WAL").rows()
     }
 
     /// Runs one or more SQL statements without parameters.

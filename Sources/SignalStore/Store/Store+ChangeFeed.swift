@@ -43,9 +43,7 @@ extension Store {
             var replay: [Change] = []
             var covered = state.lastSeenSeq
             if let since {
-                let pruned = try Self.prunedThrough(connection)
-                if since < pruned { throw StoreError.changeFeedGap(since: since, prunedThrough: pruned) }
-                replay = try Self.readChanges(connection, after: since)
+                replay = try Journal.entriesWithoutGap(after: since, connection)
                 covered = max(covered, replay.last?.seq ?? since)
             }
             let horizon = covered
@@ -63,7 +61,7 @@ extension Store {
     /// not lower it.
     public var lastChangeSeq: Int64 {
         get throws(StoreError) {
-            try read { connection in try Self.highestSeq(connection) }
+            try read { connection in try Journal.highestSeq(connection) }
         }
     }
 
@@ -75,43 +73,18 @@ extension Store {
     /// - Returns: The number of entries deleted.
     @discardableResult
     public func pruneChanges(through seq: Int64) throws(StoreError) -> Int {
-        try write { _, connection in
-            let seq = min(seq, try Self.highestSeq(connection))
-            try connection.statement("DELETE FROM \(Journal.changes) WHERE seq <= ?").run([.integer(seq)])
-            let deleted = connection.changes
-            try connection.statement(
-                "INSERT INTO \(Journal.state) (key, value) VALUES ('pruned_through', ?) ON CONFLICT(key) DO UPDATE SET value = max(value, excluded.value)"
-            ).run([.integer(seq)])
-            return deleted
-        }
+        try write { _, connection in try Journal.prune(through: seq, connection) }
     }
 
     /// The journal entries after `seq`, at most `limit` of them, read directly (no subscription).
     /// - Throws: ``StoreError/changeFeedGap(since:prunedThrough:)`` if entries after `seq` were
     ///   pruned.
     package func journalEntries(after seq: Int64, limit: Int? = nil) throws(StoreError) -> [Change] {
-        try read { connection in
-            let pruned = try Self.prunedThrough(connection)
-            if seq < pruned { throw StoreError.changeFeedGap(since: seq, prunedThrough: pruned) }
-            return try connection.statement("SELECT \(Journal.selectColumns) FROM \(Journal.changes) WHERE seq > ? ORDER BY seq LIMIT ?")
-                .rows([.integer(seq), .integer(Int64(limit ?? -1))])
-                .compactMap(Change.init(row:))
-        }
+        try read { connection in try Journal.entriesWithoutGap(after: seq, limit: limit, connection) }
     }
 
     /// The number of journal entries kept, and the prune horizon.
     package func journalSummary() throws(StoreError) -> (entries: Int64, prunedThrough: Int64) {
-        try read { connection in
-            let count = try connection.statement("SELECT count(*) FROM \(Journal.changes)").rows().first?.first
-            guard case .integer(let entries)? = count else { return (0, try Self.prunedThrough(connection)) }
-            return (entries, try Self.prunedThrough(connection))
-        }
-    }
-
-    /// The prune horizon: entries up to this seq were deleted.
-    static func prunedThrough(_ connection: Connection) throws -> Int64 {
-        let rows = try connection.statement("SELECT value FROM \(Journal.state) WHERE key = 'pruned_through'").rows()
-        guard case .integer(let seq)? = rows.first?.first else { return 0 }
-        return seq
+        try read { connection in (try Journal.entryCount(connection), try Journal.prunedThrough(connection)) }
     }
 }

@@ -23,7 +23,12 @@ extension Store {
         let connection: Connection
         do {
             connection = try Connection(path: path, busyTimeout: busyTimeout, readOnly: access == .readOnly)
-            if access == .readWrite { try ChangeCapture.installOrRepair(connection) }
+            if access == .readWrite {
+                try connection.transaction {
+                    try Journal.create(connection)
+                    try Journal.installCapture(connection, snapshotNewTables: true)
+                }
+            }
         } catch {
             throw StoreError.wrap(error)
         }
@@ -46,13 +51,15 @@ extension Store {
 
     /// The migrations applied to the database on `connection`, by version; none if it has no
     /// migration table.
-    package static func appliedMigrations(_ connection: Connection) throws -> [(version: Int64, name: String)] {
-        let exists = try connection.statement("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?")
-            .rows([.text(Migrator.table)]).first?.first == .integer(1)
-        guard exists else { return [] }
-        return try connection.statement("SELECT version, name FROM \(Migrator.table) ORDER BY version").rows().compactMap { row in
-            guard case .integer(let version) = row[0], case .text(let name) = row[1] else { return nil }
-            return (version, name)
+    package static func appliedMigrations(_ connection: Connection) throws -> [AppliedMigration] {
+        try AppliedMigration.all(connection)
+    }
+
+    /// The migrations applied to this database, by version, with the change-feed seq each one
+    /// applied after: what a consumer replaying the feed needs to apply them at the same points.
+    public var appliedMigrations: [AppliedMigration] {
+        get throws(StoreError) {
+            try read { connection in try AppliedMigration.all(connection) }
         }
     }
 }

@@ -24,7 +24,7 @@ extension Store {
     ///   - id: The primary key value.
     public func find<Model: PersistentModel>(_ type: Model.Type, id: some SQLiteValueConvertible) throws(StoreError) -> Model? {
         let key = Model._$columns[Model.primaryKeyIndex].name
-        return try all(Model.self, where: "\(identifier(key)) = ?", arguments: [id.sqliteValue]).first
+        return try all(Model.self, where: "\(quotedIdentifier(key)) = ?", arguments: [id.sqliteValue]).first
     }
 
     /// The objects matching `predicate`, live instances where they exist.

@@ -66,10 +66,7 @@ public final class Store: Sendable {
     ) throws(StoreError) {
         let connection: Connection
         do {
-            connection = try Connection(path: path, busyTimeout: busyTimeout)
-            try connection.execute(Journal.schema)
-            try Migrator(migrations: migrations).migrate(connection)
-            try ChangeCapture.installOrRepair(connection)
+            connection = try Self.openConnection(path: path, migrations: migrations, busyTimeout: busyTimeout)
         } catch {
             throw StoreError.wrap(error)
         }
@@ -81,8 +78,9 @@ public final class Store: Sendable {
         path = connection.path
         self.pollInterval = pollInterval
         let state = StoreDatabase.State(connection: connection)
-        state.lastSeenSeq = (try? Self.highestSeq(connection)) ?? 0
+        state.lastSeenSeq = (try? Journal.highestSeq(connection)) ?? 0
         state.dataVersion = (try? Self.dataVersion(connection)) ?? 0
+        state.schemaVersion = (try? Self.schemaVersion(connection)) ?? 0
         database = StoreDatabase(state)
         publisher = ChangePublisher(feed: Broadcaster(replayLimit: 0))
         poller = Locked(nil)
@@ -137,6 +135,10 @@ public final class Store: Sendable {
     /// Runs SQL that changes the database, in one `BEGIN IMMEDIATE` transaction, and publishes
     /// the resulting journal entries on the change feed before returning.
     ///
+    /// A table or column that the SQL creates is captured from then on, in the same transaction
+    /// (rows it already holds are journaled as inserts); prefer migrations for schema changes,
+    /// so that feed consumers can replay them.
+    ///
     /// With `arguments`, `sql` is one statement whose `?` parameters are bound in order (values
     /// are never spliced into the SQL). Without, it may be several statements.
     /// - Returns: The number of rows changed by the last statement.
@@ -144,13 +146,15 @@ public final class Store: Sendable {
     ///   published.
     @discardableResult
     public func execute(_ sql: String, arguments: [SQLiteValue] = []) throws(StoreError) -> Int {
-        try write { _, connection in
+        try write { state, connection in
             if arguments.isEmpty {
                 try connection.execute(sql)
             } else {
                 try connection.statement(sql).run(arguments)
             }
-            return connection.changes
+            let changes = connection.changes
+            try captureSchemaChanges(state, connection)
+            return changes
         }
     }
 
@@ -204,7 +208,7 @@ public final class Store: Sendable {
     func readNewChanges(_ state: StoreDatabase.State, _ connection: Connection) throws -> [Change]? {
         guard publisher.feed.subscriberCount > 0 || !state.registry.isEmpty else { return nil }
         try catchUp(state, connection)
-        return try Self.readChanges(connection, after: state.lastSeenSeq)
+        return try Journal.entries(after: state.lastSeenSeq, connection)
     }
 
     /// Applies committed entries to live models and queues notifications and feed entries, in
@@ -225,6 +229,8 @@ public final class Store: Sendable {
             guard let connection = state.connection, !connection.isInTransaction,
                   let version = try? Self.dataVersion(connection), version != state.dataVersion
             else { return false }
+            // A failed repair (the database is busy) leaves the version unseen: the next poll retries.
+            guard (try? captureSchemaChanges(state, connection)) != nil else { return false }
             state.dataVersion = version
             return (try? queueNewChanges(state, connection)) != nil
         }
@@ -234,25 +240,12 @@ public final class Store: Sendable {
     /// Moves past entries that were skipped while nobody was listening.
     func catchUp(_ state: StoreDatabase.State, _ connection: Connection) throws {
         guard state.isBehind else { return }
-        state.lastSeenSeq = try Self.highestSeq(connection)
+        state.lastSeenSeq = try Journal.highestSeq(connection)
         state.isBehind = false
     }
 
     static func dataVersion(_ connection: Connection) throws -> Int64 {
         guard case .integer(let version)? = try connection.statement("PRAGMA data_version").rows().first?.first else { return 0 }
         return version
-    }
-
-    /// The highest seq ever written to the journal; 0 if none.
-    package static func highestSeq(_ connection: Connection) throws -> Int64 {
-        let rows = try connection.statement("SELECT seq FROM sqlite_sequence WHERE name = ?").rows([.text(Journal.changes)])
-        guard case .integer(let seq)? = rows.first?.first else { return 0 }
-        return seq
-    }
-
-    static func readChanges(_ connection: Connection, after seq: Int64) throws -> [Change] {
-        try connection.statement("SELECT \(Journal.selectColumns) FROM \(Journal.changes) WHERE seq > ? ORDER BY seq")
-            .rows([.integer(seq)])
-            .compactMap(Change.init(row:))
     }
 }

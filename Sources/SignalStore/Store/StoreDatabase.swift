@@ -14,6 +14,8 @@ final class StoreDatabase: @unchecked Sendable {
         var isBehind = false
         /// `PRAGMA data_version` at the last poll: it changes when another connection commits.
         var dataVersion: Int64 = 0
+        /// `PRAGMA schema_version` when capture was last brought up to date.
+        var schemaVersion: Int64 = 0
         /// The open `store.transaction`, if any.
         var transaction: ModelTransaction?
         /// The live model objects.

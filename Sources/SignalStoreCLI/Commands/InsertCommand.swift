@@ -30,11 +30,11 @@ struct InsertCommand: ParsableCommand {
         let values = try Assignment.resolve(parsed, in: schema)
         let access = RowAccess(table: schema)
         let row = try store.writeForCLI { connection in
-            let name = quoteIdentifier(schema.name)
+            let name = quotedIdentifier(schema.name)
             if values.isEmpty {
                 try connection.statement("INSERT INTO \(name) DEFAULT VALUES").run()
             } else {
-                let columns = values.map { quoteIdentifier($0.0.name) }.joined(separator: ", ")
+                let columns = values.map { quotedIdentifier($0.0.name) }.joined(separator: ", ")
                 let placeholders = Array(repeating: "?", count: values.count).joined(separator: ", ")
                 try connection.statement("INSERT INTO \(name) (\(columns)) VALUES (\(placeholders))").run(values.map(\.1))
             }
@@ -54,7 +54,7 @@ struct InsertCommand: ParsableCommand {
             return try access.row(key, connection) ?? []
         }
         let rowID = SQLiteValue.integer(connection.lastInsertRowID)
-        let rows = try connection.statement("SELECT \(schema.columns.map { quoteIdentifier($0.name) }.joined(separator: ", ")) FROM \(quoteIdentifier(schema.name)) WHERE rowid = ?")
+        let rows = try connection.statement("SELECT \(schema.columns.map { quotedIdentifier($0.name) }.joined(separator: ", ")) FROM \(quotedIdentifier(schema.name)) WHERE rowid = ?")
             .rows([rowID])
         return rows.first.map { Array(zip(schema.columns.map(\.name), $0)) } ?? []
     }

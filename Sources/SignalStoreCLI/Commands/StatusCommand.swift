@@ -62,7 +62,7 @@ struct StatusCommand: ParsableCommand {
 func rowCount(of table: String, in store: Store) throws(CLIError) -> Int64 {
     try CLIFailure.run {
         try store.read { connection in
-            try connection.statement("SELECT count(*) FROM \(quoteIdentifier(table))").rows().first?.first?.integerValue ?? 0
+            try connection.statement("SELECT count(*) FROM \(quotedIdentifier(table))").rows().first?.first?.integerValue ?? 0
         }
     }
 }

@@ -79,7 +79,7 @@ struct WatchCommand: ParsableCommand {
             try connection.statement("BEGIN").run()
             defer { try? connection.statement("COMMIT").run() }
             let rows = try key.map { try access.row($0, connection).map { [$0] } ?? [] } ?? access.rows(limit: nil, connection)
-            return (rows, try Store.highestSeq(connection))
+            return (rows, try Journal.highestSeq(connection))
         }
     }
 

@@ -7,19 +7,19 @@ struct RowAccess {
     let table: TableSchema
 
     private var columnList: String {
-        table.columns.map { quoteIdentifier($0.name) }.joined(separator: ", ")
+        table.columns.map { quotedIdentifier($0.name) }.joined(separator: ", ")
     }
 
     /// The row whose key is `id`, as (column, value) pairs in schema order; `nil` if none.
     func row(_ id: SQLiteValue, _ connection: Connection) throws -> [(String, SQLiteValue)]? {
-        let rows = try connection.statement("SELECT \(columnList) FROM \(quoteIdentifier(table.name)) WHERE \(table.keyExpression) = ?")
+        let rows = try connection.statement("SELECT \(columnList) FROM \(quotedIdentifier(table.name)) WHERE \(table.keyExpression) = ?")
             .rows([id])
         return rows.first.map { Array(zip(table.columns.map(\.name), $0)) }
     }
 
     /// Every row in key order, at most `limit`.
     func rows(limit: Int?, _ connection: Connection) throws -> [[(String, SQLiteValue)]] {
-        try connection.statement("SELECT \(columnList) FROM \(quoteIdentifier(table.name)) ORDER BY \(table.keyExpression) LIMIT ?")
+        try connection.statement("SELECT \(columnList) FROM \(quotedIdentifier(table.name)) ORDER BY \(table.keyExpression) LIMIT ?")
             .rows([.integer(Int64(limit ?? -1))])
             .map { Array(zip(table.columns.map(\.name), $0)) }
     }
@@ -27,7 +27,7 @@ struct RowAccess {
     /// The rowid of the row whose key is `id`; `nil` if none or the table has no rowid.
     func rowID(of id: SQLiteValue, _ connection: Connection) throws -> Int64? {
         guard !table.isWithoutRowID else { return nil }
-        return try connection.statement("SELECT rowid FROM \(quoteIdentifier(table.name)) WHERE \(table.keyExpression) = ?")
+        return try connection.statement("SELECT rowid FROM \(quotedIdentifier(table.name)) WHERE \(table.keyExpression) = ?")
             .rows([id]).first?.first?.integerValue
     }
 

@@ -40,7 +40,7 @@ struct TableSchema: Sendable {
 
     /// The SQL expression that identifies a row: the primary-key column, else `rowid`.
     var keyExpression: String {
-        keyColumn.map { quoteIdentifier($0.name) } ?? "rowid"
+        keyColumn.map { quotedIdentifier($0.name) } ?? "rowid"
     }
 
     /// The column called `name` (case-insensitively, as SQLite matches identifiers).
@@ -71,18 +71,10 @@ struct TableSchema: Sendable {
 /// Reads table schemas through a store's connection. Names typed by the user are only ever
 /// matched against these lists and bound as values, never spliced into SQL.
 enum SchemaReader {
-    /// The user tables (not `sqlite_*`, not the store's `_signalstore_*`), by name.
+    /// The user tables (not SQLite's, not the store's, not virtual), by name.
     static func tableNames(_ store: Store) throws(CLIError) -> [String] {
         try CLIFailure.run {
-            try store.read { connection in
-                try connection.statement("""
-                    SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' \
-                    AND name NOT LIKE '\\_signalstore\\_%' ESCAPE '\\' ORDER BY name
-                    """).rows().compactMap { row -> String? in
-                    if case .text(let name) = row[0] { return name }
-                    return nil
-                }
-            }
+            try store.read { connection in try CapturedTable.userTables(connection).map(\.name) }
         }
     }
 
@@ -110,11 +102,6 @@ enum SchemaReader {
             }
         }
     }
-}
-
-/// `name` as a quoted SQL identifier. Used only for names read from the schema.
-func quoteIdentifier(_ name: String) -> String {
-    "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
 }
 
 extension SQLiteValue {

@@ -1,0 +1,54 @@
+extension Journal {
+    /// Brings every captured table's triggers up to date, in the open transaction (or its own).
+    ///
+    /// A table whose triggers differ in any way from what its schema needs gets all of them
+    /// dropped and created again, in order (their order decides the order of entries). Triggers
+    /// of tables that are no longer captured are dropped.
+    /// - Parameter snapshotNewTables: Journal the rows of a table seen for the first time as
+    ///   inserts, so replaying the feed rebuilds it. Off while migrating: a feed consumer
+    ///   replays the migration itself (see ``AppliedMigration/afterSeq``).
+    static func installCapture(_ connection: Connection, snapshotNewTables: Bool) throws {
+        try connection.transaction {
+            var existing = try existingTriggers(connection)
+            for table in try CapturedTable.all(connection) {
+                let triggers = CaptureTriggers(table: table)
+                let current = existing.filter { $0.key.hasPrefix(CaptureTriggers.prefix + table.name + ":") }
+                existing = existing.filter { current[$0.key] == nil }
+                guard current != Dictionary(uniqueKeysWithValues: triggers.all.map { ($0.name, $0.sql) }) else { continue }
+                for name in current.keys { try connection.execute("DROP TRIGGER \(quotedIdentifier(name))") }
+                for trigger in triggers.all { try connection.execute(trigger.sql) }
+                if current.isEmpty, snapshotNewTables { try connection.execute(triggers.snapshotSQL) }
+            }
+            for name in existing.keys { try connection.execute("DROP TRIGGER IF EXISTS \(quotedIdentifier(name))") }
+        }
+    }
+
+    /// Drops every capture trigger (before a migration changes the schema under them).
+    static func removeCapture(_ connection: Connection) throws {
+        for name in try existingTriggers(connection).keys {
+            try connection.execute("DROP TRIGGER \(quotedIdentifier(name))")
+        }
+    }
+
+    /// Whether the capture triggers differ from what the schema needs (a table, column or index
+    /// was added or changed by a writer that does not install triggers).
+    static func isCaptureStale(_ connection: Connection) throws -> Bool {
+        var wanted: [String: String] = [:]
+        for table in try CapturedTable.all(connection) {
+            for trigger in CaptureTriggers(table: table).all { wanted[trigger.name] = trigger.sql }
+        }
+        return try existingTriggers(connection) != wanted
+    }
+
+    /// The capture triggers now in the schema: name → SQL.
+    private static func existingTriggers(_ connection: Connection) throws -> [String: String] {
+        let rows = try connection.statement(
+            "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND substr(name, 1, ?) = ?"
+        ).rows([.integer(Int64(CaptureTriggers.prefix.utf8.count)), .text(CaptureTriggers.prefix)])
+        var triggers: [String: String] = [:]
+        for row in rows {
+            if case .text(let name) = row[0], case .text(let sql) = row[1] { triggers[name] = sql }
+        }
+        return triggers
+    }
+}

@@ -1,0 +1,50 @@
+/// The change journal: its tables, its capture triggers, reading and pruning. The one place
+/// that knows the journal's SQL; the store and the `signalstore` CLI call it.
+///
+/// Tables (besides `_signalstore_migrations`, which the migrator owns):
+/// - `_signalstore_changes`: the change feed. `seq` is `AUTOINCREMENT`, so sequence numbers only
+///   grow, even after pruning. `old_value` and `new_value` have no declared type, so SQLite keeps
+///   each value's exact storage class.
+/// - `_signalstore_state`: key/value bookkeeping (`pruned_through`: the prune horizon).
+/// - `_signalstore_evictions`: rows a `REPLACE` may be about to delete, staged by the capture
+///   triggers for the duration of one row's insert or update (see ``CaptureTriggers``).
+package enum Journal {
+    static let changes = "_signalstore_changes"
+    static let state = "_signalstore_state"
+    static let evictions = "_signalstore_evictions"
+
+    static let schema = """
+        CREATE TABLE IF NOT EXISTS \(changes) (
+            seq INTEGER PRIMARY KEY AUTOINCREMENT,
+            table_name TEXT NOT NULL,
+            row_id INTEGER NOT NULL,
+            operation TEXT NOT NULL CHECK (operation IN ('insert', 'update', 'delete')),
+            column_name TEXT,
+            old_value,
+            new_value,
+            timestamp REAL NOT NULL
+        );
+        CREATE TABLE IF NOT EXISTS \(state) (key TEXT PRIMARY KEY, value);
+        CREATE TABLE IF NOT EXISTS \(evictions) (table_name TEXT NOT NULL, row_id INTEGER NOT NULL, old_value);
+        """
+
+    /// The columns read back as a ``Change``, in order.
+    static let selectColumns = "seq, table_name, row_id, operation, column_name, old_value, new_value, timestamp"
+
+    /// The columns the triggers write, in order.
+    static let insertColumns = "table_name, row_id, operation, column_name, old_value, new_value, timestamp"
+
+    /// SQL for the current time as seconds since 1970 (a real, millisecond precision).
+    static let now = "((julianday('now') - 2440587.5) * 86400.0)"
+
+    /// Creates the journal's tables where missing.
+    static func create(_ connection: Connection) throws {
+        try connection.execute(schema)
+    }
+
+    /// Whether the database on `connection` has a journal: it is a SignalStore database.
+    package static func exists(_ connection: Connection) throws -> Bool {
+        try connection.statement("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?")
+            .rows([.text(changes)]).first?.first == .integer(1)
+    }
+}

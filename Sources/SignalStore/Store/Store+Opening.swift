@@ -1,0 +1,47 @@
+extension Store {
+    /// Opens the connection of a store and brings the database up to date: the journal's
+    /// tables, capture of every user table (tables created by other writers since the last
+    /// open are captured from now on, their rows journaled as inserts), then the migrations.
+    ///
+    /// Adopting a file that has no journal yet (new, or a plain SQLite database) happens in one
+    /// transaction, and write-ahead logging is switched on only after it commits: if a
+    /// migration fails, the file is left exactly as it was.
+    static func openConnection(path: String, migrations: [Migration], busyTimeout: Duration) throws -> Connection {
+        let connection = try Connection(path: path, busyTimeout: busyTimeout, deferWAL: true)
+        let isAdoption = try !Journal.exists(connection)
+        // Migrations run without foreign-key enforcement (see Migrator); this pragma is ignored
+        // inside a transaction, so it is set around the whole setup.
+        try connection.execute("PRAGMA foreign_keys=OFF")
+        if isAdoption {
+            try connection.transaction { try setUp(connection, migrations) }
+        } else {
+            try setUp(connection, migrations)
+        }
+        try connection.execute("PRAGMA foreign_keys=ON")
+        try connection.enableWAL()
+        return connection
+    }
+
+    private static func setUp(_ connection: Connection, _ migrations: [Migration]) throws {
+        try Journal.create(connection)
+        try Journal.installCapture(connection, snapshotNewTables: true)
+        try Migrator(migrations: migrations).migrate(connection)
+    }
+
+    /// Captures tables and columns that appeared since the last check (created by this store's
+    /// ``execute(_:arguments:)`` or by another writer), inside the open write transaction, or
+    /// in one of its own.
+    func captureSchemaChanges(_ state: StoreDatabase.State, _ connection: Connection) throws {
+        let version = try Self.schemaVersion(connection)
+        guard version != state.schemaVersion, !connection.isReadOnly else { return }
+        if try Journal.isCaptureStale(connection) {
+            try Journal.installCapture(connection, snapshotNewTables: true)
+        }
+        state.schemaVersion = try Self.schemaVersion(connection)
+    }
+
+    static func schemaVersion(_ connection: Connection) throws -> Int64 {
+        guard case .integer(let version)? = try connection.statement("PRAGMA schema_version").rows().first?.first else { return 0 }
+        return version
+    }
+}
