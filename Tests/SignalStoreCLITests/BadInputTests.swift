@@ -72,6 +72,9 @@ import Testing
              { ["get", "orders", "--db", $0] }, "is a directory, not a database file"),
         Case("missing database", database: { directory in directory.path("missing.sqlite") },
              { ["get", "orders", "--db", $0] }, "error: no database at"),
+        Case("adopting a plain database whose tables clash", database: { try clashingPlainDatabase(in: $0) },
+             { ["migrate", "--db", $0, "--migrations", packageMigrations.path] },
+             "error: migration failed: 0001_create_orders.sql:2: table orders already exists — "),
         Case("missing migrations folder", { ["migrate", "--db", $0, "--migrations", "/nonexistent/Migrations"] }, "error: migration failed:"),
         Case("usage: no assignment", status: 2, { ["set", "orders", "1", "--db", $0] }, "give at least one COLUMN=VALUE"),
         Case("usage: assignment without =", status: 2, { ["set", "orders", "1", "status", "--db", $0] }, "'status' is not an assignment; write COLUMN=VALUE"),
@@ -143,6 +146,14 @@ import Testing
 }
 
 /// A file with `text` in `directory`.
+/// A plain SQLite database (no journal) that already has the `orders` table migration 1 creates.
+private func clashingPlainDatabase(in directory: TemporaryDirectory) throws -> String {
+    let path = directory.path("plain.sqlite")
+    let connection = try Connection(path: path, deferWAL: true)
+    try connection.execute("CREATE TABLE orders (id INTEGER PRIMARY KEY, total REAL); INSERT INTO orders VALUES (1, 9.5)")
+    return path
+}
+
 private func write(_ text: String, in directory: TemporaryDirectory) throws -> String {
     let path = directory.path("file.sqlite")
     try Data(text.utf8).write(to: URL(fileURLWithPath: path))

@@ -124,6 +124,18 @@ import Testing
         #expect(runCLI(["get", "orders", "--db", path, "--json"]).output.contains("\"id\":2") == false)
     }
 
+    @Test(.enabled(if: sqlite3Shell != nil, "needs the sqlite3 shell"))
+    func virtualTablesAndTheirShadowTablesAreNeverListedOrWatchable() throws {
+        let directory = TemporaryDirectory()
+        let path = try exampleDatabase(in: directory)
+        let shell = try runProgram(URL(fileURLWithPath: sqlite3Shell!), [path, "CREATE VIRTUAL TABLE search USING fts5(body); INSERT INTO search VALUES ('hello');"])
+        try #require(shell.status == 0, "\(shell.error)")
+        #expect(try runBinary(["tables", "--db", path]).outputLines == ["TABLE      ROWS  COLUMNS", "customers  0     3", "orders     2     7"])
+        let watch = try runBinary(["watch", "search", "--db", path])
+        #expect(watch.status == 1)
+        #expect(watch.error.hasPrefix("error: no table 'search' in this database; its tables are: customers, orders"))
+    }
+
     @Test func tablesSchemaAndStatus() throws {
         let directory = TemporaryDirectory()
         let path = try exampleDatabase(in: directory)

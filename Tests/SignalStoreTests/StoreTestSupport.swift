@@ -33,7 +33,3 @@ let helperExecutable = builtExecutable("StoreTestHelper")
 func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
     try runProgram(URL(fileURLWithPath: executable), arguments)
 }
-
-/// The `sqlite3` command-line shell.
-let sqlite3Shell = ["/usr/bin/sqlite3", "/usr/local/bin/sqlite3", "/opt/homebrew/bin/sqlite3"]
-    .first { FileManager.default.isExecutableFile(atPath: $0) }

@@ -51,4 +51,11 @@ public struct MigrationError: Error, Sendable, Equatable, CustomStringConvertibl
         default: return message
         }
     }
+
+    /// The error of a migration that failed while adopting an existing, non-SignalStore
+    /// database: says that the file is unchanged and how to adopt it.
+    func adopting(_ path: String) -> MigrationError {
+        let base = message.components(separatedBy: " — ").first ?? message
+        return MigrationError(kind, file: file, line: line, message: "\(base) — \(path) is not a SignalStore database yet and was left unchanged; to adopt it, make the first migrations create only the tables it does not have yet")
+    }
 }

@@ -109,6 +109,6 @@ struct Migrator {
         let table = if case .text(let name) = violation[0] { name } else { "?" }
         let row = if case .integer(let rowID) = violation[1] { "row \(rowID)" } else { "a row" }
         let parent = if case .text(let name) = violation[2] { name } else { "?" }
-        throw MigrationError(.foreignKeyViolation, file: migration.label, message: "\(row) of \(table) refers to a row of \(parent) that does not exist after this migration — the migration was rolled back; make it keep, update or delete the referring rows, and run again")
+        throw MigrationError(.foreignKeyViolation, file: migration.label, message: "\(migration.label) leaves \(row) of \(table) referring to a row of \(parent) that does not exist — the migration was rolled back; make it keep, update or delete the referring rows, and run again")
     }
 }

@@ -13,13 +13,21 @@ extension Store {
         // inside a transaction, so it is set around the whole setup.
         try connection.execute("PRAGMA foreign_keys=OFF")
         if isAdoption {
-            try connection.transaction { try setUp(connection, migrations) }
+            do {
+                try connection.transaction { try setUp(connection, migrations) }
+            } catch let error as MigrationError where error.kind == .statementFailed && hasUserTables(connection) {
+                throw error.adopting(path)
+            }
         } else {
             try setUp(connection, migrations)
         }
         try connection.execute("PRAGMA foreign_keys=ON")
         try connection.enableWAL()
         return connection
+    }
+
+    private static func hasUserTables(_ connection: Connection) -> Bool {
+        (try? CapturedTable.userTables(connection).isEmpty) == false
     }
 
     private static func setUp(_ connection: Connection, _ migrations: [Migration]) throws {
