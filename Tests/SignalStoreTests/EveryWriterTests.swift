@@ -98,6 +98,23 @@ struct EveryWriterTests {
         store.close()
     }
 
+    @Test func insertingAnIdWhoseRowAnotherProcessDeletedCompletesTheOldObject() throws {
+        let (store, path, directory) = try openStore()
+        defer { withExtendedLifetime(directory) {} }
+        let old = Order(id: 30, purchaseNum: 1, status: "old")
+        try store.insert(old)
+        let signal = old.signal(for: \.status).record()
+        try shell(path, "DELETE FROM orders WHERE id = 30")
+        let fresh = Order(id: 30, purchaseNum: 2, status: "fresh")
+        try store.insert(fresh)   // whether or not the poller has read the delete yet
+        #expect(signal.waitForEvents(count: 2))
+        #expect(signal.events == [.value("old"), .completed])
+        #expect(try store.find(Order.self, id: 30) === fresh)
+        old.status = "ignored"
+        #expect(try rows(store, "SELECT status FROM orders WHERE id = 30") == [[.text("fresh")]], "the completed object no longer writes")
+        store.close()
+    }
+
     @Test func insertOrIgnoreThatChangesNothingJournalsNothing() throws {
         let (store, path, directory) = try openStore()
         defer { withExtendedLifetime(directory) {} }

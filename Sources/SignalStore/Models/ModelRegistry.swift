@@ -24,12 +24,20 @@ final class ModelRegistry {
         entries[RowKey(table: table, rowID: rowID)]?.object
     }
 
-    func register(_ object: any PersistentModel, table: String, rowID: Int64) {
+    /// Files `object` as the live instance of the row.
+    /// - Returns: The object it displaces: a live object of a row that was deleted by another
+    ///   connection in a commit not yet read, whose rowid is now taken again. Its row is gone,
+    ///   so the caller completes it.
+    @discardableResult
+    func register(_ object: any PersistentModel, table: String, rowID: Int64) -> (any PersistentModel)? {
+        let displaced = self.object(table: table, rowID: rowID).flatMap { $0 === object ? nil : $0 }
         if entries.count >= pruneThreshold {
             entries = entries.filter { $0.value.object != nil }
             pruneThreshold = max(64, entries.count * 2)
         }
         entries[RowKey(table: table, rowID: rowID)] = Entry(object: object)
+        if let displaced, let store = displaced._$model.managedStore { displaced._$model.link = .deleted(store) }
+        return displaced
     }
 
     /// The size at which released objects' entries are dropped next (amortized O(1)).
@@ -53,10 +61,12 @@ final class ModelRegistry {
     }
 
     /// Re-files a live object whose row changed rowid.
-    private func move(_ object: any PersistentModel, table: String, from oldRowID: Int64, to newRowID: Int64) {
+    /// - Returns: The object it displaces, if any (see ``register(_:table:rowID:)``).
+    private func move(_ object: any PersistentModel, table: String, from oldRowID: Int64, to newRowID: Int64) -> (any PersistentModel)? {
         unregister(table: table, rowID: oldRowID)
-        register(object, table: table, rowID: newRowID)
+        let displaced = register(object, table: table, rowID: newRowID)
         if let store = object._$model.managedStore { object._$model.link = .managed(store, rowID: newRowID) }
+        return displaced
     }
 
     func unregister(table: String, rowID: Int64) {
@@ -110,7 +120,7 @@ final class ModelRegistry {
                 }
                 let movesRow = column == "rowid" || sql.index(ofColumn: column) == sql.primaryKeyIndex
                 if movesRow, case .integer(let newRowID) = value, newRowID != change.rowID {
-                    move(object, table: change.table, from: change.rowID, to: newRowID)
+                    if let displaced = move(object, table: change.table, from: change.rowID, to: newRowID) { deleted.append(displaced) }
                 }
             case .delete where replaced.contains(offset):
                 continue   // the object takes the new row from the insert that follows

@@ -12,7 +12,9 @@ extension Store {
             try connection.statement(ModelSQL.of(Model.self).insert).run(object._$values())
             let rowID = connection.lastInsertRowID
             object._$model.link = .managed(self, rowID: rowID)
-            state.registry.register(object, table: Model._$table, rowID: rowID)
+            if let displaced = state.registry.register(object, table: Model._$table, rowID: rowID) {
+                publisher.enqueue([.notification { displaced._$model.completeAll() }])
+            }
             state.transaction?.recordInsert(object, table: Model._$table, rowID: rowID)
         }
     }
