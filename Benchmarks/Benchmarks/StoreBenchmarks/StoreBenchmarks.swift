@@ -30,6 +30,7 @@ let benchmarks: @Sendable () -> Void = {
     crossProcessLatencyBenchmark()
     idlePollingBenchmark()
     modelBenchmarks()
+    captureCostBenchmarks()
 }
 
 /// One benchmark's database: made in `setup`, removed in `teardown`.
@@ -76,6 +77,7 @@ final class RawConnection: @unchecked Sendable {
     // @unchecked: used by one benchmark thread at a time.
     let handle: OpaquePointer
     private var update: OpaquePointer?
+    private var statements: [String: OpaquePointer] = [:]
 
     init(path: String) {
         var handle: OpaquePointer?
@@ -86,6 +88,7 @@ final class RawConnection: @unchecked Sendable {
     }
 
     deinit {
+        statements.values.forEach { sqlite3_finalize($0) }
         sqlite3_finalize(begin)
         sqlite3_finalize(commitStatement)
         sqlite3_finalize(update)
@@ -111,6 +114,15 @@ final class RawConnection: @unchecked Sendable {
         if commitStatement == nil { sqlite3_prepare_v2(handle, "COMMIT", -1, &commitStatement, nil) }
         precondition(sqlite3_step(commitStatement) == SQLITE_DONE)
         sqlite3_reset(commitStatement)
+    }
+
+    /// A statement for `sql`, prepared once.
+    func cachedStatement(_ sql: String) -> OpaquePointer {
+        if let cached = statements[sql] { return cached }
+        var statement: OpaquePointer?
+        precondition(sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK, String(cString: sqlite3_errmsg(handle)))
+        statements[sql] = statement!
+        return statement!
     }
 
     /// One UPDATE with the reused statement (autocommit unless a transaction is open).

@@ -8,7 +8,7 @@
 ///   changed column. A table without a rowid alias also journals a change of its rowid, as
 ///   column `rowid`.
 /// - Evictions: rows that `REPLACE` conflict resolution deletes fire no delete trigger unless
-///   the writer turned `recursive_triggers` on, which no other writer does. A `BEFORE` trigger
+///   the writer turned `recursive_triggers` on, which is off by default. A `BEFORE` trigger
 ///   stages the rows the new row could conflict with (by rowid and by every UNIQUE index) in
 ///   `_signalstore_evictions`; the `AFTER` trigger journals as deletes the staged rows that are
 ///   gone (or whose rowid the new row now holds), then clears the staging. A row skipped by
