@@ -2,8 +2,11 @@
 """Runs the benchmarks once (Signals and SignalStore with their peers, in the same run) and
 prints side-by-side markdown tables with ratios against the goals of the issues.
 
-Usage (from Benchmarks/):  python3 compare.py            # run, then print the table
-                           python3 compare.py --from DIR # print the table of an earlier run
+Usage (from Benchmarks/):  python3 compare.py            # run, then print the tables
+                           python3 compare.py --from DIR # print the tables of an earlier run
+                           python3 compare.py --only capture [--from DIR]
+                               # one table (signals, store, models, capture); without --from,
+                               # runs only its benchmarks
 
 Each benchmark iteration performs a fixed number of operations (the number in its name); the
 table shows the median (p50) per operation.
@@ -31,9 +34,11 @@ ALLOCATION_ROWS = [("(a) allocations per event", "a_chain_1000_events", 1000),
                    ("(b) allocations per delivery", "b_fan-out_10000_deliveries", 10000)]
 
 
-def run(directory):
+def run(directory, pattern=None):
     command = ["swift", "package", "--allow-writing-to-package-directory", "benchmark",
                "--format", "histogramPercentiles", "--path", directory, "--no-progress"]
+    if pattern:
+        command += ["--filter", pattern]
     subprocess.run(command, check=True, cwd=os.path.dirname(os.path.abspath(__file__)),
                    stdout=subprocess.DEVNULL)
 
@@ -130,14 +135,35 @@ def model_table(directory):
     return "\n".join(lines)
 
 
+def capture_table(directory):
+    """What change capture adds to raw C statements in one transaction (µs per statement)."""
+    def cost(operation, variant):
+        return p50(directory, f"m_{operation}_1000_in_one_transaction", variant, "wallClock") / 1000
+    lines = ["| statement (raw C, 1,000 in one transaction, wall clock) | no triggers | journal without evictions | full capture | full / none | full / without evictions |",
+             "|---|---:|---:|---:|---:|---:|"]
+    for operation, label in (("insert", "INSERT into `customers` (rowid + UNIQUE email)"),
+                             ("update", "UPDATE `orders.purchase_num` by id")):
+        none, journal, full = (cost(operation, variant) for variant in ("no_triggers", "journal_without_evictions", "full_capture"))
+        lines.append(f"| {label} | {none:.2f} µs | {journal:.2f} µs | {full:.2f} µs | {full / none:.2f}× | {full / journal:.2f}× |")
+    return "\n".join(lines)
+
+
+TABLES = {"signals": (table, "^[a-e] "), "store": (store_table, "^[f-h] "),
+          "models": (model_table, "^[f-l] "), "capture": (capture_table, "^m ")}
+
+
 def main():
-    if len(sys.argv) == 3 and sys.argv[1] == "--from":
-        directory = sys.argv[2]
-        print(table(directory) + "\n\n" + store_table(directory) + "\n\n" + model_table(directory))
+    arguments = sys.argv[1:]
+    only = None
+    if arguments[:1] == ["--only"]:
+        only, arguments = arguments[1], arguments[2:]
+    names = [only] if only else list(TABLES)
+    if len(arguments) == 2 and arguments[0] == "--from":
+        print("\n\n".join(TABLES[name][0](arguments[1]) for name in names))
         return
     with tempfile.TemporaryDirectory() as directory:
-        run(directory)
-        print(table(directory) + "\n\n" + store_table(directory) + "\n\n" + model_table(directory))
+        run(directory, TABLES[only][1] if only else None)
+        print("\n\n".join(TABLES[name][0](directory) for name in names))
 
 
 if __name__ == "__main__":
