@@ -157,3 +157,31 @@ struct ChangeCaptureTests {
         try store.execute(sql, arguments: arguments)
     }
 }
+
+@Suite("Capture of awkward schemas")
+struct AwkwardSchemaCaptureTests {
+    @Test func tablesWhoseNamesShareAPrefixKeepTheirOwnTriggersAcrossReopens() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path("names.sqlite")
+        let migrations = [Migration(version: 1, name: "names", sql: #"CREATE TABLE "a" (x); CREATE TABLE "a:b" (y); CREATE TABLE "a:b:c" (z);"#)]
+        let store = try Store(path: path, migrations: migrations)
+        try store.execute(#"INSERT INTO "a" VALUES (1); INSERT INTO "a:b" VALUES (2); INSERT INTO "a:b:c" VALUES (3)"#)
+        store.close()
+        let reopened = try Store(path: path, migrations: migrations)
+        #expect(try reopened.journalEntries(after: 0).map(\.table) == ["a", "a:b", "a:b:c"], "no table is snapshotted again on reopen")
+        try JournalReplay.expectEqual(reopened, try JournalReplay.replay(reopened, migrations: migrations))
+        reopened.close()
+    }
+
+    @Test("the terms and condition of a CREATE INDEX statement", arguments: [
+        (#"CREATE UNIQUE INDEX i ON t (a, b)"#, ["a", "b"], nil),
+        (#"CREATE UNIQUE INDEX "x(y" ON "t(1)" (lower("c,d") COLLATE NOCASE DESC, b ASC) WHERE b > 0 AND "w(" = ')'"#, [#"lower("c,d")"#, "b"], #"b > 0 AND "w(" = ')'"#),
+        ("CREATE UNIQUE INDEX i ON t(substr(a, 1, 2))\nWHERE\n  active = 1", ["substr(a, 1, 2)"], "active = 1"),
+        ("CREATE UNIQUE INDEX [i] ON `t` ([a]) where a is not null", ["[a]"], "a is not null"),
+    ] as [(String, [String], String?)])
+    func indexDefinitions(sql: String, terms: [String], condition: String?) throws {
+        let definition = try #require(IndexDefinition(sql: sql))
+        #expect(definition.terms == terms)
+        #expect(definition.condition == condition)
+    }
+}

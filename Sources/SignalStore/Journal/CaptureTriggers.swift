@@ -148,7 +148,7 @@ struct CaptureTriggers {
             }
         }
         if let condition = key.condition { parts.append("(\(condition))") }
-        return parts.joined(separator: " AND ")
+        return parts.isEmpty ? "1" : parts.joined(separator: " AND ")
     }
 
     /// Journals, as deletes, the staged rows the statement really removed.

@@ -12,8 +12,8 @@ extension Journal {
             var existing = try existingTriggers(connection)
             for table in try CapturedTable.all(connection) {
                 let triggers = CaptureTriggers(table: table)
-                let current = existing.filter { $0.key.hasPrefix(CaptureTriggers.prefix + table.name + ":") }
-                existing = existing.filter { current[$0.key] == nil }
+                let current = existing.filter { $0.value.table == table.name }.mapValues(\.sql)
+                existing = existing.filter { $0.value.table != table.name }
                 guard current != Dictionary(uniqueKeysWithValues: triggers.all.map { ($0.name, $0.sql) }) else { continue }
                 for name in current.keys { try connection.execute("DROP TRIGGER \(quotedIdentifier(name))") }
                 for trigger in triggers.all { try connection.execute(trigger.sql) }
@@ -37,17 +37,17 @@ extension Journal {
         for table in try CapturedTable.all(connection) {
             for trigger in CaptureTriggers(table: table).all { wanted[trigger.name] = trigger.sql }
         }
-        return try existingTriggers(connection) != wanted
+        return try existingTriggers(connection).mapValues(\.sql) != wanted
     }
 
-    /// The capture triggers now in the schema: name → SQL.
-    private static func existingTriggers(_ connection: Connection) throws -> [String: String] {
+    /// The capture triggers now in the schema: name → the table they are on and their SQL.
+    private static func existingTriggers(_ connection: Connection) throws -> [String: (table: String, sql: String)] {
         let rows = try connection.statement(
-            "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND substr(name, 1, ?) = ?"
+            "SELECT name, tbl_name, sql FROM sqlite_master WHERE type = 'trigger' AND substr(name, 1, ?) = ?"
         ).rows([.integer(Int64(CaptureTriggers.prefix.utf8.count)), .text(CaptureTriggers.prefix)])
-        var triggers: [String: String] = [:]
+        var triggers: [String: (table: String, sql: String)] = [:]
         for row in rows {
-            if case .text(let name) = row[0], case .text(let sql) = row[1] { triggers[name] = sql }
+            if case .text(let name) = row[0], case .text(let table) = row[1], case .text(let sql) = row[2] { triggers[name] = (table, sql) }
         }
         return triggers
     }

@@ -42,7 +42,7 @@ package struct UniqueKey: Sendable, Equatable {
         if hasExpression || partial {
             let sql = try connection.statement("SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ?").rows([.text(index)])
             guard case .text(let text)? = sql.first?.first, let parsed = IndexDefinition(sql: text), parsed.terms.count == keyColumns.count else {
-                return nil
+                return coarse(keyColumns)
             }
             definition = parsed
         }
@@ -52,5 +52,17 @@ package struct UniqueKey: Sendable, Equatable {
             return .expression(definition?.terms[offset] ?? "NULL", collation: collation)
         }
         return UniqueKey(terms: terms, condition: definition?.condition)
+    }
+
+    /// For an index whose SQL cannot be read: its plain columns only, without its condition. Every
+    /// row that can conflict matches (and more, when the index has expressions), so the `AFTER`
+    /// trigger's check of which rows are gone keeps the journal exact, at the cost of staging more.
+    private static func coarse(_ keyColumns: [[SQLiteValue]]) -> UniqueKey {
+        let terms = keyColumns.compactMap { column -> Term? in
+            guard case .text(let name) = column[1] else { return nil }
+            let collation = if case .text(let collation) = column[2] { collation } else { "BINARY" }
+            return .column(name, collation: collation)
+        }
+        return UniqueKey(terms: terms, condition: terms.count == keyColumns.count ? nil : "1")
     }
 }
