@@ -15,9 +15,13 @@ public struct SignalStoreTool: ParsableCommand {
             The database is --db PATH or the SIGNALSTORE_DB environment variable. Create one \
             with `signalstore migrate --db app.sqlite` (migrations from ./Migrations).
 
+            Options such as --db, --json, --migrations and --timeout may come before or after \
+            the command: `signalstore --db app.sqlite get orders`.
+
             Exit status: 0 success, 1 the command failed (nothing was changed), 2 the command \
             line is wrong.
             """,
+        version: SignalStoreTool.version,
         subcommands: [
             DemoCommand.self, MigrateCommand.self, StatusCommand.self, TablesCommand.self, SchemaCommand.self,
             GetCommand.self, SetCommand.self, InsertCommand.self, DeleteCommand.self,
@@ -27,13 +31,21 @@ public struct SignalStoreTool: ParsableCommand {
 
     public init() {}
 
+    /// The version `signalstore --version` prints.
+    public static let version = "0.3.0"
+
+    /// The names of the subcommands.
+    static var commandNames: [String] {
+        configuration.subcommands.compactMap { $0.configuration.commandName }
+    }
+
     /// Parses `arguments` (without the program name), runs the command in `context`, and
     /// returns the exit status: 0 success, 1 failure, 2 usage error. Never exits the process.
     public static func run(_ arguments: [String], in context: CommandContext) -> Int32 {
         CommandContext.$current.withValue(context) {
             let command: any ParsableCommand
             do {
-                command = try parseAsRoot(arguments)
+                command = try parseAsRoot(CommandLineOrder.normalized(arguments, subcommands: commandNames))
             } catch {
                 return report(parseError: error, console: context.console)
             }

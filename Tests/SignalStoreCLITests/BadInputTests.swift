@@ -52,7 +52,7 @@ import Testing
         Case("unique violation on insert", { ["insert", "orders", "id=1", "purchase_num=1", "status=x", "--db", $0] }, "error: a constraint rejected the change: UNIQUE constraint failed: orders.id"),
         Case("identifier with quotes", { ["get", "orders\" --", "--db", $0] }, "error: no table 'orders\" --' in this database"),
         Case("identifier with SQL", { ["get", "orders WHERE 1=1; DROP TABLE orders", "--db", $0] }, "error: no table 'orders WHERE 1=1; DROP TABLE orders' in this database"),
-        Case("column with SQL", { ["set", "orders", "1", "status = 'x', purchase_num=1", "--db", $0] }, "error: table orders has no column 'status '; its columns are"),
+        Case("column with SQL", { ["set", "orders", "1", "status = 'x', purchase_num=1", "--db", $0] }, "error: table orders has no column 'status ' (did you mean status?); its columns are"),
         Case("control characters", { ["get", "ord\ners\u{1B}[31m", "--db", $0] }, "error: no table 'ord\\ners\\u{1b}[31m' in this database"),
         Case("not a SQLite database", database: { directory in try write("this is not a database, just text that is long enough to look like a header of something", in: directory) },
              { ["get", "orders", "--db", $0] }, "is not a SQLite database (its header is wrong); check --db"),
@@ -80,7 +80,7 @@ import Testing
         Case("usage: assignment without =", status: 2, { ["set", "orders", "1", "status", "--db", $0] }, "'status' is not an assignment; write COLUMN=VALUE"),
         Case("usage: column twice", status: 2, { ["set", "orders", "1", "status=a", "STATUS=b", "--db", $0] }, "column 'STATUS' is assigned twice"),
         Case("usage: unknown option", status: 2, { ["get", "orders", "--bogus", "--db", $0] }, "Unknown option '--bogus'"),
-        Case("usage: unknown command", status: 2, { _ in ["frobnicate"] }, "Unexpected argument 'frobnicate'"),
+        Case("usage: unknown command", status: 2, { _ in ["frobnicate"] }, "Error: unknown command 'frobnicate'; the commands are: demo, migrate"),
         Case("usage: bad timeout", status: 2, { ["get", "orders", "--timeout=-1", "--db", $0] }, "--timeout must be a number of seconds"),
         Case("usage: seq not a number", status: 2, { ["changes", "--since", "abc", "--db", $0] }, "The value 'abc' is invalid for '--since <since>'"),
     ]

@@ -7,8 +7,10 @@ struct ChangesCommand: ParsableCommand {
         commandName: "changes",
         abstract: "Print change-feed entries after a seq; with --follow, keep printing new ones.",
         discussion: """
-            Entries are printed in seq order, without gap or duplicate. If entries after --since \
-            were pruned, the command fails rather than skip them. With --follow, new entries from \
+            Entries are printed in seq order, without gap or duplicate. Without --since, printing \
+            starts at the oldest entry still kept (a note on stderr says when older ones were \
+            pruned); if entries after an explicit --since were pruned, the command fails rather \
+            than skip them. With --follow, new entries from \
             any process are printed as they commit, until Ctrl-C or --limit entries.
 
             Examples:
@@ -17,10 +19,10 @@ struct ChangesCommand: ParsableCommand {
             """
     )
 
-    @Option(name: .long, help: "Print entries after this seq (default 0: from the start).")
-    var since: Int64 = 0
+    @Option(name: .long, parsing: .unconditional, help: "Print entries after this seq (default: from the oldest entry kept).")
+    var since: Int64?
 
-    @Option(name: .long, help: "Print at most this many entries.")
+    @Option(name: .long, parsing: .unconditional, help: "Print at most this many entries.")
     var limit: Int?
 
     @Flag(name: .long, help: "Keep printing new entries as they commit, until Ctrl-C.")
@@ -29,7 +31,7 @@ struct ChangesCommand: ParsableCommand {
     @OptionGroup var options: GlobalOptions
 
     func validate() throws {
-        if since < 0 { throw ValidationError("--since must be a seq of 0 or more, e.g. --since 0") }
+        if let since, since < 0 { throw ValidationError("--since must be a seq of 0 or more, e.g. --since 0") }
         if let limit, limit < 0 { throw ValidationError("--limit must be 0 or more, e.g. --limit 20") }
     }
 
@@ -39,6 +41,7 @@ struct ChangesCommand: ParsableCommand {
         let columnOrders = try SchemaReader.tableNames(store).reduce(into: [String: [String]]()) { orders, name in
             orders[name] = try SchemaReader.table(name, in: store).columns.map(\.name)
         }
+        let since = try startSeq(store)
         let printer = Printer(json: options.json)
         let json = options.json
         if follow {
@@ -59,5 +62,15 @@ struct ChangesCommand: ParsableCommand {
         }
         printer.table(output)
         if entries.isEmpty { printer.line("(no entries after seq \(since))") }
+    }
+
+    /// `--since`, or else the prune horizon: the oldest entry kept comes first.
+    private func startSeq(_ store: Store) throws -> Int64 {
+        if let since { return since }
+        let pruned = try CLIFailure.run { try store.journalSummary().prunedThrough }
+        if pruned > 0 {
+            CommandContext.current.console.printError("note: entries up to seq \(pruned) were pruned; starting after them")
+        }
+        return pruned
     }
 }

@@ -26,7 +26,7 @@ struct GetCommand: ParsableCommand {
     @Argument(help: "One column of the row.")
     var column: String?
 
-    @Option(name: .long, help: "Print at most this many rows.")
+    @Option(name: .long, parsing: .unconditional, help: "Print at most this many rows.")
     var limit: Int?
 
     @OptionGroup var options: GlobalOptions

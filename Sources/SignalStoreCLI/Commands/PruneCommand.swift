@@ -15,7 +15,7 @@ struct PruneCommand: ParsableCommand {
             """
     )
 
-    @Option(name: .long, help: "The last seq to delete.")
+    @Option(name: .long, parsing: .unconditional, help: "The last seq to delete.")
     var through: Int64
 
     @OptionGroup var options: GlobalOptions

@@ -27,7 +27,7 @@ struct WatchCommand: ParsableCommand {
     @Argument(help: "Only these columns (default: every column).")
     var columns: [String] = []
 
-    @Option(name: .long, help: "Replay the change feed after this seq instead of printing current values.")
+    @Option(name: .long, parsing: .unconditional, help: "Replay the change feed after this seq instead of printing current values.")
     var since: Int64?
 
     @OptionGroup var options: GlobalOptions

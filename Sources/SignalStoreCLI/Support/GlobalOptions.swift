@@ -12,7 +12,7 @@ struct GlobalOptions: ParsableArguments {
     @Flag(name: .long, help: "Print JSON: one document, or one JSON object per line for streams.")
     var json = false
 
-    @Option(name: .long, help: ArgumentHelp("Seconds to wait for another writer's lock before failing.", valueName: "seconds"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Seconds to wait for another writer's lock before failing.", valueName: "seconds"))
     var timeout: Double = 5
 
     func validate() throws {

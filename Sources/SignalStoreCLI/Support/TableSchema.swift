@@ -46,8 +46,8 @@ struct TableSchema: Sendable {
     /// The column called `name` (case-insensitively, as SQLite matches identifiers).
     func column(_ name: String) throws(CLIError) -> ColumnSchema {
         if let column = columns.first(where: { $0.name.lowercased() == name.lowercased() }) { return column }
-        let known = columns.map(\.name).joined(separator: ", ")
-        throw CLIError("table \(self.name) has no column \(display(name)); its columns are: \(known)")
+        let names = columns.map(\.name)
+        throw CLIError("table \(self.name) has no column \(display(name))\(Suggestion.phrase(for: name, in: names)); its columns are: \(names.joined(separator: ", "))")
     }
 
     /// Parses a row id given on the command line: a value of the key column's type, else a
@@ -84,7 +84,7 @@ enum SchemaReader {
         let names = try tableNames(store)
         guard let canonical = names.first(where: { $0.lowercased() == name.lowercased() }) else {
             let known = names.isEmpty ? "none (run `signalstore migrate`)" : names.joined(separator: ", ")
-            throw CLIError("no table \(display(name)) in this database; its tables are: \(known)")
+            throw CLIError("no table \(display(name)) in this database\(Suggestion.phrase(for: name, in: names)); its tables are: \(known)")
         }
         return try CLIFailure.run {
             try store.read { connection in

@@ -1,0 +1,40 @@
+/// "Did you mean …?" for a name the user mistyped: a table, a column, a subcommand.
+///
+/// A candidate matches when it is the same name in another case convention (`purchaseNum` and
+/// `purchase_num`), or within a small edit distance (`ordrs` → `orders`).
+enum Suggestion {
+    /// The closest of `candidates` to `typed`, if one is close enough to be what was meant.
+    static func closest(to typed: String, in candidates: [String]) -> String? {
+        let key = normalized(typed)
+        if let same = candidates.first(where: { normalized($0) == key }) { return same }
+        let scored = candidates.map { ($0, distance(key, normalized($0))) }
+        guard let best = scored.min(by: { $0.1 < $1.1 }) else { return nil }
+        return best.1 <= max(1, min(3, key.count / 3)) ? best.0 : nil
+    }
+
+    /// `" (did you mean orders?)"`, to follow the mistyped name in a message, or "" when
+    /// nothing is close.
+    static func phrase(for typed: String, in candidates: [String]) -> String {
+        closest(to: typed, in: candidates).map { " (did you mean \($0)?)" } ?? ""
+    }
+
+    /// Lowercased, without `_` and `-`: camelCase, snake_case and kebab-case compare equal.
+    private static func normalized(_ name: String) -> String {
+        String(name.lowercased().filter { $0 != "_" && $0 != "-" })
+    }
+
+    /// Levenshtein distance.
+    private static func distance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        guard !a.isEmpty else { return b.count }
+        var previous = Array(0...b.count)
+        for (i, charA) in a.enumerated() {
+            var current = [i + 1] + Array(repeating: 0, count: b.count)
+            for (j, charB) in b.enumerated() {
+                current[j + 1] = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (charA == charB ? 0 : 1))
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
+}
