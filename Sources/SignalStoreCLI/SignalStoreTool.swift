@@ -40,7 +40,8 @@ public struct SignalStoreTool: ParsableCommand {
     }
 
     /// Parses `arguments` (without the program name), runs the command in `context`, and
-    /// returns the exit status: 0 success, 1 failure, 2 usage error. Never exits the process.
+    /// returns the exit status: 0 success, 1 failure, 2 usage error, 130 a one-shot command
+    /// interrupted by Ctrl-C. Never exits the process.
     public static func run(_ arguments: [String], in context: CommandContext) -> Int32 {
         CommandContext.$current.withValue(context) {
             let command: any ParsableCommand
@@ -53,6 +54,8 @@ public struct SignalStoreTool: ParsableCommand {
                 var command = command
                 try command.run()
                 return 0
+            } catch is CommandInterrupted {
+                return 130
             } catch let error as CLIError {
                 context.console.printError("error: \(error.description)")
                 return 1

@@ -44,24 +44,24 @@ struct ChangesCommand: ParsableCommand {
         let since = try startSeq(store)
         let printer = Printer(json: options.json)
         let json = options.json
+        let format: @Sendable (Change) -> String = { change in
+            let order = columnOrders[change.table] ?? []
+            return json ? ChangeFormat.json(change, columnOrder: order).rendered : ChangeFormat.human(change, columnOrder: order)
+        }
         if follow {
-            try FeedFollower(store: store, since: since, limit: limit, include: { _ in true }) { change in
-                let order = columnOrders[change.table] ?? []
-                printer.line(json ? ChangeFormat.json(change, columnOrder: order).rendered : ChangeFormat.human(change, columnOrder: order))
-            }.run()
+            try FeedFollower(store: store, since: since, limit: limit, include: { _ in true }) { printer.line(format($0)) }.run()
             return
         }
-        let entries = try CLIFailure.run { try store.journalEntries(after: since, limit: limit) }
-        if json {
-            printer.document(.array(entries.map { ChangeFormat.json($0, columnOrder: columnOrders[$0.table] ?? []) }))
-            return
+        // One document with --json, streamed: `[`, one entry per line, `]`.
+        if json { printer.line("[") }
+        var separator = ""
+        let outcome = try JournalPages.forEach(in: store, after: since, limit: limit) { change in
+            printer.line(separator + format(change))
+            if json { separator = "," }
         }
-        var output = TextTable("SEQ", "TABLE", "ID", "OPERATION", "CHANGE")
-        for change in entries {
-            output.append(["\(change.seq)", change.table, "\(change.rowID)", change.operation.rawValue, ChangeFormat.detail(change, columnOrder: columnOrders[change.table] ?? [])])
-        }
-        printer.table(output)
-        if entries.isEmpty { printer.line("(no entries after seq \(since))") }
+        if json { printer.line("]") }
+        if outcome.interrupted { throw CommandInterrupted() }
+        if outcome.count == 0, !json { printer.line("(no entries after seq \(since))") }
     }
 
     /// `--since`, or else the prune horizon: the oldest entry kept comes first.

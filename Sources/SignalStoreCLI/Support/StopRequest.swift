@@ -4,9 +4,9 @@ import Foundation
 /// waits): fired by SIGINT in the executable, by a test, or by the command itself when its
 /// stream ends.
 public final class StopRequest: @unchecked Sendable {
-    // @unchecked: `isFired` is read and written only while holding `condition`'s lock.
+    // @unchecked: `fired` is read and written only while holding `condition`'s lock.
     private let condition = NSCondition()
-    private var isFired = false
+    private var fired = false
 
     /// A latch that has not fired.
     public init() {}
@@ -14,9 +14,16 @@ public final class StopRequest: @unchecked Sendable {
     /// Fires the latch, waking every waiter. Firing twice does nothing more.
     public func fire() {
         condition.lock()
-        isFired = true
+        fired = true
         condition.broadcast()
         condition.unlock()
+    }
+
+    /// Whether the latch has fired.
+    var isFired: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return fired
     }
 
     /// Blocks until the latch fires or `timeout` passes (forever when `nil`).
@@ -26,9 +33,9 @@ public final class StopRequest: @unchecked Sendable {
         let deadline = timeout.map { Date().addingTimeInterval(Double($0.components.seconds) + Double($0.components.attoseconds) * 1e-18) }
         condition.lock()
         defer { condition.unlock() }
-        while !isFired {
+        while !fired {
             if let deadline {
-                if !condition.wait(until: deadline) { return isFired }
+                if !condition.wait(until: deadline) { return fired }
             } else {
                 condition.wait()
             }
