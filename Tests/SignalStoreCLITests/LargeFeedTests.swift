@@ -57,6 +57,11 @@ struct LargeFeedTests {
         #expect(entries.count == 2 + 2_500)
         let seqs = entries.compactMap { $0["seq"] as? Int }
         #expect(seqs.first == 1 && seqs.last == 2_502 && zip(seqs, seqs.dropFirst()).allSatisfy { $0 + 1 == $1 }, "seqs in order without gap")
+        let rows = try #require(try parseJSON(try runBinary(["get", "orders", "--json", "--db", path]).output) as? [[String: Any]])
+        let ids = rows.compactMap { $0["id"] as? Int }
+        #expect(ids == [1, 2] + Array(100..<2_600), "every row once, in key order, across pages")
+        let human = try runBinary(["get", "orders", "--limit", "1500", "--db", path])
+        #expect(human.outputLines.count == 1 + 1_500)
         let limited = try runBinary(["changes", "--since", "1000", "--limit", "1500", "--db", path])
         #expect(limited.outputLines.count == 1_500)
         #expect(limited.outputLines.first?.hasPrefix("#1001 ") == true)

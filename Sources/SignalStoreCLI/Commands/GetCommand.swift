@@ -42,8 +42,7 @@ struct GetCommand: ParsableCommand {
         let access = RowAccess(table: schema)
         let printer = Printer(json: options.json)
         guard let id else {
-            let rows = try store.readForCLI { try access.rows(limit: limit, $0) }
-            printAll(rows, schema, printer)
+            try printAll(access, from: store, printer)
             return
         }
         let key = try schema.parseID(id)
@@ -59,16 +58,29 @@ struct GetCommand: ParsableCommand {
         }
     }
 
-    private func printAll(_ rows: [[(String, SQLiteValue)]], _ schema: TableSchema, _ printer: Printer) {
-        if options.json {
-            printer.document(.array(rows.map(ValueFormat.json(row:))))
-            return
+    /// Streams the rows a page at a time: the first line at once, memory flat in the table's
+    /// size, Ctrl-C noticed between pages (exit 130).
+    private func printAll(_ access: RowAccess, from store: Store, _ printer: Printer) throws {
+        let stop = CommandContext.current.stop
+        let remaining = limit ?? Int.max
+        var printed = 0, key: SQLiteValue? = nil, widths: [Int]?
+        if options.json { printer.line("[") }
+        while printed < remaining {
+            if stop.isFired { throw CommandInterrupted() }
+            let size = min(JournalPages.pageSize, remaining - printed)
+            let page = try store.readForCLI { [key, printed] in try access.page(after: key, offset: printed, limit: size, $0) }
+            if options.json {
+                for row in page.rows { printer.line((printed == 0 ? "" : ",") + ValueFormat.json(row: row).rendered); printed += 1 }
+            } else {
+                var table = TextTable(headers: access.table.columns.map(\.name))
+                page.rows.forEach { row in table.append(row.map { ValueFormat.human($0.1) }) }
+                if widths == nil { widths = table.widths; printer.line(table.lines[0]) }
+                table.rowLines(widths: widths!).forEach(printer.line)
+                printed += page.rows.count
+            }
+            key = page.lastKey
+            if page.rows.count < size { break }
         }
-        var output = TextTable(headers: schema.columns.map(\.name))
-        for row in rows {
-            output.append(row.map { ValueFormat.human($0.1) })
-        }
-        printer.table(output)
-        if rows.isEmpty { printer.line("(no rows)") }
+        if options.json { printer.line("]") } else if printed == 0 { printer.line("(no rows)") }
     }
 }

@@ -17,11 +17,28 @@ struct RowAccess {
         return rows.first.map { Array(zip(table.columns.map(\.name), $0)) }
     }
 
-    /// Every row in key order, at most `limit`.
+    /// Every row in key order, at most `limit`, in one read (for `watch`, which pairs them with
+    /// the feed position of the same snapshot).
     func rows(limit: Int?, _ connection: Connection) throws -> [[(String, SQLiteValue)]] {
-        try connection.statement("SELECT \(columnList) FROM \(quotedIdentifier(table.name)) ORDER BY \(table.keyExpression) LIMIT ?")
-            .rows([.integer(Int64(limit ?? -1))])
-            .map { Array(zip(table.columns.map(\.name), $0)) }
+        try page(after: nil, offset: 0, limit: limit ?? -1, connection).rows
+    }
+
+    /// One page of rows in key order: at most `limit` rows whose key is after `key` (from the
+    /// first row when `nil`), with the key of the last one. Tables without a single key are
+    /// paged by offset.
+    func page(after key: SQLiteValue?, offset: Int, limit: Int, _ connection: Connection) throws -> (rows: [[(String, SQLiteValue)]], lastKey: SQLiteValue?) {
+        let keyed = !(table.isWithoutRowID && table.keyColumn == nil)
+        let keyExpression = keyed ? table.keyExpression : "1"
+        var sql = "SELECT \(keyExpression), \(columnList) FROM \(quotedIdentifier(table.name))"
+        var arguments: [SQLiteValue] = []
+        if keyed, let key {
+            sql += " WHERE \(keyExpression) > ?"
+            arguments.append(key)
+        }
+        sql += " ORDER BY \(keyed ? keyExpression : "\(columnList)") LIMIT ? OFFSET ?"
+        arguments += [.integer(Int64(limit)), .integer(Int64(keyed ? 0 : offset))]
+        let rows = try connection.statement(sql).rows(arguments)
+        return (rows.map { Array(zip(table.columns.map(\.name), $0.dropFirst())) }, rows.last?.first)
     }
 
     /// The rowid of the row whose key is `id`; `nil` if none or the table has no rowid.
