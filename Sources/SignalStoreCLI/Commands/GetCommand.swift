@@ -67,7 +67,8 @@ struct GetCommand: ParsableCommand {
         if options.json { printer.line("[") }
         while printed < remaining {
             if stop.isFired { throw CommandInterrupted() }
-            let size = min(JournalPages.pageSize, remaining - printed)
+            // A small first page prints the header and first rows at once (and sets the widths).
+            let size = min(printed == 0 ? 100 : JournalPages.pageSize, remaining - printed)
             let page = try store.readForCLI { [key, printed] in try access.page(after: key, offset: printed, limit: size, $0) }
             if options.json {
                 for row in page.rows { printer.line((printed == 0 ? "" : ",") + ValueFormat.json(row: row).rendered); printed += 1 }
