@@ -10,6 +10,9 @@ public final class ChildProcess {
     public let error = CapturedText()
     private let outputPipe = Pipe()
     private let errorPipe = Pipe()
+    /// Signalled by each pipe's handler when it reads end-of-file: everything was appended.
+    private let endOfOutput = DispatchSemaphore(value: 0)
+    private let endOfError = DispatchSemaphore(value: 0)
 
     /// Starts `executable` with `arguments` and `environment` (else this process's). A given
     /// environment still passes on this process's sanitizer settings (`ASAN_OPTIONS`…), so a
@@ -26,9 +29,17 @@ public final class ChildProcess {
         }
         process.standardOutput = outputPipe
         process.standardError = errorPipe
-        let output = output, error = error
-        outputPipe.fileHandleForReading.readabilityHandler = { handle in output.append(String(decoding: handle.availableData, as: UTF8.self)) }
-        errorPipe.fileHandleForReading.readabilityHandler = { handle in error.append(String(decoding: handle.availableData, as: UTF8.self)) }
+        for (pipe, text, end) in [(outputPipe, output, endOfOutput), (errorPipe, error, endOfError)] {
+            pipe.fileHandleForReading.readabilityHandler = { handle in
+                let data = handle.availableData
+                if data.isEmpty {
+                    handle.readabilityHandler = nil
+                    end.signal()
+                } else {
+                    text.append(String(decoding: data, as: UTF8.self))
+                }
+            }
+        }
         try process.run()
     }
 
@@ -46,11 +57,11 @@ public final class ChildProcess {
             usleep(2_000)
         }
         process.waitUntilExit()
-        for (pipe, text) in [(outputPipe, output), (errorPipe, error)] {
-            pipe.fileHandleForReading.readabilityHandler = nil
-            let rest = (try? pipe.fileHandleForReading.readToEnd()) ?? nil
-            if let rest { text.append(String(decoding: rest, as: UTF8.self)) }
-        }
+        // Each handler appends every chunk before it sees end-of-file; waiting for that (rather
+        // than taking the handler away and reading the rest) cannot lose a chunk a handler is
+        // still holding. A grandchild that keeps a pipe open only delays this by the timeout.
+        _ = endOfOutput.wait(timeout: .now() + 10)
+        _ = endOfError.wait(timeout: .now() + 10)
         return process.terminationStatus
     }
 }
