@@ -106,6 +106,38 @@ struct SchemaEvolutionTests {
         store.close()
     }
 
+    @Test func aDatabaseMadeByThePreviousVersionIsUpgradedWithoutJournalingItsRowsAgain() throws {
+        try #require(sqlite3Shell != nil)
+        let directory = TemporaryDirectory()
+        let path = directory.path("old.sqlite")
+        let current = try Store(path: path, migrations: packageMigrations)
+        try current.execute("INSERT INTO customers (id, name, email) VALUES (1, 'a', 'a@x'); INSERT INTO orders (id, purchase_num, status) VALUES (1, 1, 'open')")
+        current.close()
+        // As the previous version left it: no staging table, no after_seq, triggers without
+        // eviction staging (only the plain insert trigger kept, in its old form).
+        let old = try Connection(path: path)
+        let triggers = try old.statement("SELECT name FROM sqlite_master WHERE type = 'trigger'").rows()
+        for case .text(let name) in triggers.map({ $0[0] }) { try old.execute("DROP TRIGGER \(quotedIdentifier(name))") }
+        try old.execute("""
+            DROP TABLE _signalstore_evictions;
+            ALTER TABLE _signalstore_migrations DROP COLUMN after_seq;
+            CREATE TRIGGER "_signalstore:customers:insert" AFTER INSERT ON customers FOR EACH ROW BEGIN
+              INSERT INTO _signalstore_changes (table_name, row_id, operation, column_name, old_value, new_value, timestamp)
+              VALUES ('customers', NEW.rowid, 'insert', NULL, NULL, json_object('id', NEW.id), 0); END;
+            CREATE TRIGGER "_signalstore:orders:insert" AFTER INSERT ON orders FOR EACH ROW BEGIN
+              INSERT INTO _signalstore_changes (table_name, row_id, operation, column_name, old_value, new_value, timestamp)
+              VALUES ('orders', NEW.rowid, 'insert', NULL, NULL, json_object('id', NEW.id), 0); END;
+            """)
+        let store = try Store(path: path, migrations: packageMigrations)
+        #expect(try store.journalEntries(after: 0).count == 2, "tables captured before are not snapshotted again")
+        #expect(try store.appliedMigrations.map(\.afterSeq) == [nil, nil])
+        let shell = try run(sqlite3Shell!, [path, "INSERT OR REPLACE INTO customers (id, name, email) VALUES (2, 'b', 'a@x')"])
+        #expect(shell.status == 0, "\(shell.error)")
+        #expect(eventually { (try? store.journalEntries(after: 2).count) == 2 })
+        #expect(try store.journalEntries(after: 2).map(\.operation) == [.delete, .insert], "the upgraded triggers journal evictions")
+        store.close()
+    }
+
     @Test func aTableCreatedThroughExecuteIsCapturedInTheSameTransaction() throws {
         let store = try Store.inMemory(migrations: packageMigrations)
         try store.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT); INSERT INTO notes VALUES (1, 'a')")

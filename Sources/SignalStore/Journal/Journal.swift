@@ -42,6 +42,15 @@ package enum Journal {
         try connection.execute(schema)
     }
 
+    /// Makes the database on `connection` a captured one, in the open transaction: the journal's
+    /// tables where missing (a database made by an earlier version gains the new ones), and
+    /// capture of every user table brought up to date (tables seen for the first time have their
+    /// rows journaled as inserts).
+    static func attach(_ connection: Connection) throws {
+        try create(connection)
+        try installCapture(connection, snapshotNewTables: true)
+    }
+
     /// Whether the database on `connection` has a journal: it is a SignalStore database.
     package static func exists(_ connection: Connection) throws -> Bool {
         try connection.statement("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?")

@@ -20,7 +20,7 @@ public struct AppliedMigration: Sendable, Equatable {
 
     /// The migrations applied to the database on `connection`, by version; none if it has no
     /// migration table.
-    static func all(_ connection: Connection) throws -> [AppliedMigration] {
+    package static func all(_ connection: Connection) throws -> [AppliedMigration] {
         let exists = try connection.statement("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?")
             .rows([.text(Migrator.table)]).first?.first == .integer(1)
         guard exists else { return [] }

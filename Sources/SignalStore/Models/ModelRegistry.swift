@@ -110,15 +110,15 @@ final class ModelRegistry {
         let replaced = Self.replacedDeletes(in: changes)
         for (offset, change) in changes.enumerated() {
             guard let object = object(table: change.table, rowID: change.rowID) else { continue }
-            let sql = ModelSQL.of(type(of: object))
             switch change.operation {
             case .update:
                 guard let column = change.column, let value = change.newValue else { continue }
-                if let index = sql.index(ofColumn: column) {
-                    let isOwn = changedByTransaction.contains(ChangedColumn(object: object, column: index))
-                    if !isOwn, object._$apply(column: index, value: value) { note(object, index) }
+                let sql = ModelSQL.of(type(of: object))
+                let index = sql.index(ofColumn: column)
+                if let index, !changedByTransaction.contains(ChangedColumn(object: object, column: index)), object._$apply(column: index, value: value) {
+                    note(object, index)
                 }
-                let movesRow = column == "rowid" || sql.index(ofColumn: column) == sql.primaryKeyIndex
+                let movesRow = column == "rowid" || index == sql.primaryKeyIndex
                 if movesRow, case .integer(let newRowID) = value, newRowID != change.rowID {
                     if let displaced = move(object, table: change.table, from: change.rowID, to: newRowID) { deleted.append(displaced) }
                 }
@@ -130,6 +130,7 @@ final class ModelRegistry {
                 deleted.append(object)
             case .insert:
                 // A live object for the inserted rowid: its row was replaced. Take the new row.
+                let sql = ModelSQL.of(type(of: object))
                 for (column, value) in change.row ?? [:] {
                     guard let index = sql.index(ofColumn: column) else { continue }
                     if object._$apply(column: index, value: value) { note(object, index) }

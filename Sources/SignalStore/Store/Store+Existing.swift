@@ -24,10 +24,7 @@ extension Store {
         do {
             connection = try Connection(path: path, busyTimeout: busyTimeout, readOnly: access == .readOnly)
             if access == .readWrite {
-                try connection.transaction {
-                    try Journal.create(connection)
-                    try Journal.installCapture(connection, snapshotNewTables: true)
-                }
+                try connection.transaction { try Journal.attach(connection) }
             }
         } catch {
             throw StoreError.wrap(error)
@@ -47,12 +44,6 @@ extension Store {
         let count = try connection.statement("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN (?, ?)")
             .rows([.text(Journal.changes), .text(Migrator.table)]).first?.first
         return count == .integer(2)
-    }
-
-    /// The migrations applied to the database on `connection`, by version; none if it has no
-    /// migration table.
-    package static func appliedMigrations(_ connection: Connection) throws -> [AppliedMigration] {
-        try AppliedMigration.all(connection)
     }
 
     /// The migrations applied to this database, by version, with the change-feed seq each one

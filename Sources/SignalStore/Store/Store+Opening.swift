@@ -31,8 +31,7 @@ extension Store {
     }
 
     private static func setUp(_ connection: Connection, _ migrations: [Migration]) throws {
-        try Journal.create(connection)
-        try Journal.installCapture(connection, snapshotNewTables: true)
+        try Journal.attach(connection)
         try Migrator(migrations: migrations).migrate(connection)
     }
 

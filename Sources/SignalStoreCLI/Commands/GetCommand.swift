@@ -63,7 +63,7 @@ struct GetCommand: ParsableCommand {
     private func printAll(_ access: RowAccess, from store: Store, _ printer: Printer) throws {
         let stop = CommandContext.current.stop
         let remaining = limit ?? Int.max
-        var printed = 0, key: SQLiteValue? = nil, widths: [Int]?
+        var printed = 0, key: SQLiteValue? = nil, widths: [Int]?, separator = ""
         if options.json { printer.line("[") }
         while printed < remaining {
             if stop.isFired { throw CommandInterrupted() }
@@ -71,14 +71,17 @@ struct GetCommand: ParsableCommand {
             let size = min(printed == 0 ? 100 : JournalPages.pageSize, remaining - printed)
             let page = try store.readForCLI { [key, printed] in try access.page(after: key, offset: printed, limit: size, $0) }
             if options.json {
-                for row in page.rows { printer.line((printed == 0 ? "" : ",") + ValueFormat.json(row: row).rendered); printed += 1 }
+                for row in page.rows {
+                    printer.line(separator + ValueFormat.json(row: row).rendered)
+                    separator = ","
+                }
             } else {
                 var table = TextTable(headers: access.table.columns.map(\.name))
                 page.rows.forEach { row in table.append(row.map { ValueFormat.human($0.1) }) }
                 if widths == nil { widths = table.widths; printer.line(table.lines[0]) }
                 table.rowLines(widths: widths!).forEach(printer.line)
-                printed += page.rows.count
             }
+            printed += page.rows.count
             key = page.lastKey
             if page.rows.count < size { break }
         }

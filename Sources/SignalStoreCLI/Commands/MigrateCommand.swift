@@ -31,7 +31,7 @@ struct MigrateCommand: ParsableCommand {
             throw error
         }
         defer { store.close() }
-        let applied = try store.readForCLI(Store.appliedMigrations)
+        let applied = try store.readForCLI(AppliedMigration.all)
         let new = applied.filter { !before.contains($0.version) }
         let version = applied.last?.version ?? 0
         let printer = Printer(json: options.json)
@@ -53,7 +53,7 @@ struct MigrateCommand: ParsableCommand {
         try DatabaseFile.checkExisting(path)
         return try CLIFailure.run {
             let connection = try Connection(path: path, busyTimeout: options.busyTimeout, readOnly: true)
-            return Set(try Store.appliedMigrations(connection).map(\.version))
+            return Set(try AppliedMigration.all(connection).map(\.version))
         }
     }
 

@@ -20,7 +20,7 @@ struct StatusCommand: ParsableCommand {
     func run() throws {
         let store = try DatabaseOpener.open(options, access: .readOnly)
         defer { store.close() }
-        let applied = try store.readForCLI(Store.appliedMigrations)
+        let applied = try store.readForCLI(AppliedMigration.all)
         let version = applied.last?.version ?? 0
         let pending = pendingMigrations(after: version)
         let lastSeq = try CLIFailure.run { try store.lastChangeSeq }
