@@ -4,15 +4,22 @@ import Foundation
 public final class CapturedText: @unchecked Sendable {
     // @unchecked: `text` is read and written only while holding `condition`'s lock.
     private let condition = NSCondition()
-    private var text = ""
+    private var bytes: [UInt8] = []
+    private var text: String { String(decoding: bytes, as: UTF8.self) }
 
     /// An empty collector.
     public init() {}
 
     /// Appends a piece of text and wakes waiters.
     public func append(_ piece: String) {
+        append(bytes: Array(piece.utf8)[...])
+    }
+
+    /// Appends raw output (decoded as UTF-8 when read, so a character split across two reads
+    /// stays whole) and wakes waiters.
+    public func append(bytes piece: ArraySlice<UInt8>) {
         condition.lock()
-        text += piece
+        bytes += piece
         condition.broadcast()
         condition.unlock()
     }

@@ -29,18 +29,26 @@ public final class ChildProcess {
         }
         process.standardOutput = outputPipe
         process.standardError = errorPipe
-        for (pipe, text, end) in [(outputPipe, output, endOfOutput), (errorPipe, error, endOfError)] {
-            pipe.fileHandleForReading.readabilityHandler = { handle in
-                let data = handle.availableData
-                if data.isEmpty {
-                    handle.readabilityHandler = nil
-                    end.signal()
-                } else {
-                    text.append(String(decoding: data, as: UTF8.self))
-                }
-            }
-        }
         try process.run()
+        // One thread per pipe reads until end-of-file with plain blocking reads: chunks arrive
+        // in order, and nothing is left in a handler when the reader signals the end.
+        for (pipe, text, end) in [(outputPipe, output, endOfOutput), (errorPipe, error, endOfError)] {
+            let descriptor = pipe.fileHandleForReading.fileDescriptor
+            Thread {
+                var buffer = [UInt8](repeating: 0, count: 65_536)
+                while true {
+                    let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+                    if count > 0 {
+                        text.append(bytes: buffer[0..<count])
+                    } else if count < 0, errno == EINTR {
+                        continue
+                    } else {
+                        break
+                    }
+                }
+                end.signal()
+            }.start()
+        }
     }
 
     /// Sends `signal` to the process.
@@ -57,9 +65,8 @@ public final class ChildProcess {
             usleep(2_000)
         }
         process.waitUntilExit()
-        // Each handler appends every chunk before it sees end-of-file; waiting for that (rather
-        // than taking the handler away and reading the rest) cannot lose a chunk a handler is
-        // still holding. A grandchild that keeps a pipe open only delays this by the timeout.
+        // The readers signal once they read end-of-file, after their last chunk. A grandchild
+        // that keeps a pipe open only delays this by the timeout.
         _ = endOfOutput.wait(timeout: .now() + 10)
         _ = endOfError.wait(timeout: .now() + 10)
         return process.terminationStatus
