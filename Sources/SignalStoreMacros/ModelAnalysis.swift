@@ -16,9 +16,15 @@ struct ModelAnalysis {
     var transients: [ModelProperty] { properties.filter { $0.column == nil } }
 
     init(_ declaration: some DeclGroupSyntax, in context: some MacroExpansionContext) {
+        self.init(declaration) { node, message in context.diagnose(Diagnostic(node: node, message: message)) }
+    }
+
+    /// Analyzes `declaration`, handing each problem to `diagnose` (the member-attribute role
+    /// passes none: the member role reports them once).
+    init(_ declaration: some DeclGroupSyntax, diagnose: (Syntax, any DiagnosticMessage) -> Void) {
         var valid = true
         func report(_ node: some SyntaxProtocol, _ message: some DiagnosticMessage) {
-            context.diagnose(Diagnostic(node: node, message: message))
+            diagnose(Syntax(node), message)
             valid = false
         }
         guard let classDecl = declaration.as(ClassDeclSyntax.self) else {

@@ -52,8 +52,10 @@ extension ModelMacro: MemberAttributeMacro {
         if variable.attribute(named: "Transient") != nil {
             return ["@SignalStore._Transient"]
         }
-        guard let type = variable.bindings.first?.typeAnnotation?.type, ModelAnalysis.isStorable(type) else { return [] }
-        return ["@SignalStore._Persisted"]
+        guard let type = variable.bindings.first?.typeAnnotation?.type, ModelAnalysis.isStorable(type),
+              let column = ModelAnalysis(declaration, diagnose: { _, _ in }).persisted.firstIndex(where: { $0.name == name })
+        else { return [] }
+        return ["@SignalStore._Persisted(column: \(raw: column))"]
     }
 }
 

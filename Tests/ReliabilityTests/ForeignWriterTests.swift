@@ -43,7 +43,7 @@ struct ForeignWriterTests {
             try runForeignBatch(statements, path: path, python: batch.isMultiple(of: 2), foreignKeys: Bool.random(using: &random), using: &random)
             try writeThroughStore(store, live: &live, using: &random)
             let last = try store.lastChangeSeq
-            #expect(eventually { store.database.withLock { $0.lastSeenSeq } >= last }, "the store did not catch up (seed \(seed), batch \(batch))")
+            #expect(eventually { store.registry.withLock { $0.lastSeenSeq } >= last }, "the store did not catch up (seed \(seed), batch \(batch))")
             for change in try store.journalEntries(after: replayedThrough) { try JournalReplay.apply(change, to: replay) }
             replayedThrough = last
             try JournalReplay.expectEqual(store, replay)
@@ -99,7 +99,7 @@ struct ForeignWriterTests {
     private func expectLiveObjectsEqualRows(_ live: [Order], _ store: Store, context: String) throws {
         for order in live {
             guard let rowID = order._$model.rowID else { continue }
-            let row = try store.read { connection in
+            let row = try store.readConnection { connection in
                 try connection.statement("SELECT id, purchase_num, status, note FROM orders WHERE rowid = ?").rows([.integer(rowID)]).first
             }
             let expected = row.map { [$0[0], $0[1], $0[2], $0[3]] }

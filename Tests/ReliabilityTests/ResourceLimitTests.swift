@@ -9,7 +9,7 @@ import Testing
 
     /// Caps the store's connection at its current size: the next page it needs is "disk full".
     private func fillDisk(_ store: Store) throws {
-        try store.read { connection in
+        try store.writeTransaction { connection in
             let pages = try connection.statement("PRAGMA page_count").rows().first?.first
             guard case .integer(let count)? = pages else { return }
             try connection.execute("PRAGMA max_page_count = \(count)")
@@ -17,7 +17,7 @@ import Testing
     }
 
     private func freeDisk(_ store: Store) throws {
-        try store.read { connection in try connection.execute("PRAGMA max_page_count = 1073741823") }
+        try store.writeTransaction { connection in try connection.execute("PRAGMA max_page_count = 1073741823") }
     }
 
     private func isFull(_ error: any Error) -> Bool {
@@ -136,7 +136,7 @@ import Testing
             if lifetime % 10 == 0 { released.append { [weak order] in order } }
         }
         #expect(released.filter { $0() != nil }.isEmpty, "released objects are still alive")
-        let (live, entries) = store.database.withLock { ($0.registry.liveObjects.count, $0.registry.entryCount) }
+        let (live, entries) = store.registry.withLock { ($0.liveObjects.count, $0.entryCount) }
         #expect(live == 0)
         #expect(entries <= 128, "the identity map keeps \(entries) entries of released objects")
         store.close()

@@ -36,9 +36,9 @@ struct ModelExpansionTests {
             """#,
             #"""
             final class Point {
-                @SignalStore._Persisted
+                @SignalStore._Persisted(column: 0)
                 var id: Int64
-                @SignalStore._Persisted var x: Double
+                @SignalStore._Persisted(column: 1) var x: Double
                 @SignalStore._Transient var isSelected = false
 
                 let _$model = SignalStore.ModelState()
@@ -122,7 +122,7 @@ struct ModelExpansionTests {
         expectExpansion(
             """
             final class Point {
-                @_Persisted var x: Double
+                @_Persisted(column: 1) var x: Double
             }
             """,
             #"""
@@ -135,11 +135,11 @@ struct ModelExpansionTests {
                     get {
                         _$observationRegistrar.access(self, keyPath: \.x)
                         return _$model.withLock {
-                            _$x
+                            _$model.visible(column: 1, committed: _$x)
                         }
                     }
                     set {
-                        SignalStore.ModelRuntime.set(self, property: "x", to: newValue)
+                        SignalStore.ModelRuntime.set(self, column: 1, to: newValue)
                     }
                 }
 

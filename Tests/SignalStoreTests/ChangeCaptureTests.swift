@@ -10,7 +10,8 @@ struct ChangeCaptureTests {
 
     @Test("inserts, per-column updates and deletes are journaled", arguments: StoreKind.allCases)
     func capturesEveryKindOfChange(kind: StoreKind) throws {
-        let (store, _) = try makeStore(kind)
+        let (store, folder) = try makeStore(kind)
+        defer { withExtendedLifetime(folder) {} }
         try store.execute("INSERT INTO orders (id, purchase_num, status, note, created_at) VALUES (42, 1, 'open', NULL, 10.5)")
         try store.execute("UPDATE orders SET purchase_num = 3, status = 'open', note = 'rush' WHERE id = 42")
         try store.execute("DELETE FROM orders WHERE id = 42")
@@ -34,7 +35,8 @@ struct ChangeCaptureTests {
 
     @Test("an update that changes nothing writes nothing", arguments: StoreKind.allCases)
     func noOpUpdatesAreNotJournaled(kind: StoreKind) throws {
-        let (store, _) = try makeStore(kind)
+        let (store, folder) = try makeStore(kind)
+        defer { withExtendedLifetime(folder) {} }
         try store.execute("INSERT INTO orders (id, purchase_num, status) VALUES (1, 1, 'open')")
         try store.execute("UPDATE orders SET purchase_num = 1, status = 'open'")
         #expect(try journal(store).count == 1)
@@ -42,7 +44,8 @@ struct ChangeCaptureTests {
 
     @Test("DELETE without WHERE is captured row by row", arguments: StoreKind.allCases)
     func deleteAllIsCaptured(kind: StoreKind) throws {
-        let (store, _) = try makeStore(kind)
+        let (store, folder) = try makeStore(kind)
+        defer { withExtendedLifetime(folder) {} }
         for id in 1...5 { try store.execute("INSERT INTO orders (id, purchase_num, status) VALUES (?, 0, 'open')", arguments: [.integer(Int64(id))]) }
         try store.execute("DELETE FROM orders")
         let deletes = try journal(store).filter { $0.operation == .delete }

@@ -12,7 +12,8 @@ struct ChangeFeedTests {
 
     @Test("changes(since:) replays, then delivers live entries", arguments: StoreKind.allCases)
     func replayThenLive(kind: StoreKind) throws {
-        let (store, _) = try makeStore(kind)
+        let (store, folder) = try makeStore(kind)
+        defer { withExtendedLifetime(folder) {} }
         try insertOrder(store, 1)
         try insertOrder(store, 2)
         let fromStart = store.changes(since: 0).record()
@@ -30,7 +31,8 @@ struct ChangeFeedTests {
 
     @Test("entries written while nobody listens are not delivered as live later", arguments: StoreKind.allCases)
     func writesWithoutSubscribersAreNotLive(kind: StoreKind) throws {
-        let (store, _) = try makeStore(kind)
+        let (store, folder) = try makeStore(kind)
+        defer { withExtendedLifetime(folder) {} }
         try insertOrder(store, 1)
         let first = store.changes().record()
         first.subscription.dispose()
@@ -44,7 +46,8 @@ struct ChangeFeedTests {
 
     @Test("no gap and no duplicate while writers race the subscription", arguments: StoreKind.allCases)
     func subscriptionRacingWrites(kind: StoreKind) throws {
-        let (store, _) = try makeStore(kind)
+        let (store, folder) = try makeStore(kind)
+        defer { withExtendedLifetime(folder) {} }
         let total = 300
         let recorders = Locked<[Recorder<Change, StoreError>]>([])
         DispatchQueue.concurrentPerform(iterations: 3) { worker in

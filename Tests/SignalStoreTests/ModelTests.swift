@@ -11,7 +11,8 @@ struct ModelTests {
     }
 
     @Test func signalReplaysThenEmitsOnlyThatPropertysCommittedChanges() throws {
-        let (store, _) = try openStore()
+        let (store, folder) = try openStore()
+        defer { withExtendedLifetime(folder) {} }
         let order = Order(id: 42, purchaseNum: 1, status: "open")
         try store.insert(order)
         let purchases = order.signal(for: \.purchaseNum).record()
@@ -25,7 +26,8 @@ struct ModelTests {
     }
 
     @Test func assigningAnEqualValueWritesAndEmitsNothing() throws {
-        let (store, _) = try openStore()
+        let (store, folder) = try openStore()
+        defer { withExtendedLifetime(folder) {} }
         let order = Order(id: 1, purchaseNum: 5, status: "open")
         try store.insert(order)
         let recorder = order.signal(for: \.purchaseNum).record()
@@ -37,7 +39,8 @@ struct ModelTests {
     }
 
     @Test func transactionEmitsEachChangedPropertyOnceWithItsFinalValueInFirstChangedOrder() throws {
-        let (store, _) = try openStore()
+        let (store, folder) = try openStore()
+        defer { withExtendedLifetime(folder) {} }
         let order = Order(id: 1, purchaseNum: 1, status: "open")
         try store.insert(order)
         let log = Locked<[String]>([])
@@ -55,7 +58,8 @@ struct ModelTests {
     }
 
     @Test func rollbackEmitsNothingAndRevertsInMemoryValues() throws {
-        let (store, _) = try openStore()
+        let (store, folder) = try openStore()
+        defer { withExtendedLifetime(folder) {} }
         let order = Order(id: 1, purchaseNum: 1, status: "open")
         try store.insert(order)
         let recorder = order.signal(for: \.purchaseNum).record()
@@ -83,7 +87,8 @@ struct ModelTests {
     }
 
     @Test func nestedTransactionsAreSavepoints() throws {
-        let (store, _) = try openStore()
+        let (store, folder) = try openStore()
+        defer { withExtendedLifetime(folder) {} }
         let order = Order(id: 1, purchaseNum: 1, status: "open")
         try store.insert(order)
         struct Abort: Error {}
@@ -101,7 +106,8 @@ struct ModelTests {
     }
 
     @Test func aFailedWriteKeepsTheDatabaseValueEmitsNothingAndIsReported() throws {
-        let (store, _) = try openStore()
+        let (store, folder) = try openStore()
+        defer { withExtendedLifetime(folder) {} }
         let order = Order(id: 1, purchaseNum: 1, status: "open")
         try store.insert(order)
         let values = order.signal(for: \.purchaseNum).record()
@@ -119,7 +125,8 @@ struct ModelTests {
     }
 
     @Test func identityMapKeepsOneLiveInstanceAndDoesNotRetainReleasedOnes() throws {
-        let (store, _) = try openStore()
+        let (store, folder) = try openStore()
+        defer { withExtendedLifetime(folder) {} }
         try store.insert(Order(id: 1, purchaseNum: 1, status: "open"))
         let first = try #require(try store.find(Order.self, id: Int64(1)))
         let second = try #require(try store.find(Order.self, id: Int64(1)))
@@ -138,7 +145,8 @@ struct ModelTests {
     }
 
     @Test func releasedObjectsAreNotRetainedByTheStore() throws {
-        let (store, _) = try openStore()
+        let (store, folder) = try openStore()
+        defer { withExtendedLifetime(folder) {} }
         weak var weakOrder: Order?
         do {
             let order = Order(id: 5, purchaseNum: 1, status: "open")
@@ -166,7 +174,8 @@ struct ModelTests {
     }
 
     @Test func rawSQLThroughTheStoreUpdatesLiveObjects() throws {
-        let (store, _) = try openStore()
+        let (store, folder) = try openStore()
+        defer { withExtendedLifetime(folder) {} }
         let order = Order(id: 1, purchaseNum: 1, status: "open")
         try store.insert(order)
         let statuses = order.signal(for: \.status).record()
@@ -177,7 +186,8 @@ struct ModelTests {
     }
 
     @Test func deleteCompletesSignalsAndLaterWritesAreErrorsNotCrashes() throws {
-        let (store, _) = try openStore()
+        let (store, folder) = try openStore()
+        defer { withExtendedLifetime(folder) {} }
         let order = Order(id: 1, purchaseNum: 1, status: "open")
         try store.insert(order)
         let recorder = order.signal(for: \.purchaseNum).record()
@@ -192,7 +202,8 @@ struct ModelTests {
     }
 
     @Test func aSubscriberThatWritesFromItsCallbackIsQueuedNotNested() throws {
-        let (store, _) = try openStore()
+        let (store, folder) = try openStore()
+        defer { withExtendedLifetime(folder) {} }
         let order = Order(id: 1, purchaseNum: 1, status: "open")
         try store.insert(order)
         let log = Locked<[String]>([])
@@ -243,7 +254,8 @@ struct ModelTests {
     }
 
     @Test func observationSeesLocalAndExternalChanges() throws {
-        let (store, _) = try openStore()
+        let (store, folder) = try openStore()
+        defer { withExtendedLifetime(folder) {} }
         let order = Order(id: 1, purchaseNum: 1, status: "open")
         try store.insert(order)
         let fired = Locked(0)

@@ -22,7 +22,7 @@ func makeStore(_ kind: StoreKind, in directory: TemporaryDirectory = TemporaryDi
 
 /// Runs a query through the store's connection.
 func rows(_ store: Store, _ sql: String, _ arguments: [SQLiteValue] = []) throws -> [[SQLiteValue]] {
-    try store.read { connection in try Statement(database: connection.handle, sql: sql).rows(arguments) }
+    try store.readConnection { connection in try Statement(database: connection.handle, sql: sql).rows(arguments) }
 }
 
 /// The built `StoreTestHelper` executable, next to the test bundle.

@@ -32,8 +32,8 @@ package enum JournalReplay {
     /// created outside migrations, whose schema the feed does not carry.
     package static func replayOntoCurrentSchema(_ store: Store) throws -> Connection {
         let copy = try emptyConnection()
-        for table in try store.read(CapturedTable.names) {
-            let sql = try store.read { try $0.statement("SELECT sql FROM sqlite_master WHERE name = ?").rows([.text(table)]) }
+        for table in try store.readConnection(CapturedTable.names) {
+            let sql = try store.readConnection { try $0.statement("SELECT sql FROM sqlite_master WHERE name = ?").rows([.text(table)]) }
             if case .text(let create)? = sql.first?.first { try copy.execute(create) }
         }
         for change in try store.journalEntries(after: 0) { try apply(change, to: copy) }
@@ -43,8 +43,8 @@ package enum JournalReplay {
     /// Throws a ``Mismatch`` naming the first table whose rows differ between `store` and
     /// `replayed`.
     package static func expectEqual(_ store: Store, _ replayed: Connection) throws {
-        for table in try store.read(CapturedTable.names) {
-            let original = try store.read { try contents(of: table, $0) }
+        for table in try store.readConnection(CapturedTable.names) {
+            let original = try store.readConnection { try contents(of: table, $0) }
             let rebuilt = try contents(of: table, replayed)
             guard original == rebuilt else {
                 throw Mismatch(description: "table \(table): the journal replays to \(rebuilt) but the table holds \(original)")

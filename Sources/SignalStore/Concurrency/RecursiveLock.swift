@@ -32,6 +32,16 @@ final class RecursiveLock: @unchecked Sendable {
         mutex.deallocate()
     }
 
+    /// Takes the mutex if it is free or already held by the calling thread; never waits.
+    func tryLock() -> Bool {
+        pthread_mutex_trylock(mutex) == 0
+    }
+
+    /// Releases a mutex taken by ``tryLock()``.
+    func unlock() {
+        pthread_mutex_unlock(mutex)
+    }
+
     /// Runs `body` holding the mutex.
     func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
         pthread_mutex_lock(mutex)

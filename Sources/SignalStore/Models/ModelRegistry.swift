@@ -1,6 +1,10 @@
-/// The identity map: one live instance per (table, row) while anything holds it. Objects are
-/// held weakly, so released objects are not kept alive by the store. Used under the database
-/// lock.
+/// The identity map: one live instance per (table, row) while anything holds it, and how far
+/// the journal has been applied to them. Objects are held weakly, so released objects are not
+/// kept alive by the store.
+///
+/// The store keeps it behind its own lock (``Store/registry``), taken after the writer's lock
+/// when both are needed, so readers can file the objects they load without waiting for the
+/// writer.
 final class ModelRegistry {
     private struct RowKey: Hashable {
         let table: String
@@ -9,10 +13,57 @@ final class ModelRegistry {
 
     private struct Entry {
         weak var object: (any PersistentModel)?
+        /// The object's values reflect the journal up to here: it was loaded from a snapshot
+        /// that included this entry, so applying entries up to it again would step through
+        /// values it already holds.
+        var currentThrough: Int64
     }
 
     private var entries: [RowKey: Entry] = [:]
-    private var checkedTypes: Set<ObjectIdentifier> = []
+
+    /// The last journal entry read (applied to the objects and queued for the feed).
+    var lastSeenSeq: Int64 = 0
+    /// Whether entries may exist after `lastSeenSeq` that were not read because nobody was
+    /// listening; the next listener skips them.
+    var isBehind = false
+
+    /// The seq of the last applied entry of each row changed recently (since `recentFloor`).
+    private var recentlyChanged: [RowKey: Int64] = [:]
+    /// Entries before this one are no longer in `recentlyChanged`.
+    private var recentFloor: Int64 = 0
+
+    /// Whether the row of an object loaded from a snapshot that includes the journal up to
+    /// `seq` is current. Entries after `lastSeenSeq` are applied to the object later (those up
+    /// to `seq` skipped); entries before it already went by, so the row must not have changed
+    /// between the snapshot and `lastSeenSeq`.
+    func isCurrent(table: String, rowID: Int64, snapshot seq: Int64) -> Bool {
+        if seq >= lastSeenSeq { return true }
+        guard !isBehind, seq >= recentFloor else { return false }
+        return (recentlyChanged[RowKey(table: table, rowID: rowID)] ?? 0) <= seq
+    }
+
+    /// Notes the rows `changes` touch, for ``isCurrent(table:rowID:snapshot:)``; forgets them
+    /// all past a bound (a snapshot older than that then reloads its rows).
+    private func noteRecent(_ changes: [Change]) {
+        if recentlyChanged.count > 4_096 {
+            recentlyChanged = [:]
+            recentFloor = lastSeenSeq
+        }
+        for change in changes {
+            recentlyChanged[RowKey(table: change.table, rowID: change.rowID)] = change.seq
+        }
+    }
+
+    /// Files an object loaded from a snapshot (see ``isCurrent(table:rowID:snapshot:)``). When the journal
+    /// was not being read, reading resumes after the snapshot, so nothing that changes the
+    /// object afterwards is skipped.
+    func file(_ object: any PersistentModel, table: String, rowID: Int64, snapshot seq: Int64) {
+        if isBehind {
+            lastSeenSeq = seq
+            isBehind = false
+        }
+        register(object, table: table, rowID: rowID, currentThrough: seq)
+    }
 
     /// Whether no object is registered (entries of released objects count until pruned, so
     /// this errs on the side of reading the journal).
@@ -29,13 +80,13 @@ final class ModelRegistry {
     ///   connection in a commit not yet read, whose rowid is now taken again. Its row is gone,
     ///   so the caller completes it.
     @discardableResult
-    func register(_ object: any PersistentModel, table: String, rowID: Int64) -> (any PersistentModel)? {
+    func register(_ object: any PersistentModel, table: String, rowID: Int64, currentThrough: Int64 = 0) -> (any PersistentModel)? {
         let displaced = self.object(table: table, rowID: rowID).flatMap { $0 === object ? nil : $0 }
         if entries.count >= pruneThreshold {
             entries = entries.filter { $0.value.object != nil }
             pruneThreshold = max(64, entries.count * 2)
         }
-        entries[RowKey(table: table, rowID: rowID)] = Entry(object: object)
+        entries[RowKey(table: table, rowID: rowID)] = Entry(object: object, currentThrough: currentThrough)
         if let displaced, let store = displaced._$model.managedStore { displaced._$model.link = .deleted(store) }
         return displaced
     }
@@ -63,8 +114,9 @@ final class ModelRegistry {
     /// Re-files a live object whose row changed rowid.
     /// - Returns: The object it displaces, if any (see ``register(_:table:rowID:)``).
     private func move(_ object: any PersistentModel, table: String, from oldRowID: Int64, to newRowID: Int64) -> (any PersistentModel)? {
+        let currentThrough = entries[RowKey(table: table, rowID: oldRowID)]?.currentThrough ?? 0
         unregister(table: table, rowID: oldRowID)
-        let displaced = register(object, table: table, rowID: newRowID)
+        let displaced = register(object, table: table, rowID: newRowID, currentThrough: currentThrough)
         if let store = object._$model.managedStore { object._$model.link = .managed(store, rowID: newRowID) }
         return displaced
     }
@@ -84,40 +136,36 @@ final class ModelRegistry {
         entries.values.compactMap(\.object)
     }
 
-    /// Whether `type` was already checked against its table.
-    func needsSchemaCheck(_ type: any PersistentModel.Type) -> Bool {
-        checkedTypes.insert(ObjectIdentifier(type)).inserted
-    }
-
-    func forgetSchemaCheck(_ type: any PersistentModel.Type) {
-        checkedTypes.remove(ObjectIdentifier(type))
-    }
-
-    /// Applies committed journal entries to live objects: stores the new values now (under the
-    /// database lock) and returns the notifications to deliver later, one per changed
-    /// (object, column) with its final value, in the order first changed.
-    func apply(_ changes: [Change], alsoNotify committed: [ModelTransaction.ColumnChange]) -> [ChangePublisher.Item] {
+    /// Applies committed journal entries to live objects: stores the new values now and returns
+    /// the notifications to deliver later, one per changed (object, column) with its final
+    /// value, in the order first changed. A column that ends where it started (set and set back
+    /// in one transaction) notifies nothing.
+    func apply(_ changes: [Change]) -> [ChangePublisher.Item] {
+        noteRecent(changes)
         var order: [ChangedColumn] = []
-        var seen: Set<ChangedColumn> = []
+        var before: [ChangedColumn: SQLiteValue] = [:]
         var deleted: [any PersistentModel] = []
-        func note(_ object: any PersistentModel, _ index: Int) {
+        func note(_ object: any PersistentModel, _ index: Int, was previous: SQLiteValue) {
             let key = ChangedColumn(object: object, column: index)
-            if seen.insert(key).inserted { order.append(key) }
+            if before[key] == nil {
+                before[key] = previous
+                order.append(key)
+            }
         }
-        // Columns the committing transaction changed already hold their final values; their
-        // journal entries are not applied again (that would step through intermediate values).
-        let changedByTransaction = Set(committed.map { ChangedColumn(object: $0.object, column: $0.column) })
+        func set(_ object: any PersistentModel, _ index: Int, _ value: SQLiteValue) {
+            let previous = object._$value(column: index)
+            if object._$apply(column: index, value: value) { note(object, index, was: previous) }
+        }
         let replaced = Self.replacedDeletes(in: changes)
         for (offset, change) in changes.enumerated() {
-            guard let object = object(table: change.table, rowID: change.rowID) else { continue }
+            let key = RowKey(table: change.table, rowID: change.rowID)
+            guard let entry = entries[key], let object = entry.object, change.seq > entry.currentThrough else { continue }
             switch change.operation {
             case .update:
                 guard let column = change.column, let value = change.newValue else { continue }
                 let sql = ModelSQL.of(type(of: object))
                 let index = sql.index(ofColumn: column)
-                if let index, !changedByTransaction.contains(ChangedColumn(object: object, column: index)), object._$apply(column: index, value: value) {
-                    note(object, index)
-                }
+                if let index { set(object, index, value) }
                 let movesRow = column == "rowid" || index == sql.primaryKeyIndex
                 if movesRow, case .integer(let newRowID) = value, newRowID != change.rowID {
                     if let displaced = move(object, table: change.table, from: change.rowID, to: newRowID) { deleted.append(displaced) }
@@ -132,17 +180,14 @@ final class ModelRegistry {
                 // A live object for the inserted rowid: its row was replaced. Take the new row.
                 let sql = ModelSQL.of(type(of: object))
                 for (column, value) in change.row ?? [:] {
-                    guard let index = sql.index(ofColumn: column) else { continue }
-                    if object._$apply(column: index, value: value) { note(object, index) }
+                    if let index = sql.index(ofColumn: column) { set(object, index, value) }
                 }
             }
         }
-        for change in committed where change.object._$value(column: change.column) != change.original {
-            note(change.object, change.column)
-        }
-        var items: [ChangePublisher.Item] = order.map { changed in
+        var items: [ChangePublisher.Item] = order.compactMap { changed in
             let object = changed.object
             let value = object._$value(column: changed.column)
+            guard value != before[changed] else { return nil }
             return .notification { object._$willChange(column: changed.column); object._$model.emit(column: changed.column, value: value) }
         }
         items += deleted.map { object in .notification { object._$model.completeAll() } }

@@ -7,7 +7,6 @@ struct ModelSQL: Sendable {
     let select: String
     let updates: [String]
     let delete: String
-    private let propertyIndexes: [String: Int]
     private let columnIndexes: [String: Int]
 
     init<Model: PersistentModel>(_ type: Model.Type) {
@@ -20,12 +19,7 @@ struct ModelSQL: Sendable {
         select = "SELECT rowid, \(quotedColumns.joined(separator: ", ")) FROM \(quotedTable)"
         updates = quotedColumns.map { "UPDATE \(quotedTable) SET \($0) = ? WHERE rowid = ?" }
         delete = "DELETE FROM \(quotedTable) WHERE rowid = ?"
-        propertyIndexes = Dictionary(uniqueKeysWithValues: type._$propertyNames.enumerated().map { ($1, $0) })
         columnIndexes = Dictionary(uniqueKeysWithValues: columnNames.enumerated().map { ($1, $0) })
-    }
-
-    func index(ofProperty name: String) -> Int? {
-        propertyIndexes[name]
     }
 
     func index(ofColumn name: String) -> Int? {
@@ -42,8 +36,4 @@ struct ModelSQL: Sendable {
     }
 
     private static let cache = Locked<[ObjectIdentifier: ModelSQL]>([:])
-}
-
-extension PersistentModel {
-    static var _$propertyNames: [String] { _$columns.map(\.property) }
 }

@@ -1,8 +1,21 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The runtime state of one model object: the lock that guards its stored values, the store
-/// and row it belongs to, and the signals of its properties.
+/// and row it belongs to, the values an open transaction set, and the signals of its
+/// properties.
+///
+/// The stored values are always committed ones. A property set inside `store.transaction` is
+/// kept here as *uncommitted* until the transaction ends, visible only to the thread running
+/// the transaction; the journal entries of the commit then update the stored values.
 public final class ModelState: @unchecked Sendable {
-    // @unchecked: `link` and `signals` (and the object's generated `_$…` storage) are read and
-    // written only while holding `lock`.
+    // @unchecked: `storedLink`, `signals`, `uncommitted` and `uncommittedOwner` (and the
+    // object's generated `_$…` storage) are read and written only while holding `lock`.
 
     /// Where the object stands.
     enum Link {
@@ -21,6 +34,10 @@ public final class ModelState: @unchecked Sendable {
     private let lock = RecursiveLock()
     private var storedLink: Link = .unmanaged
     private var signals: [Int: ColumnSignal] = [:]
+    /// Values set by the open transaction, by column.
+    private var uncommitted: [Int: SQLiteValue] = [:]
+    /// The thread running that transaction.
+    private var uncommittedOwner: pthread_t?
 
     /// Creates the state of an unmanaged object.
     public init() {}
@@ -29,6 +46,43 @@ public final class ModelState: @unchecked Sendable {
     /// values inside it.
     public func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
         try lock.withLock(body)
+    }
+
+    /// The value of column `index` as the calling thread sees it: the value its own open
+    /// transaction set, if any, else `committed` (the stored value). Generated getters call it
+    /// inside ``withLock(_:)``.
+    public func visible<Value>(column index: Int, committed: Value) -> Value {
+        guard !uncommitted.isEmpty, isOwnedByCallingThread, let value = uncommitted[index],
+              let decoded = ModelRuntime.decode(value, as: Value.self)
+        else { return committed }
+        return decoded
+    }
+
+    /// The calling thread's uncommitted value of column `index`, if its transaction set one.
+    func uncommittedValue(column index: Int) -> SQLiteValue? {
+        lock.withLock { isOwnedByCallingThread ? uncommitted[index] : nil }
+    }
+
+    /// Records (or, with `nil`, forgets) the open transaction's value of column `index`; called
+    /// on the thread running the transaction.
+    func setUncommitted(column index: Int, to value: SQLiteValue?) {
+        lock.withLock {
+            uncommitted[index] = value
+            uncommittedOwner = uncommitted.isEmpty ? nil : pthread_self()
+        }
+    }
+
+    /// Forgets every uncommitted value (the transaction ended).
+    func clearUncommitted() {
+        lock.withLock {
+            uncommitted = [:]
+            uncommittedOwner = nil
+        }
+    }
+
+    private var isOwnedByCallingThread: Bool {
+        guard let owner = uncommittedOwner else { return false }
+        return pthread_equal(owner, pthread_self()) != 0
     }
 
     var link: Link {

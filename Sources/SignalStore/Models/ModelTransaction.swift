@@ -1,10 +1,12 @@
-/// The open `store.transaction`: what to undo on rollback, what to announce after commit.
+/// The open `store.transaction`: what to undo on rollback, and the objects whose uncommitted
+/// values it holds.
 final class ModelTransaction {
-    /// A column changed inside the transaction, with its value before the transaction.
+    /// A column set inside the transaction, with the uncommitted value it had before (`nil`:
+    /// none, the committed value showed).
     struct ColumnChange {
         let object: any PersistentModel
         let column: Int
-        let original: SQLiteValue
+        let previous: SQLiteValue?
     }
 
     private enum Undo {
@@ -30,13 +32,13 @@ final class ModelTransaction {
     }
 
     /// Undoes the innermost level, newest first.
-    func rollbackLevel(_ registry: ModelRegistry) {
+    func rollbackLevel(_ registry: Locked<ModelRegistry>) {
         for undo in levels.removeLast().reversed() {
             switch undo {
             case .column(let change):
-                _ = change.object._$apply(column: change.column, value: change.original)
+                change.object._$model.setUncommitted(column: change.column, to: change.previous)
             case .insert(let object, let table, let rowID):
-                registry.unregister(table: table, rowID: rowID)
+                registry.withLock { $0.unregister(table: table, rowID: rowID) }
                 object._$model.link = .unmanaged
             }
         }
@@ -51,11 +53,11 @@ final class ModelTransaction {
         levels[levels.count - 1].append(.insert(object, table: table, rowID: rowID))
     }
 
-    /// Every column change, in the order made (for notifications after commit).
-    var columnChanges: [ColumnChange] {
-        levels.flatMap { $0 }.compactMap { undo in
-            if case .column(let change) = undo { return change }
-            return nil
+    /// Forgets the uncommitted values of every object the transaction set, once its commit's
+    /// journal entries updated their stored values (or it rolled back).
+    func clearUncommittedValues() {
+        for case .column(let change) in levels.joined() {
+            change.object._$model.clearUncommitted()
         }
     }
 }

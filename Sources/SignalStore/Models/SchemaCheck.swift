@@ -1,8 +1,8 @@
 extension Store {
     /// Checks a model against its table the first time it is used: every property's column
     /// must exist, with a declared type that can hold the property's values.
-    func checkSchema<Model: PersistentModel>(_ type: Model.Type, _ state: StoreDatabase.State, _ connection: Connection) throws {
-        guard state.registry.needsSchemaCheck(Model.self) else { return }
+    func checkSchema<Model: PersistentModel>(_ type: Model.Type, _ connection: Connection) throws {
+        guard checkedModels.withLock({ $0.insert(ObjectIdentifier(Model.self)).inserted }) else { return }
         do {
             let rows = try connection.statement("SELECT name, type FROM pragma_table_info(?)").rows([.text(Model._$table)])
             guard !rows.isEmpty else {
@@ -21,7 +21,7 @@ extension Store {
                 }
             }
         } catch {
-            state.registry.forgetSchemaCheck(Model.self)
+            _ = checkedModels.withLock { $0.remove(ObjectIdentifier(Model.self)) }
             throw error
         }
     }

@@ -75,8 +75,13 @@ public struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
     public static let misuse = Code(SQLITE_MISUSE)
 }
 
-/// Whether `error` is a ``SQLiteError`` with the primary code `code`; lets
-/// `catch SQLiteError.constraint` match constraint failures.
+/// Whether `error` is a ``SQLiteError`` with the primary code `code`, or a
+/// ``StoreError/sqlite(_:)`` holding one; lets `catch SQLiteError.constraint` match
+/// constraint failures from SQLite and from store calls alike.
 public func ~= (code: SQLiteError.Code, error: any Error) -> Bool {
-    (error as? SQLiteError)?.code == code
+    switch error {
+    case let error as SQLiteError: return error.code == code
+    case StoreError.sqlite(let error): return error.code == code
+    default: return false
+    }
 }

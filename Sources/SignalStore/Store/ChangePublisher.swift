@@ -12,6 +12,9 @@ final class ChangePublisher: Sendable {
         case change(Change)
         /// A model notification: Observation's `withMutation` and the property's signal.
         case notification(@Sendable () -> Void)
+        /// A commit (or several, read together from another connection) changed these tables;
+        /// the journal is read through `seq`.
+        case commit(CommitNotice)
     }
 
     private struct State {
@@ -21,9 +24,16 @@ final class ChangePublisher: Sendable {
 
     private let state = Locked(State())
     let feed: Broadcaster<Change, StoreError>
+    /// One notice per published batch, for query signals.
+    let commits = Broadcaster<CommitNotice, Never>(replayLimit: 0)
 
     init(feed: Broadcaster<Change, StoreError>) {
         self.feed = feed
+    }
+
+    /// Whether anyone listens: feed subscribers or query signals.
+    var hasListeners: Bool {
+        feed.subscriberCount > 0 || commits.subscriberCount > 0
     }
 
     /// Queues items, in order. Call with the database lock held.
@@ -46,6 +56,7 @@ final class ChangePublisher: Sendable {
                 switch item {
                 case .change(let change): feed.send(.value(change))
                 case .notification(let notify): notify()
+                case .commit(let notice): commits.send(.value(notice))
                 }
             }
             batch = state.withLock { state -> [Item]? in
@@ -58,4 +69,10 @@ final class ChangePublisher: Sendable {
             }
         }
     }
+}
+
+/// Which tables a published batch of journal entries changed, and its last seq.
+struct CommitNotice: Sendable {
+    let tables: Set<String>
+    let seq: Int64
 }

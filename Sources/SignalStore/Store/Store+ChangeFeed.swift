@@ -20,7 +20,7 @@ extension Store {
             do {
                 attached = try attach(downstream, since: since)
             } catch {
-                downstream.fail(StoreError.wrap(error))
+                downstream.fail(StoreError(error))
                 return AnyDisposable()
             }
             if let first = attached.replay.first {
@@ -39,9 +39,9 @@ extension Store {
     ) throws -> (replay: [Change], subscription: any Disposable) {
         try database.withLock { state in
             guard let connection = state.connection else { throw StoreError.closed }
-            try catchUp(state, connection)
+            try catchUp(connection)
             var replay: [Change] = []
-            var covered = state.lastSeenSeq
+            var covered = registry.withLock { $0.lastSeenSeq }
             if let since {
                 replay = try Journal.entriesWithoutGap(after: since, connection)
                 covered = max(covered, replay.last?.seq ?? since)
@@ -61,7 +61,7 @@ extension Store {
     /// not lower it.
     public var lastChangeSeq: Int64 {
         get throws(StoreError) {
-            try read { connection in try Journal.highestSeq(connection) }
+            try readJournal { connection in try Journal.highestSeq(connection) }
         }
     }
 
@@ -76,15 +76,24 @@ extension Store {
         try write { _, connection in try Journal.prune(through: seq, connection) }
     }
 
+    /// Reads the journal in one snapshot.
+    private func readJournal<Result>(_ body: (Connection) throws -> Result) throws(StoreError) -> Result {
+        do {
+            return try readConnection(body)
+        } catch {
+            throw StoreError(error)
+        }
+    }
+
     /// The journal entries after `seq`, at most `limit` of them, read directly (no subscription).
     /// - Throws: ``StoreError/changeFeedGap(since:prunedThrough:)`` if entries after `seq` were
     ///   pruned.
     package func journalEntries(after seq: Int64, limit: Int? = nil) throws(StoreError) -> [Change] {
-        try read { connection in try Journal.entriesWithoutGap(after: seq, limit: limit, connection) }
+        try readJournal { connection in try Journal.entriesWithoutGap(after: seq, limit: limit, connection) }
     }
 
     /// The number of journal entries kept, and the prune horizon.
     package func journalSummary() throws(StoreError) -> (entries: Int64, prunedThrough: Int64) {
-        try read { connection in (try Journal.entryCount(connection), try Journal.prunedThrough(connection)) }
+        try readJournal { connection in (try Journal.entryCount(connection), try Journal.prunedThrough(connection)) }
     }
 }

@@ -27,16 +27,16 @@ extension Store {
                 try connection.transaction { try Journal.attach(connection) }
             }
         } catch {
-            throw StoreError.wrap(error)
+            throw StoreError(error)
         }
-        self.init(connection: connection, pollInterval: pollInterval)
+        self.init(connection: connection, pollInterval: pollInterval, busyTimeout: busyTimeout, readers: 2)
     }
 
     /// Runs `body` in a write transaction (`BEGIN IMMEDIATE`), then publishes the new journal
-    /// entries. If `body` throws, the transaction rolls back and the error is rethrown as a
-    /// ``StoreError``.
-    package func writeTransaction<Result>(_ body: (Connection) throws -> Result) throws(StoreError) -> Result {
-        try write { _, connection in try body(connection) }
+    /// entries. If `body` throws, the transaction rolls back and the error comes out as `body`
+    /// threw it, so a tool gets its own errors back.
+    package func writeTransaction<Result>(_ body: (Connection) throws -> Result) throws -> Result {
+        try writing { _, connection in try body(connection) }
     }
 
     /// Whether the database on `connection` has the store's journal and migration tables.
@@ -50,7 +50,11 @@ extension Store {
     /// applied after: what a consumer replaying the feed needs to apply them at the same points.
     public var appliedMigrations: [AppliedMigration] {
         get throws(StoreError) {
-            try read { connection in try AppliedMigration.all(connection) }
+            do {
+                return try readConnection { connection in try AppliedMigration.all(connection) }
+            } catch {
+                throw StoreError(error)
+            }
         }
     }
 }

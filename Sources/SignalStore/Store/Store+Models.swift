@@ -8,11 +8,11 @@ extension Store {
             throw .notManaged("this \(Model.self) is already in a store; insert a new object instead")
         }
         try write { state, connection in
-            try checkSchema(Model.self, state, connection)
+            try checkSchema(Model.self, connection)
             try connection.statement(ModelSQL.of(Model.self).insert).run(object._$values())
             let rowID = connection.lastInsertRowID
             object._$model.link = .managed(self, rowID: rowID)
-            if let displaced = state.registry.register(object, table: Model._$table, rowID: rowID) {
+            if let displaced = registry.withLock({ $0.register(object, table: Model._$table, rowID: rowID) }) {
                 publisher.enqueue([.notification { displaced._$model.completeAll() }])
             }
             state.transaction?.recordInsert(object, table: Model._$table, rowID: rowID)
@@ -21,6 +21,9 @@ extension Store {
 
     /// The object whose primary key is `id`: the live instance if there is one, else one read
     /// from the database (and live from then on); `nil` if there is no such row.
+    ///
+    /// Reads the last committed state on a read-only connection, without waiting for writers
+    /// (inside ``transaction(_:)``, the transaction's own state).
     /// - Parameters:
     ///   - type: The model type.
     ///   - id: The primary key value.
@@ -30,6 +33,10 @@ extension Store {
     }
 
     /// The objects matching `predicate`, live instances where they exist.
+    ///
+    /// Reads the last committed state on a read-only connection, without waiting for writers
+    /// (inside ``transaction(_:)``, the transaction's own state). For several reads that must
+    /// agree, use ``read(_:)``.
     ///
     /// ```swift
     /// let open = try store.all(Order.self, where: "status = ?", arguments: [.text("open")], orderBy: "id")
@@ -46,18 +53,11 @@ extension Store {
         orderBy: String? = nil
     ) throws(StoreError) -> [Model] {
         do {
-            return try database.withLock { state -> [Model] in
-                guard let connection = state.connection else { throw StoreError.closed }
-                try checkSchema(Model.self, state, connection)
-                var sql = ModelSQL.of(Model.self).select
-                if let predicate { sql += " WHERE \(predicate)" }
-                sql += " ORDER BY \(orderBy ?? "rowid")"
-                return try connection.statement(sql).rows(arguments).map { row in
-                    try materialize(Model.self, row: row, state)
-                }
+            return try reading { connection, seq in
+                try fetch(Model.self, where: predicate, arguments: arguments, orderBy: orderBy, connection, seq)
             }
         } catch {
-            throw StoreError.wrap(error)
+            throw StoreError(error)
         }
     }
 
@@ -72,42 +72,12 @@ extension Store {
         }
     }
 
-    /// Failures of writes that cannot throw: a property set on a managed object outside a
-    /// transaction. The object keeps the value the database holds.
+    /// Failures of work that cannot throw to a caller: a property set on a managed object
+    /// outside a transaction (the object keeps the value the database holds), reading other
+    /// connections' commits, re-running a query signal. The background work retries at its
+    /// next turn (the next poll, the next commit).
     public var errors: Signal<StoreError, Never> {
         errorSubject.signal
-    }
-
-    /// The objects matching `predicate`, now and after every committed change to the table.
-    ///
-    /// Replays the current result on subscribe, then sends the new result after each change to
-    /// `Model`'s table (by any writer).
-    /// - Parameters:
-    ///   - type: The model type.
-    ///   - predicate: An SQL `WHERE` fragment, or `nil` for every row.
-    ///   - arguments: Values bound to the fragment's `?` parameters.
-    ///   - orderBy: An SQL `ORDER BY` fragment, or `nil` for rowid order.
-    public func signal<Model: PersistentModel>(
-        _ type: Model.Type,
-        where predicate: String? = nil,
-        arguments: [SQLiteValue] = [],
-        orderBy: String? = nil
-    ) -> Signal<[Model], Never> {
-        let table = Model._$table
-        let changes = self.changes().filter { $0.table == table }.map { _ in () }.catch { _ in Signal<Void, Never>.empty }
-        return Signal<Void, Never>.merge(.just(()), changes).compactMap { [self] _ in
-            try? all(Model.self, where: predicate, arguments: arguments, orderBy: orderBy)
-        }
-    }
-
-    /// The live instance for `row` (`rowid` first, then the columns), creating it if needed.
-    private func materialize<Model: PersistentModel>(_ type: Model.Type, row: [SQLiteValue], _ state: StoreDatabase.State) throws -> Model {
-        guard case .integer(let rowID) = row[0] else { throw StoreError.schemaMismatch("table '\(Model._$table)' has no rowid") }
-        if let live = state.registry.object(table: Model._$table, rowID: rowID) as? Model { return live }
-        let object = try Model(_$row: ModelRow(values: Array(row.dropFirst())))
-        object._$model.link = .managed(self, rowID: rowID)
-        state.registry.register(object, table: Model._$table, rowID: rowID)
-        return object
     }
 
     /// Writes one column of a managed object: an `UPDATE` in its own transaction, or in the open
@@ -115,15 +85,18 @@ extension Store {
     func writeColumn<Model: PersistentModel>(_ object: Model, column index: Int, rowID: Int64, value: SQLiteValue) {
         do {
             try write { state, connection in
-                let original = object._$value(column: index)
-                guard original != value else { return }
+                let uncommitted = object._$model.uncommittedValue(column: index)
+                guard (uncommitted ?? object._$value(column: index)) != value else { return }
                 try connection.statement(ModelSQL.of(Model.self).updates[index]).run([value, .integer(rowID)])
                 guard connection.changes > 0 else {
                     throw StoreError.rowDeleted("cannot set \(Model.self).\(Model._$columns[index].property): its row in '\(Model._$table)' no longer exists")
                 }
+                // Inside a transaction the value stays uncommitted, seen by this thread only;
+                // the commit's journal entry stores it. Alone, the write commits here, and its
+                // entry stores it before `write` returns.
                 if let transaction = state.transaction {
-                    transaction.recordColumn(.init(object: object, column: index, original: original))
-                    _ = object._$apply(column: index, value: value)
+                    transaction.recordColumn(.init(object: object, column: index, previous: uncommitted))
+                    object._$model.setUncommitted(column: index, to: value)
                 }
             }
         } catch {

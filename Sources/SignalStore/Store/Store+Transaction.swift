@@ -1,18 +1,20 @@
 extension Store {
     /// Runs `body` in one transaction: `BEGIN IMMEDIATE … COMMIT`, or a savepoint when nested.
     ///
-    /// Inside, property sets, inserts and deletes join the transaction and reads see them.
-    /// After the outermost commit each changed property emits once, with its final value, in
-    /// the order first changed. If `body` throws, or a property set inside it failed, everything
-    /// is rolled back, in-memory values return to the committed ones, nothing emits, and the
-    /// error is rethrown.
+    /// Inside, property sets, inserts and deletes join the transaction, and reads made by
+    /// `body` see them: property reads, ``find(_:id:)``, ``all(_:where:arguments:orderBy:)``.
+    /// No other thread sees any of it before the commit: they read the last committed values,
+    /// without waiting. After the outermost commit each changed property emits once, with its
+    /// final value, in the order first changed. If `body` throws, or a property set inside it
+    /// failed, everything is rolled back, nothing emits, nobody else ever saw the uncommitted
+    /// values, and the error is rethrown.
     /// ```swift
     /// try store.transaction {
     ///     order.purchaseNum = 2
     ///     order.status = "paid"
     /// }
     /// ```
-    /// Other threads that use the store wait until the transaction ends.
+    /// Writes from other threads wait until the transaction ends; their reads do not.
     @discardableResult
     public func transaction<Result>(_ body: () throws -> Result) throws -> Result {
         let (result, isOutermost) = try database.withLock { state -> (Result, Bool) in
@@ -34,7 +36,8 @@ extension Store {
                     let written = try readNewChanges(state, connection)   // inside, before COMMIT
                     try connection.statement("COMMIT").run()
                     state.transaction = nil
-                    publish(written, state, committed: transaction)
+                    publish(written, state)
+                    transaction.clearUncommittedValues()
                 } else {
                     try connection.statement("RELEASE \(savepoint)").run()
                     transaction.commitLevel()
@@ -49,7 +52,7 @@ extension Store {
                     try? connection.statement("RELEASE \(savepoint)").run()
                     transaction.failure = nil
                 }
-                transaction.rollbackLevel(state.registry)
+                transaction.rollbackLevel(registry)
                 throw error
             }
         }

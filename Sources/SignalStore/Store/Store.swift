@@ -14,16 +14,31 @@ import Foundation
 /// ```
 ///
 /// ## Concurrency
-/// A store is `Sendable`. Its one connection is owned by one lock, so SQLite calls are
-/// serialized. Feed entries are delivered with no lock held, in `seq` order. A writer delivers
-/// its own entries before ``execute(_:arguments:)`` returns, unless another thread is already
+/// A store is `Sendable`. One writer connection, behind one lock, runs every write in a
+/// `BEGIN IMMEDIATE` transaction. Reads (``find(_:id:)``, ``all(_:where:arguments:orderBy:)``,
+/// ``read(_:)``, query signals) run on a pool of read-only connections beside it: each reads a
+/// snapshot of the last commit and never waits for the writer, however long its transaction.
+/// Code inside ``transaction(_:)`` reads on the writer, so it sees its own writes.
+///
+/// Feed entries are delivered with no lock held, in `seq` order. A writer delivers its own
+/// entries before ``execute(_:arguments:)`` returns, unless another thread is already
 /// delivering; that thread then delivers them next. Commits by other connections are noticed by
 /// polling `PRAGMA data_version` (``pollInterval``, default 50 ms) on a background queue.
 public final class Store: Sendable {
     let database: StoreDatabase
+    /// The read-only connections; `nil` for an in-memory store, whose database only its writer
+    /// connection can see.
+    let readers: ReaderPool?
+    /// The live objects, behind their own lock (taken after the writer's when both are needed).
+    let registry = Locked(ModelRegistry())
+    /// The model types already checked against their tables.
+    let checkedModels = Locked<Set<ObjectIdentifier>>([])
     let publisher: ChangePublisher
     private let poller: Locked<ChangePoller?>
     let errorSubject = PassthroughSubject<StoreError, Never>()
+
+    /// The default number of read-only connections: the processor count, at least 2, at most 8.
+    public static var defaultReaderCount: Int { ReaderPool.defaultCapacity }
 
     /// The database file, or `:memory:`.
     public let path: String
@@ -38,16 +53,18 @@ public final class Store: Sendable {
     ///   - pollInterval: How often to check for commits by other connections.
     ///   - busyTimeout: How long a write waits for another connection's lock before failing
     ///     with ``SQLiteError/busy``.
+    ///   - readers: The most read-only connections open at once (opened when first needed).
     /// - Throws: ``StoreError`` if the file cannot be opened or a migration fails.
     public convenience init(
         path: String,
         migrations directory: URL,
         pollInterval: Duration = .milliseconds(50),
-        busyTimeout: Duration = .seconds(5)
+        busyTimeout: Duration = .seconds(5),
+        readers: Int = Store.defaultReaderCount
     ) throws(StoreError) {
         let migrations: [Migration]
         do { migrations = try Migration.load(from: directory) } catch { throw .migration(error) }
-        try self.init(path: path, migrations: migrations, pollInterval: pollInterval, busyTimeout: busyTimeout)
+        try self.init(path: path, migrations: migrations, pollInterval: pollInterval, busyTimeout: busyTimeout, readers: readers)
     }
 
     /// Opens (creating if needed) the database at `path` and applies `migrations`.
@@ -57,28 +74,32 @@ public final class Store: Sendable {
     ///   - pollInterval: How often to check for commits by other connections.
     ///   - busyTimeout: How long a write waits for another connection's lock before failing
     ///     with ``SQLiteError/busy``.
+    ///   - readers: The most read-only connections open at once (opened when first needed).
     /// - Throws: ``StoreError`` if the file cannot be opened or a migration fails.
     public convenience init(
         path: String,
         migrations: [Migration],
         pollInterval: Duration = .milliseconds(50),
-        busyTimeout: Duration = .seconds(5)
+        busyTimeout: Duration = .seconds(5),
+        readers: Int = Store.defaultReaderCount
     ) throws(StoreError) {
         let connection: Connection
         do {
             connection = try Self.openConnection(path: path, migrations: migrations, busyTimeout: busyTimeout)
         } catch {
-            throw StoreError.wrap(error)
+            throw StoreError(error)
         }
-        self.init(connection: connection, pollInterval: pollInterval)
+        self.init(connection: connection, pollInterval: pollInterval, busyTimeout: busyTimeout, readers: readers)
     }
 
     /// Wraps an open connection whose journal and capture triggers are in place.
-    init(connection: Connection, pollInterval: Duration) {
+    init(connection: Connection, pollInterval: Duration, busyTimeout: Duration, readers readerCount: Int) {
         path = connection.path
         self.pollInterval = pollInterval
+        readers = path == ":memory:" ? nil : ReaderPool(path: path, capacity: max(1, readerCount), busyTimeout: busyTimeout)
         let state = StoreDatabase.State(connection: connection)
-        state.lastSeenSeq = (try? Journal.highestSeq(connection)) ?? 0
+        let highest = (try? Journal.highestSeq(connection)) ?? 0
+        registry.withLock { $0.lastSeenSeq = highest }
         state.dataVersion = (try? Self.dataVersion(connection)) ?? 0
         state.schemaVersion = (try? Self.schemaVersion(connection)) ?? 0
         database = StoreDatabase(state)
@@ -112,13 +133,17 @@ public final class Store: Sendable {
             poller?.stop()
             poller = nil
         }
-        let live = database.withLock { state -> [any PersistentModel]? in
-            guard state.connection != nil else { return nil }
-            state.connection = nil
-            return state.registry.liveObjects
+        // Readers close first: the last connection to close checkpoints the write-ahead log
+        // into the database file and removes it, which only the writer can do.
+        readers?.close()
+        let wasOpen = database.withLock { state -> Bool in
+            defer { state.connection = nil }
+            return state.connection != nil
         }
-        guard let live else { return }
+        guard wasOpen else { return }
+        let live = registry.withLock { $0.liveObjects }
         publisher.feed.send(.completed)
+        publisher.commits.send(.completed)
         live.forEach { $0._$model.completeAll() }
     }
 
@@ -161,66 +186,66 @@ public final class Store: Sendable {
     /// Runs `body` in a write transaction, then publishes the new journal entries. Inside an
     /// open `transaction`, `body` joins it and publishing waits for the outermost commit.
     func write<Result>(_ body: (StoreDatabase.State, Connection) throws -> Result) throws(StoreError) -> Result {
-        let (result, joined): (Result, Bool)
         do {
-            (result, joined) = try database.withLock { state -> (Result, Bool) in
-                guard let connection = state.connection else { throw StoreError.closed }
-                if state.transaction != nil { return (try body(state, connection), true) }
-                // The new journal entries are read inside the write transaction (they are
-                // visible to it), saving a separate read transaction after COMMIT; they are
-                // published only once the commit succeeded.
-                var written: [Change]?
-                let result = try connection.transaction { () throws -> Result in
-                    let result = try body(state, connection)
-                    written = try readNewChanges(state, connection)
-                    return result
-                }
-                publish(written, state)
-                return (result, false)
-            }
+            return try writing(body)
         } catch {
-            throw StoreError.wrap(error)
+            throw StoreError(error)
+        }
+    }
+
+    /// ``write(_:)`` with errors as `body` threw them.
+    func writing<Result>(_ body: (StoreDatabase.State, Connection) throws -> Result) throws -> Result {
+        let (result, joined) = try database.withLock { state -> (Result, Bool) in
+            guard let connection = state.connection else { throw StoreError.closed }
+            if state.transaction != nil { return (try body(state, connection), true) }
+            // The new journal entries are read inside the write transaction (they are visible
+            // to it), saving a separate read transaction after COMMIT; they are published only
+            // once the commit succeeded.
+            var written: [Change]?
+            let result = try connection.transaction { () throws -> Result in
+                let result = try body(state, connection)
+                written = try readNewChanges(state, connection)
+                return result
+            }
+            publish(written, state)
+            return (result, false)
         }
         if !joined { publisher.drain() }
         return result
     }
 
-    /// Runs `body` with the connection, for reads.
-    package func read<Result>(_ body: (Connection) throws -> Result) throws(StoreError) -> Result {
-        do {
-            return try database.withLock { state -> Result in
-                guard let connection = state.connection else { throw StoreError.closed }
-                return try body(connection)
-            }
-        } catch {
-            throw StoreError.wrap(error)
-        }
-    }
-
     /// Reads journal entries after the last one seen, applies them to live models and queues
     /// them for the feed. With nobody listening (no feed subscriber, no live model), only notes
     /// that entries may have been skipped: reading them would be wasted.
-    func queueNewChanges(_ state: StoreDatabase.State, _ connection: Connection, committed: ModelTransaction? = nil) throws {
-        publish(try readNewChanges(state, connection), state, committed: committed)
+    func queueNewChanges(_ state: StoreDatabase.State, _ connection: Connection) throws {
+        publish(try readNewChanges(state, connection), state)
     }
 
     /// The journal entries after the last one seen, or `nil` when nobody listens.
     func readNewChanges(_ state: StoreDatabase.State, _ connection: Connection) throws -> [Change]? {
-        guard publisher.feed.subscriberCount > 0 || !state.registry.isEmpty else { return nil }
-        try catchUp(state, connection)
-        return try Journal.entries(after: state.lastSeenSeq, connection)
+        guard publisher.hasListeners || !registry.withLock({ $0.isEmpty }) else { return nil }
+        try catchUp(connection)
+        return try Journal.entries(after: registry.withLock { $0.lastSeenSeq }, connection)
     }
 
     /// Applies committed entries to live models and queues notifications and feed entries, in
-    /// commit order. `nil` (nobody listened) marks the read position stale instead.
-    func publish(_ changes: [Change]?, _ state: StoreDatabase.State, committed: ModelTransaction? = nil) {
-        guard let changes else {
-            state.isBehind = true
-            return
+    /// commit order. `nil` (nobody listened) marks the read position stale instead. Call with
+    /// the writer's lock held.
+    func publish(_ changes: [Change]?, _ state: StoreDatabase.State) {
+        let notifications = registry.withLock { registry -> [ChangePublisher.Item] in
+            guard let changes else {
+                registry.isBehind = true
+                return []
+            }
+            if let last = changes.last { registry.lastSeenSeq = last.seq }
+            return registry.apply(changes)
         }
-        if let last = changes.last { state.lastSeenSeq = last.seq }
-        let notifications = state.registry.apply(changes, alsoNotify: committed?.columnChanges ?? [])
-        publisher.enqueue(notifications + changes.map(ChangePublisher.Item.change))
+        guard let changes, let last = changes.last else { return }
+        var items = notifications + changes.map(ChangePublisher.Item.change)
+        if publisher.commits.subscriberCount > 0 {
+            items.append(.commit(CommitNotice(tables: Set(changes.map(\.table)), seq: last.seq)))
+        }
+        publisher.enqueue(items)
     }
 
     /// The poller's check: publishes what other connections committed since the last check.
@@ -237,11 +262,16 @@ public final class Store: Sendable {
         if changed { publisher.drain() }
     }
 
-    /// Moves past entries that were skipped while nobody was listening.
-    func catchUp(_ state: StoreDatabase.State, _ connection: Connection) throws {
-        guard state.isBehind else { return }
-        state.lastSeenSeq = try Journal.highestSeq(connection)
-        state.isBehind = false
+    /// Moves past entries that were skipped while nobody was listening (unless a reader, filing
+    /// an object meanwhile, set where reading resumes).
+    func catchUp(_ connection: Connection) throws {
+        guard registry.withLock({ $0.isBehind }) else { return }
+        let highest = try Journal.highestSeq(connection)
+        registry.withLock { registry in
+            guard registry.isBehind else { return }
+            registry.lastSeenSeq = highest
+            registry.isBehind = false
+        }
     }
 
     static func dataVersion(_ connection: Connection) throws -> Int64 {

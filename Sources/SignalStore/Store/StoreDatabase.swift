@@ -1,25 +1,19 @@
-/// The store's connection and bookkeeping, owned by one recursive lock.
+/// The store's writer connection and its bookkeeping, owned by one recursive lock.
 ///
 /// The lock is recursive because a `store.transaction` body runs the caller's code, which may
 /// write through models, call `find`, or open a nested transaction on the same thread. Other
-/// threads wait until the transaction ends, so they never see or join it.
+/// threads' writes wait until the transaction ends, so they never see or join it; their reads
+/// go to the reader pool and do not wait.
 final class StoreDatabase: @unchecked Sendable {
     // @unchecked: `state` is only accessed inside `withLock`.
     final class State {
         var connection: Connection?
-        /// The last journal entry read (and queued for the feed and the models).
-        var lastSeenSeq: Int64 = 0
-        /// Whether entries may exist after `lastSeenSeq` that were not read because nobody was
-        /// listening; the next listener skips them.
-        var isBehind = false
         /// `PRAGMA data_version` at the last poll: it changes when another connection commits.
         var dataVersion: Int64 = 0
         /// `PRAGMA schema_version` when capture was last brought up to date.
         var schemaVersion: Int64 = 0
         /// The open `store.transaction`, if any.
         var transaction: ModelTransaction?
-        /// The live model objects.
-        let registry = ModelRegistry()
 
         init(connection: Connection) {
             self.connection = connection
@@ -35,5 +29,15 @@ final class StoreDatabase: @unchecked Sendable {
 
     func withLock<Result>(_ body: (State) throws -> Result) rethrows -> Result {
         try lock.withLock { try body(state) }
+    }
+
+    /// Runs `body` if the calling thread is inside an open `store.transaction` (it then holds
+    /// the lock, and its reads must see the transaction's writes); returns `nil` at once
+    /// otherwise, without waiting for the lock.
+    func withLockIfInTransaction<Result>(_ body: (State, Connection) throws -> Result) rethrows -> Result? {
+        guard lock.tryLock() else { return nil }   // another thread holds it: not our transaction
+        defer { lock.unlock() }
+        guard state.transaction != nil, let connection = state.connection else { return nil }
+        return try body(state, connection)
     }
 }

@@ -1,4 +1,25 @@
 /// An error from a ``Store``: what went wrong and what to do about it.
+///
+/// Every throwing store call throws `StoreError` (typed throws), except
+/// ``Store/transaction(_:)``, which rethrows what its body throws. A failure reported by SQLite
+/// keeps its result codes in ``sqlite(_:)``, and one pattern matches it whether it comes
+/// straight from SQLite or through a store call:
+///
+/// ```swift
+/// func rename(_ store: Store) {
+///     do {
+///         try store.execute("UPDATE orders SET status = NULL WHERE id = 1")
+///     } catch SQLiteError.constraint {
+///         print("a constraint rejected the change; nothing was written")
+///     } catch {
+///         print(error)   // says what went wrong and what to do
+///     }
+/// }
+/// ```
+///
+/// Writes that cannot throw (a property set on a managed object outside a transaction) and
+/// failures of the background work (reading other connections' commits, re-running query
+/// signals) are reported on ``Store/errors``; the background work retries at its next turn.
 public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// SQLite reported an error (constraint, busy, read-only, disk full, not a database…).
     case sqlite(SQLiteError)
@@ -33,13 +54,15 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// Wraps any error thrown inside the store.
-    static func wrap(_ error: any Error) -> StoreError {
+    /// The store's error for a failure inside one of its calls. Only SQLite, migration and store
+    /// errors arise there (the store runs no caller code in them), so every failure keeps its
+    /// real kind and code.
+    init(_ error: any Error) {
         switch error {
-        case let error as StoreError: return error
-        case let error as SQLiteError: return .sqlite(error)
-        case let error as MigrationError: return .migration(error)
-        default: return .sqlite(SQLiteError(extendedCode: 1, message: "\(error)"))
+        case let error as StoreError: self = error
+        case let error as SQLiteError: self = .sqlite(error)
+        case let error as MigrationError: self = .migration(error)
+        default: preconditionFailure("SignalStore bug: an error of type \(type(of: error)) escaped a store call: \(error)")
         }
     }
 }

@@ -61,7 +61,7 @@ struct StatusCommand: ParsableCommand {
 /// The number of rows in `table` (a name read from the schema).
 func rowCount(of table: String, in store: Store) throws(CLIError) -> Int64 {
     try CLIFailure.run {
-        try store.read { connection in
+        try store.readConnection { connection in
             try connection.statement("SELECT count(*) FROM \(quotedIdentifier(table))").rows().first?.first?.integerValue ?? 0
         }
     }

@@ -73,11 +73,9 @@ struct WatchCommand: ParsableCommand {
         ).run()
     }
 
-    /// The watched rows and the feed position they reflect, read in one read transaction.
+    /// The watched rows and the feed position they reflect, read in one snapshot.
     private func currentRows(_ store: Store, _ access: RowAccess, key: SQLiteValue?) throws(CLIError) -> (rows: [[(String, SQLiteValue)]], seq: Int64) {
         try store.readForCLI { connection in
-            try connection.statement("BEGIN").run()
-            defer { try? connection.statement("COMMIT").run() }
             let rows = try key.map { try access.row($0, connection).map { [$0] } ?? [] } ?? access.rows(limit: nil, connection)
             return (rows, try Journal.highestSeq(connection))
         }

@@ -70,31 +70,20 @@ extension Store {
     /// Runs `body` in one write transaction; a ``CLIError`` thrown by `body` rolls it back and
     /// comes out unchanged, any other error is converted.
     func writeForCLI<Result>(_ body: (Connection) throws -> Result) throws(CLIError) -> Result {
-        var failure: CLIError?
         do {
-            return try writeTransaction { try Self.noting(body, $0, in: &failure) }
+            return try writeTransaction(body)
         } catch {
-            throw failure ?? CLIFailure.convert(error)
+            throw CLIFailure.convert(error)
         }
     }
 
-    /// Runs `body` with the connection for reading; errors as for ``writeForCLI(_:)``.
+    /// Runs `body` with a connection for reading (one snapshot); errors as for
+    /// ``writeForCLI(_:)``.
     func readForCLI<Result>(_ body: (Connection) throws -> Result) throws(CLIError) -> Result {
-        var failure: CLIError?
         do {
-            return try read { try Self.noting(body, $0, in: &failure) }
+            return try readConnection(body)
         } catch {
-            throw failure ?? CLIFailure.convert(error)
-        }
-    }
-
-    /// Runs `body`, noting a ``CLIError`` it throws before the store wraps it.
-    private static func noting<Result>(_ body: (Connection) throws -> Result, _ connection: Connection, in failure: inout CLIError?) throws -> Result {
-        do {
-            return try body(connection)
-        } catch let error as CLIError {
-            failure = error
-            throw error
+            throw CLIFailure.convert(error)
         }
     }
 }

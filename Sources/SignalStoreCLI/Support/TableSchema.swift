@@ -74,7 +74,7 @@ enum SchemaReader {
     /// The user tables (not SQLite's, not the store's, not virtual), by name.
     static func tableNames(_ store: Store) throws(CLIError) -> [String] {
         try CLIFailure.run {
-            try store.read { connection in try CapturedTable.userTables(connection).map(\.name) }
+            try store.readConnection { connection in try CapturedTable.userTables(connection).map(\.name) }
         }
     }
 
@@ -87,7 +87,7 @@ enum SchemaReader {
             throw CLIError("no table \(display(name)) in this database\(Suggestion.phrase(for: name, in: names)); its tables are: \(known)")
         }
         return try CLIFailure.run {
-            try store.read { connection in
+            try store.readConnection { connection in
                 let columns = try connection.statement("SELECT name, type, \"notnull\", dflt_value, pk FROM pragma_table_info(?)")
                     .rows([.text(canonical)])
                     .map { row in

@@ -1,0 +1,73 @@
+import Foundation
+
+/// Read-only connections that read beside the store's single writer.
+///
+/// In write-ahead-logging mode a reader sees the database as of the start of its read
+/// transaction (a *snapshot*) and never waits for the writer, nor the writer for it. Connections
+/// are opened on first need, up to ``capacity``; a read that finds them all busy waits for one.
+final class ReaderPool: Sendable {
+    /// The most connections open at once.
+    let capacity: Int
+    private let path: String
+    private let busyTimeout: Duration
+    private let state = Locked(State())
+    /// Counts the connections free to use (idle or not yet opened).
+    private let free: DispatchSemaphore
+
+    private struct State {
+        var idle: [Connection] = []
+        var isClosed = false
+    }
+
+    init(path: String, capacity: Int, busyTimeout: Duration) {
+        precondition(capacity > 0, "a reader pool needs at least one connection")
+        self.path = path
+        self.capacity = capacity
+        self.busyTimeout = busyTimeout
+        free = DispatchSemaphore(value: capacity)
+    }
+
+    /// Runs `body` in one read transaction on a reader: every statement in it sees the same
+    /// snapshot, which includes every transaction committed before the first statement.
+    /// - Throws: ``StoreError/closed`` after ``close()``; the body's errors; ``SQLiteError``.
+    func read<Result>(_ body: (Connection) throws -> Result) throws -> Result {
+        free.wait()
+        defer { free.signal() }
+        let connection = try checkOut()
+        defer { checkIn(connection) }
+        try connection.statement("BEGIN DEFERRED").run()
+        defer { if connection.isInTransaction { try? connection.statement("COMMIT").run() } }
+        return try body(connection)
+    }
+
+    /// Closes the idle connections; those in use close when their read ends.
+    func close() {
+        let closing = state.withLock { state -> [Connection] in
+            state.isClosed = true
+            defer { state.idle = [] }
+            return state.idle
+        }
+        _ = closing   // released here, outside the lock
+    }
+
+    private func checkOut() throws -> Connection {
+        let idle = try state.withLock { state -> Connection? in
+            if state.isClosed { throw StoreError.closed }
+            return state.idle.popLast()
+        }
+        if let idle { return idle }
+        return try Connection(path: path, busyTimeout: busyTimeout, readOnly: true)
+    }
+
+    private func checkIn(_ connection: Connection) {
+        state.withLock { state in
+            if !state.isClosed { state.idle.append(connection) }
+        }
+    }
+
+    /// The default size: enough for a few threads reading at once on this machine, without
+    /// holding many file descriptors.
+    static var defaultCapacity: Int {
+        min(max(ProcessInfo.processInfo.activeProcessorCount, 2), 8)
+    }
+}
