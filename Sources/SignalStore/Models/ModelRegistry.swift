@@ -142,19 +142,15 @@ final class ModelRegistry {
     /// in one transaction) notifies nothing.
     func apply(_ changes: [Change]) -> [ChangePublisher.Item] {
         noteRecent(changes)
+        // Each changed column's final value, in the order first changed: stored once, so no
+        // other thread ever reads a value the batch passed through (a transaction's
+        // intermediate values are not committed states).
         var order: [ChangedColumn] = []
-        var before: [ChangedColumn: SQLiteValue] = [:]
+        var final: [ChangedColumn: SQLiteValue] = [:]
         var deleted: [any PersistentModel] = []
-        func note(_ object: any PersistentModel, _ index: Int, was previous: SQLiteValue) {
-            let key = ChangedColumn(object: object, column: index)
-            if before[key] == nil {
-                before[key] = previous
-                order.append(key)
-            }
-        }
         func set(_ object: any PersistentModel, _ index: Int, _ value: SQLiteValue) {
-            let previous = object._$value(column: index)
-            if object._$apply(column: index, value: value) { note(object, index, was: previous) }
+            let key = ChangedColumn(object: object, column: index)
+            if final.updateValue(value, forKey: key) == nil { order.append(key) }
         }
         let replaced = Self.replacedDeletes(in: changes)
         for (offset, change) in changes.enumerated() {
@@ -186,8 +182,7 @@ final class ModelRegistry {
         }
         var items: [ChangePublisher.Item] = order.compactMap { changed in
             let object = changed.object
-            let value = object._$value(column: changed.column)
-            guard value != before[changed] else { return nil }
+            guard let value = final[changed], object._$apply(column: changed.column, value: value) else { return nil }
             return .notification { object._$willChange(column: changed.column); object._$model.emit(column: changed.column, value: value) }
         }
         items += deleted.map { object in .notification { object._$model.completeAll() } }

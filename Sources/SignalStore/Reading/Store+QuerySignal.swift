@@ -27,7 +27,8 @@ extension Store {
     ) -> Signal<[Model], Never> {
         Signal { [self] downstream in
             let query = LiveQuery<Model>(store: self, predicate: predicate, arguments: arguments, orderBy: orderBy)
-            if let first = query.run(unlessIncluding: nil) {
+            let first = query.run(unlessIncluding: nil)
+            if let first {
                 downstream.send(first)
             } else if isClosed {
                 downstream.complete()
@@ -44,11 +45,14 @@ extension Store {
                 }
             })
             // A commit between the first run and the subscription: run once more on the
-            // delivering thread, in line with the commits that follow.
-            publisher.enqueue([.notification {
-                if let result = query.run(unlessIncluding: nil) { downstream.send(result) }
-            }])
-            publisher.drain()
+            // delivering thread, in line with the commits that follow. (After a failed first
+            // run, the next commit runs it again.)
+            if first != nil {
+                publisher.enqueue([.notification {
+                    if let result = query.run(unlessIncluding: nil) { downstream.send(result) }
+                }])
+                publisher.drain()
+            }
             return subscription
         }
     }

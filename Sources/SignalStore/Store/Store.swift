@@ -249,17 +249,34 @@ public final class Store: Sendable {
     }
 
     /// The poller's check: publishes what other connections committed since the last check.
+    /// A failure leaves the check to the next poll, which retries it; it is reported on
+    /// ``errors`` once (not at every poll while it lasts). A busy database is not a failure:
+    /// another writer holds the lock, and the next poll simply tries again.
     func pollForExternalCommits() {
-        let changed = database.withLock { state -> Bool in
-            guard let connection = state.connection, !connection.isInTransaction,
-                  let version = try? Self.dataVersion(connection), version != state.dataVersion
-            else { return false }
-            // A failed repair (the database is busy) leaves the version unseen: the next poll retries.
-            guard (try? captureSchemaChanges(state, connection)) != nil else { return false }
-            state.dataVersion = version
-            return (try? queueNewChanges(state, connection)) != nil
+        let outcome = database.withLock { state -> Result<Bool, StoreError>? in
+            guard let connection = state.connection, !connection.isInTransaction else { return nil }
+            do {
+                let version = try Self.dataVersion(connection)
+                guard version != state.dataVersion else { return nil }
+                try captureSchemaChanges(state, connection)
+                try queueNewChanges(state, connection)
+                state.dataVersion = version
+                state.pollFailure = nil
+                return .success(true)
+            } catch SQLiteError.busy {
+                return nil
+            } catch {
+                let failure = StoreError(error)
+                guard state.pollFailure != failure else { return nil }
+                state.pollFailure = failure
+                return .failure(failure)
+            }
         }
-        if changed { publisher.drain() }
+        switch outcome {
+        case .success: publisher.drain()
+        case .failure(let error): report(error)
+        case nil: break
+        }
     }
 
     /// Moves past entries that were skipped while nobody was listening (unless a reader, filing

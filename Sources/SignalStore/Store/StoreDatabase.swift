@@ -12,6 +12,8 @@ final class StoreDatabase: @unchecked Sendable {
         var dataVersion: Int64 = 0
         /// `PRAGMA schema_version` when capture was last brought up to date.
         var schemaVersion: Int64 = 0
+        /// The failure of the last poll, reported once; `nil` after a poll that worked.
+        var pollFailure: StoreError?
         /// The open `store.transaction`, if any.
         var transaction: ModelTransaction?
 

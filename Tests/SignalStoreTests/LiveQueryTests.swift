@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+@testable import SignalStore
+
+/// Query signals: the current result on subscribe, then a new result only when a commit changed
+/// it, from any writer; failures on `store.errors`.
+@Suite("Live queries")
+struct LiveQueryTests {
+    private func openStore(_ directory: TemporaryDirectory) throws -> Store {
+        try Store(path: directory.path("queries.sqlite"), migrations: packageMigrations)
+    }
+
+    @Test func aThousandRowTransactionSendsOneResult() throws {
+        let directory = TemporaryDirectory()
+        let store = try openStore(directory)
+        try store.insert(Order(id: 1, purchaseNum: 1, status: "open"))
+        let results = Locked<[[Int64]]>([])
+        let subscription = store.signal(Order.self, where: "status = ?", arguments: [.text("open")], orderBy: "id")
+            .subscribe(onValue: { orders in results.withLock { $0.append(orders.map(\.id)) } })
+        #expect(results.withLock { $0 } == [[1]], "the current result replays on subscribe")
+        try store.transaction {
+            for id in 2...1_001 { try store.insert(Order(id: Int64(id), purchaseNum: id, status: "open")) }
+        }
+        #expect(results.withLock { $0.count } == 2, "one result for one commit")
+        #expect(results.withLock { $0.last } == Array(1...1_001))
+        subscription.dispose()
+        store.close()
+    }
+
+    @Test func aCommitThatDoesNotChangeTheResultSendsNothing() throws {
+        let directory = TemporaryDirectory()
+        let store = try openStore(directory)
+        let order = Order(id: 1, purchaseNum: 1, status: "open")
+        try store.insert(order)
+        try store.insert(Order(id: 2, purchaseNum: 2, status: "paid"))
+        let count = Locked(0)
+        let subscription = store.signal(Order.self, where: "status = 'open'").subscribe(onValue: { _ in count.withLock { $0 += 1 } })
+        order.purchaseNum = 5                                                       // same rows
+        try store.execute("UPDATE orders SET note = 'x' WHERE id = 2")              // not in the result
+        try store.execute("UPDATE customers SET name = name")                      // another table
+        #expect(count.withLock { $0 } == 1, "only the replay")
+        order.status = "paid"                                                       // leaves the result
+        #expect(count.withLock { $0 } == 2)
+        subscription.dispose()
+        store.close()
+    }
+
+    @Test func anotherProcessesCommitUpdatesTheResult() throws {
+        guard let shell = sqlite3Shell else { return }
+        let directory = TemporaryDirectory()
+        let store = try openStore(directory)
+        let results = Locked<[Int]>([])
+        let subscription = store.signal(Order.self).subscribe(onValue: { orders in results.withLock { $0.append(orders.count) } })
+        let sql = (1...50).map { "INSERT INTO orders (id, purchase_num, status) VALUES (\($0), 1, 'open');" }.joined()
+        let result = try runProgram(URL(fileURLWithPath: shell), [store.path, "BEGIN; \(sql) COMMIT;"])
+        #expect(result.status == 0, "\(result.error)")
+        #expect(eventually { results.withLock { $0.last } == 50 })
+        #expect(results.withLock { $0 } == [0, 50], "one result for the shell's one commit")
+        subscription.dispose()
+        store.close()
+    }
+
+    @Test func aFailingQueryIsReportedNotDropped() throws {
+        let directory = TemporaryDirectory()
+        let store = try openStore(directory)
+        let errors = Locked<[StoreError]>([])
+        let errorSubscription = store.errors.subscribe(onValue: { error in errors.withLock { $0.append(error) } })
+        let values = Locked(0)
+        let subscription = store.signal(Order.self, where: "no_such_column = 1").subscribe(onValue: { _ in values.withLock { $0 += 1 } })
+        #expect(values.withLock { $0 } == 0)
+        let first = try #require(errors.withLock { $0.first })
+        #expect(SQLiteError.error ~= first, "\(first)")
+        #expect(first.description.contains("no_such_column"))
+        try store.insert(Order(id: 1, purchaseNum: 1, status: "open"))   // runs again, fails again
+        #expect(errors.withLock { $0.count } == 2)
+        subscription.dispose()
+        errorSubscription.dispose()
+        store.close()
+    }
+
+    @Test func closingTheStoreCompletesTheQuery() throws {
+        let directory = TemporaryDirectory()
+        let store = try openStore(directory)
+        let completed = Locked(false)
+        let subscription = store.signal(Order.self).subscribe(onCompleted: { completed.withLock { $0 = true } })
+        store.close()
+        #expect(completed.withLock { $0 })
+        subscription.dispose()
+    }
+}

@@ -1,0 +1,183 @@
+import Dispatch
+import Foundation
+import Synchronization
+import Testing
+@testable import SignalStore
+
+/// Reads run on read-only connections beside the writer: they never wait for it, never see a
+/// transaction's uncommitted values, and a snapshot read sees one state.
+@Suite("Reads beside writes")
+struct ReadsBesideWritesTests {
+    private func openStore(_ directory: TemporaryDirectory) throws -> Store {
+        try Store(path: directory.path("reads.sqlite"), migrations: packageMigrations)
+    }
+
+    /// Runs `body` on another thread; the returned semaphore is signalled when it ends.
+    private func onAnotherThread(_ body: @escaping @Sendable () -> Void) -> DispatchSemaphore {
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            body()
+            done.signal()
+        }.start()
+        return done
+    }
+
+    @Test func findAndAllDoNotWaitForAnOpenTransaction() throws {
+        let directory = TemporaryDirectory()
+        let store = try openStore(directory)
+        try store.insert(Order(id: 1, purchaseNum: 1, status: "open"))
+        let inside = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let writer = onAnotherThread {
+            try? store.transaction {
+                try store.execute("UPDATE orders SET status = 'held' WHERE id = 1")
+                inside.signal()
+                release.wait()   // holds the write transaction open
+            }
+        }
+        inside.wait()
+        let started = Date()
+        let found = try store.find(Order.self, id: 1)
+        let all = try store.all(Order.self)
+        let waited = Date().timeIntervalSince(started)
+        #expect(waited < 1, "the reads waited \(waited) s for the writer")
+        #expect(found?.status == "open", "a read saw the uncommitted update")
+        #expect(all.count == 1)
+        release.signal()
+        writer.wait()
+        #expect(eventually { found?.status == "held" }, "the committed value reached the live object")
+        store.close()
+    }
+
+    /// The issue's test: a thread samples a property while another runs transactions that
+    /// sometimes roll back; it never sees an uncommitted value, and the transaction's own code
+    /// always does.
+    @Test func aRolledBackValueIsNeverSeenByAnotherThread() throws {
+        let directory = TemporaryDirectory()
+        let store = try openStore(directory)
+        let order = Order(id: 1, purchaseNum: 0, status: "open")
+        try store.insert(order)
+        struct Abort: Error {}
+        let stop = Atomic<Bool>(false)
+        let seen = Locked<Set<Int>>([])
+        let sampler = onAnotherThread {
+            while !stop.load(ordering: .relaxed) {
+                let value = order.purchaseNum
+                let read = (try? store.find(Order.self, id: 1)).flatMap { $0 }?.purchaseNum
+                let queried = (try? store.all(Order.self, where: "purchase_num % 2 = 1").count) ?? 0
+                seen.withLock { $0.formUnion([value, read ?? 0, queried > 0 ? -1 : 0]) }
+            }
+        }
+        var ownReadsMatched = true
+        for round in 1...300 {
+            let rollsBack = round % 3 == 0
+            // Committed values are even; uncommitted ones odd (and never committed).
+            _ = try? store.transaction {
+                order.purchaseNum = round * 2 + 1
+                let own = order.purchaseNum
+                let ownQuery = try store.find(Order.self, id: 1)?.purchaseNum
+                if own != round * 2 + 1 || ownQuery != round * 2 + 1 { ownReadsMatched = false }
+                if rollsBack { throw Abort() }
+                order.purchaseNum = round * 2
+            }
+        }
+        stop.store(true, ordering: .relaxed)
+        sampler.wait()
+        let odd = seen.withLock { $0.filter { $0 % 2 != 0 } }
+        #expect(odd.isEmpty, "another thread saw uncommitted values \(odd.sorted().prefix(10))")
+        #expect(ownReadsMatched, "the transaction did not see its own writes")
+        #expect(order.purchaseNum == 299 * 2, "the last committed round's value")
+        store.close()
+    }
+
+    @Test func aRollbackLeavesNothingBehindForAnyone() throws {
+        let directory = TemporaryDirectory()
+        let store = try openStore(directory)
+        let order = Order(id: 1, purchaseNum: 1, status: "open")
+        try store.insert(order)
+        let emitted = Locked<[Int]>([])
+        let subscription = order.signal(for: \.purchaseNum).skip(1).subscribe(onValue: { value in emitted.withLock { $0.append(value) } })
+        struct Abort: Error {}
+        #expect(throws: Abort.self) {
+            try store.transaction {
+                order.purchaseNum = 5
+                #expect(order.purchaseNum == 5)
+                throw Abort()
+            }
+        }
+        #expect(order.purchaseNum == 1)
+        try store.transaction {
+            order.purchaseNum = 7
+            order.purchaseNum = 1   // set back: nothing changed, nothing emits
+        }
+        try store.transaction { order.purchaseNum = 2 }
+        #expect(emitted.withLock { $0 } == [2])
+        subscription.dispose()
+        store.close()
+    }
+
+    @Test func aSnapshotReadSeesOneStateWhileOthersCommit() throws {
+        let directory = TemporaryDirectory()
+        let store = try openStore(directory)
+        try store.insert(Order(id: 1, purchaseNum: 1, status: "open"))
+        let (before, after, fresh) = try store.read { snapshot -> (Int, Int, Int) in
+            let before = try snapshot.count(Order.self)
+            let writer = onAnotherThread {
+                for id in 2...20 { try? store.insert(Order(id: Int64(id), purchaseNum: id, status: "open")) }
+            }
+            writer.wait()   // committed meanwhile: this snapshot does not see them
+            let after = try snapshot.all(Order.self).count
+            return (before, after, try store.all(Order.self).count)
+        }
+        #expect(before == 1 && after == 1, "the snapshot changed: \(before) then \(after)")
+        #expect(fresh == 20, "a read outside the snapshot sees the commits")
+        #expect(try store.read { try $0.count(Order.self) } == 20)
+        store.close()
+    }
+
+    @Test func objectsLoadedWhileAnotherThreadCommitsAreNeverStale() throws {
+        let directory = TemporaryDirectory()
+        let store = try openStore(directory)
+        for id in 1...20 { try store.insert(Order(id: Int64(id), purchaseNum: 0, status: "open")) }
+        let stop = Atomic<Bool>(false)
+        let writer = onAnotherThread {
+            var n = 0
+            while !stop.load(ordering: .relaxed) {
+                n += 1
+                _ = try? store.execute("UPDATE orders SET purchase_num = ?", arguments: [.integer(Int64(n))])
+            }
+        }
+        // Load objects that are not live (each released at once) while the writer commits: an
+        // object that started from an older snapshot than a commit already applied would keep
+        // its old value for ever.
+        var stale = 0
+        for _ in 0..<300 {
+            guard let order = try store.find(Order.self, id: Int64.random(in: 1...20)) else { continue }
+            let loaded = order.purchaseNum
+            let settled = eventually(timeout: 5) {
+                let row = try? rows(store, "SELECT purchase_num FROM orders WHERE id = ?", [.integer(order.id)]).first?.first
+                return row == .integer(Int64(order.purchaseNum)) || stop.load(ordering: .relaxed)
+            }
+            if !settled { stale += 1; print("stale from \(loaded)") }
+        }
+        stop.store(true, ordering: .relaxed)
+        writer.wait()
+        #expect(stale == 0)
+        store.close()
+    }
+
+    @Test func aConstraintViolationIsCaughtWithOnePattern() throws {
+        let store = try Store.inMemory(migrations: packageMigrations)
+        var caught = false
+        do {
+            try store.execute("INSERT INTO orders (id, purchase_num, status) VALUES (1, -1, 'bad')")
+        } catch SQLiteError.constraint {
+            caught = true
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+        #expect(caught)
+        let order = Order(id: 1, purchaseNum: -1, status: "bad")
+        #expect { try store.insert(order) } throws: { SQLiteError.constraint ~= $0 }
+    }
+}
