@@ -41,5 +41,16 @@ let package = Package(
             path: "Benchmarks/StoreBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        // A plain executable (no harness): open-loop read latency beside a writer, the write
+        // path's CPU time and live queries, against GRDB and raw C, printed as one table.
+        .executableTarget(
+            name: "ReadWriteHarness",
+            dependencies: [
+                .product(name: "SignalStore", package: rootIdentity),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ],
+            path: "Benchmarks/ReadWriteHarness"
+        ),
     ]
 )

@@ -166,6 +166,30 @@ struct ReadsBesideWritesTests {
         store.close()
     }
 
+    /// A large commit is narrowed to the rows of live objects before it is applied: a live row
+    /// that moves to a new key inside it is still followed.
+    @Test func aLiveObjectFollowsItsRowThroughALargeCommit() throws {
+        let directory = TemporaryDirectory()
+        let store = try openStore(directory)
+        try store.execute("""
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 200)
+            INSERT INTO orders (id, purchase_num, status) SELECT i, 0, 'open' FROM n
+            """)
+        let order = try #require(try store.find(Order.self, id: 5))
+        let statuses = Locked<[String]>([])
+        let subscription = order.signal(for: \.status).subscribe(onValue: { status in statuses.withLock { $0.append(status) } })
+        try store.execute("""
+            UPDATE orders SET purchase_num = purchase_num + 1;
+            UPDATE orders SET id = 1000 WHERE id = 5;
+            UPDATE orders SET status = 'moved', purchase_num = 7 WHERE id = 1000;
+            """)
+        #expect(order.id == 1000 && order.status == "moved" && order.purchaseNum == 7)
+        #expect(statuses.withLock { $0 } == ["open", "moved"])
+        #expect(try store.find(Order.self, id: 1000) === order)
+        subscription.dispose()
+        store.close()
+    }
+
     @Test func aConstraintViolationIsCaughtWithOnePattern() throws {
         let store = try Store.inMemory(migrations: packageMigrations)
         var caught = false

@@ -6,7 +6,7 @@
 /// when both are needed, so readers can file the objects they load without waiting for the
 /// writer.
 final class ModelRegistry {
-    private struct RowKey: Hashable {
+    struct RowKey: Hashable {
         let table: String
         let rowID: Int64
     }
@@ -27,9 +27,9 @@ final class ModelRegistry {
     /// listening; the next listener skips them.
     var isBehind = false
 
-    /// The seq of the last applied entry of each row changed recently (since `recentFloor`).
-    private var recentlyChanged: [RowKey: Int64] = [:]
-    /// Entries before this one are no longer in `recentlyChanged`.
+    /// The rows the batches applied recently changed, oldest first.
+    private var recentBatches: [ChangedRows] = []
+    /// Entries up to this seq are no longer in `recentBatches`.
     private var recentFloor: Int64 = 0
 
     /// Whether the row of an object loaded from a snapshot that includes the journal up to
@@ -39,18 +39,22 @@ final class ModelRegistry {
     func isCurrent(table: String, rowID: Int64, snapshot seq: Int64) -> Bool {
         if seq >= lastSeenSeq { return true }
         guard !isBehind, seq >= recentFloor else { return false }
-        return (recentlyChanged[RowKey(table: table, rowID: rowID)] ?? 0) <= seq
+        let key = RowKey(table: table, rowID: rowID)
+        return !recentBatches.contains { $0.lastSeq > seq && $0.rows.contains(key) }
     }
 
-    /// Notes the rows `changes` touch, for ``isCurrent(table:rowID:snapshot:)``; forgets them
-    /// all past a bound (a snapshot older than that then reloads its rows).
-    private func noteRecent(_ changes: [Change]) {
-        if recentlyChanged.count > 4_096 {
-            recentlyChanged = [:]
-            recentFloor = lastSeenSeq
-        }
-        for change in changes {
-            recentlyChanged[RowKey(table: change.table, rowID: change.rowID)] = change.seq
+    /// Marks a batch as read through its last seq, and keeps the rows it changed (built before
+    /// taking the lock) for ``isCurrent(table:rowID:snapshot:)``; forgets the oldest batches
+    /// past a bound (a snapshot older than what is kept then reloads its rows).
+    func noteRead(_ batch: ChangedRows) {
+        if batch.lastSeq > 0 { lastSeenSeq = batch.lastSeq }
+        guard !batch.rows.isEmpty else { return }
+        recentBatches.append(batch)
+        var kept = recentBatches.reduce(0) { $0 + $1.rows.count }
+        while recentBatches.count > 64 || kept > 65_536, recentBatches.count > 1 {
+            let dropped = recentBatches.removeFirst()
+            kept -= dropped.rows.count
+            recentFloor = dropped.lastSeq
         }
     }
 
@@ -65,10 +69,17 @@ final class ModelRegistry {
         register(object, table: table, rowID: rowID, currentThrough: seq)
     }
 
-    /// Whether no object is registered (entries of released objects count until pruned, so
-    /// this errs on the side of reading the journal).
-    var isEmpty: Bool {
-        entries.isEmpty
+    /// Whether an object may still be alive: a small map is checked entry by entry (a store
+    /// whose objects were all released then reads no journal entries for them), a large one
+    /// is assumed to hold some.
+    var mayHaveLiveObjects: Bool {
+        guard entries.count <= 256 else { return true }
+        return entries.values.contains { $0.object != nil }
+    }
+
+    /// The rowids of the live objects (of any table).
+    var liveRowIDs: Set<Int64> {
+        Set(entries.compactMap { $0.value.object == nil ? nil : $0.key.rowID })
     }
 
     func object(table: String, rowID: Int64) -> (any PersistentModel)? {
@@ -141,7 +152,6 @@ final class ModelRegistry {
     /// value, in the order first changed. A column that ends where it started (set and set back
     /// in one transaction) notifies nothing.
     func apply(_ changes: [Change]) -> [ChangePublisher.Item] {
-        noteRecent(changes)
         // Each changed column's final value, in the order first changed: stored once, so no
         // other thread ever reads a value the batch passed through (a transaction's
         // intermediate values are not committed states).
@@ -212,5 +222,17 @@ extension ModelState {
         case .managed(let store, _), .deleted(let store): return store
         case .unmanaged: return nil
         }
+    }
+}
+
+/// The rows a batch of journal entries changed, and its last seq: built before the registry's
+/// lock is taken, so a large commit holds it only to look up its live objects.
+struct ChangedRows: Sendable {
+    let lastSeq: Int64
+    let rows: Set<ModelRegistry.RowKey>
+
+    init(_ changes: [Change]) {
+        lastSeq = changes.last?.seq ?? 0
+        rows = Set(changes.map { ModelRegistry.RowKey(table: $0.table, rowID: $0.rowID) })
     }
 }

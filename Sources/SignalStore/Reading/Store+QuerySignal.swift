@@ -64,7 +64,9 @@ private final class LiveQuery<Model: PersistentModel>: Sendable {
     private let predicate: String?
     private let arguments: [SQLiteValue]
     private let orderBy: String?
-    private let state = Locked<(seq: Int64, identities: [ObjectIdentifier])?>(nil)
+    /// The last result sent (held, so its objects stay the live instances and compare by
+    /// identity) and the snapshot it came from.
+    private let state = Locked<(seq: Int64, objects: [Model])?>(nil)
 
     init(store: Store, predicate: String?, arguments: [SQLiteValue], orderBy: String?) {
         self.store = store
@@ -80,19 +82,19 @@ private final class LiveQuery<Model: PersistentModel>: Sendable {
         if let seq, let last = state.withLock({ $0?.seq }), last >= seq { return nil }
         let read: (seq: Int64, objects: [Model])
         do {
-            read = try store.reading { connection, snapshot in
-                let objects = try store.fetch(Model.self, where: predicate, arguments: arguments, orderBy: orderBy, connection, snapshot)
-                return (try snapshot.get(), objects)
+            let fetched = try store.reading { connection, snapshot in
+                (try snapshot.get(), try store.fetch(Model.self, where: predicate, arguments: arguments, orderBy: orderBy, connection, snapshot))
             }
+            read = (fetched.0, try fetched.1.resolved { rowID in try store.reload(Model.self, rowID: rowID) })
         } catch {
             store.report(StoreError(error))
             return nil
         }
-        let identities = read.objects.map(ObjectIdentifier.init)
         let changed = state.withLock { last -> Bool in
             if let last, last.seq > read.seq { return false }   // a newer result was already sent
-            defer { last = (read.seq, identities) }
-            return last?.identities != identities
+            defer { last = read }
+            guard let last else { return true }
+            return !last.objects.elementsEqual(read.objects, by: ===)
         }
         return changed ? read.objects : nil
     }

@@ -56,7 +56,9 @@ extension Store {
         }
     }
 
-    /// The live instances of the rows matching the query in the snapshot on `connection`.
+    /// The live instances of the rows matching the query in the snapshot on `connection`; rows
+    /// that changed between the snapshot and the live objects' journal position are left to
+    /// reload (see ``Fetched``).
     func fetch<Model: PersistentModel>(
         _ type: Model.Type,
         where predicate: String?,
@@ -64,22 +66,49 @@ extension Store {
         orderBy: String?,
         _ connection: Connection,
         _ seq: SnapshotSeq
-    ) throws -> [Model] {
+    ) throws -> Fetched<Model> {
         try checkSchema(Model.self, connection)
         var sql = ModelSQL.of(Model.self).select
         if let predicate { sql += " WHERE \(predicate)" }
         sql += " ORDER BY \(orderBy ?? "rowid")"
         let rows = try connection.statement(sql).rows(arguments)
-        guard !rows.isEmpty else { return [] }
-        return try instances(Model.self, rows: rows, snapshot: seq)
+        guard !rows.isEmpty else { return Fetched(objects: [], stale: []) }
+        return try instances(Model.self, rows: rows, snapshot: try seq.get())
+    }
+
+    /// The objects of one query: a live instance per row, except for the rows in `stale`.
+    struct Fetched<Model: PersistentModel> {
+        var objects: [Model?]
+        /// Rows that changed between the snapshot and the journal position of the live objects
+        /// (an object made from the snapshot would start stale): their offsets and rowids.
+        let stale: [(offset: Int, rowID: Int64)]
+
+        /// The objects, with each stale row loaded again by `reload` (as it is now; a row
+        /// deleted meanwhile is left out).
+        func resolved(_ reload: (Int64) throws -> Model?) throws -> [Model] {
+            var objects = objects
+            for (offset, rowID) in stale { objects[offset] = try reload(rowID) }
+            return objects.compactMap { $0 }
+        }
+    }
+
+    /// Runs a query in one snapshot and returns its live instances; stale rows are loaded
+    /// again from a fresh snapshot (see ``reload(_:rowID:)``).
+    func query<Model: PersistentModel>(
+        _ type: Model.Type,
+        where predicate: String?,
+        arguments: [SQLiteValue],
+        orderBy: String?
+    ) throws -> [Model] {
+        let fetched = try reading { connection, seq in
+            try fetch(Model.self, where: predicate, arguments: arguments, orderBy: orderBy, connection, seq)
+        }
+        return try fetched.resolved { rowID in try reload(Model.self, rowID: rowID) }
     }
 
     /// The live instance for each row (`rowid` first, then the columns), creating and filing
-    /// those that have none. A row that changed between the snapshot and the journal position
-    /// the live objects are at is loaded again, as it is now, so no object starts stale; a row
-    /// deleted meanwhile is left out.
-    private func instances<Model: PersistentModel>(_ type: Model.Type, rows: [[SQLiteValue]], snapshot seq: SnapshotSeq) throws -> [Model] {
-        let snapshot = try seq.get()
+    /// those that have none, unless their row is stale.
+    private func instances<Model: PersistentModel>(_ type: Model.Type, rows: [[SQLiteValue]], snapshot: Int64) throws -> Fetched<Model> {
         var objects = [Model?](repeating: nil, count: rows.count)
         var stale: [(offset: Int, rowID: Int64)] = []
         try registry.withLock { registry in
@@ -99,17 +128,29 @@ extension Store {
                 }
             }
         }
-        for (offset, rowID) in stale {
-            objects[offset] = try reloadOnWriter(Model.self, rowID: rowID)
-        }
-        return objects.compactMap { $0 }
+        return Fetched(objects: objects, stale: stale)
     }
 
-    /// Loads one row as it is now, on the writer (whose lock keeps the journal position still).
-    private func reloadOnWriter<Model: PersistentModel>(_ type: Model.Type, rowID: Int64) throws -> Model? {
+    /// Loads one row as it is now: from fresh snapshots (a commit landing between the read and
+    /// the filing again makes it try again), then, if commits keep landing, on the writer,
+    /// whose lock keeps the journal position still.
+    func reload<Model: PersistentModel>(_ type: Model.Type, rowID: Int64) throws -> Model? {
+        let sql = ModelSQL.of(Model.self).select + " WHERE rowid = ?"
+        for _ in 0..<3 {
+            let fetched = try reading { connection, seq in
+                try instances(Model.self, rows: try connection.statement(sql).rows([.integer(rowID)]), snapshot: try seq.get())
+            }
+            if fetched.stale.isEmpty { return fetched.objects.first ?? nil }
+        }
+        return try reloadOnWriter(Model.self, rowID: rowID)
+    }
+
+    /// Loads one row as it is now, on the writer (under its lock no entry is being applied, and
+    /// its snapshot includes every commit).
+    func reloadOnWriter<Model: PersistentModel>(_ type: Model.Type, rowID: Int64) throws -> Model? {
         try readingOnWriter { connection, seq in
             let rows = try connection.statement(ModelSQL.of(Model.self).select + " WHERE rowid = ?").rows([.integer(rowID)])
-            return try instances(Model.self, rows: rows, snapshot: seq).first
+            return try instances(Model.self, rows: rows, snapshot: try seq.get()).objects.first ?? nil
         }
     }
 }

@@ -30,7 +30,10 @@ public struct StoreSnapshot {
         orderBy: String? = nil
     ) throws(StoreError) -> [Model] {
         do {
+            // A row that changed since this snapshot began is loaded on the writer: another
+            // reader could be the one this snapshot holds, if the pool has only one.
             return try store.fetch(Model.self, where: predicate, arguments: arguments, orderBy: orderBy, connection, seq)
+                .resolved { rowID in try store.reloadOnWriter(Model.self, rowID: rowID) }
         } catch {
             throw StoreError(error)
         }

@@ -53,9 +53,7 @@ extension Store {
         orderBy: String? = nil
     ) throws(StoreError) -> [Model] {
         do {
-            return try reading { connection, seq in
-                try fetch(Model.self, where: predicate, arguments: arguments, orderBy: orderBy, connection, seq)
-            }
+            return try query(Model.self, where: predicate, arguments: arguments, orderBy: orderBy)
         } catch {
             throw StoreError(error)
         }

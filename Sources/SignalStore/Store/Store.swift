@@ -223,7 +223,7 @@ public final class Store: Sendable {
 
     /// The journal entries after the last one seen, or `nil` when nobody listens.
     func readNewChanges(_ state: StoreDatabase.State, _ connection: Connection) throws -> [Change]? {
-        guard publisher.hasListeners || !registry.withLock({ $0.isEmpty }) else { return nil }
+        guard publisher.hasListeners || registry.withLock({ $0.mayHaveLiveObjects }) else { return nil }
         try catchUp(connection)
         return try Journal.entries(after: registry.withLock { $0.lastSeenSeq }, connection)
     }
@@ -232,20 +232,39 @@ public final class Store: Sendable {
     /// commit order. `nil` (nobody listened) marks the read position stale instead. Call with
     /// the writer's lock held.
     func publish(_ changes: [Change]?, _ state: StoreDatabase.State) {
-        let notifications = registry.withLock { registry -> [ChangePublisher.Item] in
-            guard let changes else {
-                registry.isBehind = true
-                return []
-            }
-            if let last = changes.last { registry.lastSeenSeq = last.seq }
-            return registry.apply(changes)
+        guard let changes else {
+            registry.withLock { $0.isBehind = true }
+            return
         }
-        guard let changes, let last = changes.last else { return }
+        let notifications = applyToLiveObjects(changes)
+        guard let last = changes.last else { return }
         var items = notifications + changes.map(ChangePublisher.Item.change)
         if publisher.commits.subscriberCount > 0 {
             items.append(.commit(CommitNotice(tables: Set(changes.map(\.table)), seq: last.seq)))
         }
         publisher.enqueue(items)
+    }
+
+    /// Applies a batch to the live objects and returns their notifications. A large batch (a
+    /// big transaction) is first narrowed, outside the registry's lock, to the entries of rows
+    /// that have a live object, so readers filing objects wait for the lookups of those only.
+    private func applyToLiveObjects(_ changes: [Change]) -> [ChangePublisher.Item] {
+        let rows = ChangedRows(changes)
+        let isLarge = changes.count > 64
+        let applied = registry.withLock { registry -> [ChangePublisher.Item]? in
+            registry.noteRead(rows)
+            return isLarge && changes.count > registry.entryCount ? nil : registry.apply(changes)
+        }
+        if let applied { return applied }
+        var live = registry.withLock { $0.liveRowIDs }
+        let relevant = changes.filter { change in
+            guard live.contains(change.rowID) else { return false }
+            // A live row may move to a new rowid (its key changed): follow any integer it is
+            // set to. Following too many only costs lookups.
+            if change.operation == .update, case .integer(let moved)? = change.newValue { live.insert(moved) }
+            return true
+        }
+        return relevant.isEmpty ? [] : registry.withLock { $0.apply(relevant) }
     }
 
     /// The poller's check: publishes what other connections committed since the last check.

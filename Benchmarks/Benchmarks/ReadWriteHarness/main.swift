@@ -1,0 +1,310 @@
+// Reads beside writes, the write path and live queries: SignalStore against GRDB 7.10.0 and the
+// raw SQLite C API, same schema (with the journal trigger), same settings, one run. Prints a
+// markdown table. Usage: swift run -c release ReadWriteHarness [--quick] [--only reads|writes|queries]
+import Dispatch
+import Foundation
+import GRDB
+import GRDBSQLite
+import SignalStore
+import Synchronization
+
+@Model(table: "orders")
+final class Order {
+    var id: Int64
+    var purchaseNum: Int
+    var status: String
+    var note: String?
+
+    init(id: Int64, purchaseNum: Int, status: String, note: String? = nil) {
+        self.id = id
+        self.purchaseNum = purchaseNum
+        self.status = status
+        self.note = note
+    }
+}
+
+enum Setting {
+    static let migrations = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Migrations")
+    static let quick = CommandLine.arguments.contains("--quick")
+    static let rowCount = 10_000
+    static let readSeconds = quick ? 2.0 : 5.0
+}
+let quick = Setting.quick
+
+// MARK: - Helpers
+
+/// A fresh database with the package's schema, the journal's triggers and `rows` orders.
+func makeDatabase(rows: Int) -> String {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("signalstore-harness-\(UUID().uuidString)")
+    try! FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let path = directory.appendingPathComponent("bench.sqlite").path
+    let store = try! Store(path: path, migrations: Setting.migrations)
+    try! store.execute("""
+        WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < \(rows))
+        INSERT INTO orders (id, purchase_num, status) SELECT i, 0, 'open' FROM n
+        """)
+    try! store.pruneChanges(through: Int64.max)
+    store.close()
+    return path
+}
+
+func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+/// CPU time of the process so far, in nanoseconds.
+func cpuTime() -> UInt64 {
+    var spec = timespec()
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &spec)
+    return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
+}
+
+func percentile(_ values: [Double], _ p: Double) -> Double {
+    let sorted = values.sorted()
+    return sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]
+}
+
+func format(_ microseconds: Double) -> String {
+    microseconds >= 100 ? String(format: "%.0f µs", microseconds) : String(format: "%.2f µs", microseconds)
+}
+
+func ms(_ microseconds: Double) -> String { String(format: "%.2f ms", microseconds / 1_000) }
+
+final class Flag: Sendable {
+    private let value = Atomic<Bool>(false)
+    func set() { value.store(true, ordering: .releasing) }
+    var isSet: Bool { value.load(ordering: .acquiring) }
+}
+
+/// Runs `writer` on its own thread until stopped, and `read` open loop, one due every
+/// millisecond for `seconds`; returns each read's latency from when it was due, in µs.
+func openLoopReadLatency(seconds: Double, writer: @escaping @Sendable (Flag) -> Void, read: () -> Void) -> [Double] {
+    let stop = Flag()
+    let writerDone = DispatchSemaphore(value: 0)
+    Thread { writer(stop); writerDone.signal() }.start()
+    usleep(200_000)   // the writer is in its stride
+    var latencies: [Double] = []
+    let start = now()
+    let count = Int(seconds * 1_000)
+    for index in 0..<count {
+        let due = start + UInt64(index) * 1_000_000
+        let current = now()
+        if current < due { usleep(UInt32((due - current) / 1_000)) }
+        read()
+        latencies.append(Double(now() - due) / 1_000)
+    }
+    stop.set()
+    writerDone.wait()
+    return latencies
+}
+
+var table: [String] = ["| measure | SignalStore | peer | ratio | goal | met |", "|---|---:|---:|---:|---:|:---:|"]
+@MainActor func row(_ measure: String, _ ours: String, _ peer: String, _ ratio: String, _ goal: String, _ met: Bool?) {
+    table.append("| \(measure) | \(ours) | \(peer) | \(ratio) | \(goal) | \(met.map { $0 ? "yes" : "no" } ?? "—") |")
+}
+
+// MARK: - Reads beside a writer
+
+
+/// `live`: objects kept alive meanwhile (views bound to them), so the writer reads and applies
+/// every journal entry it commits.
+func signalStoreReadLatency(live: Int) -> [Double] {
+    let path = makeDatabase(rows: Setting.rowCount)
+    let store = try! Store(path: path, migrations: Setting.migrations)
+    defer { store.close() }
+    let kept = live == 0 ? [] : try! store.all(Order.self, where: "id <= ?", arguments: [.integer(Int64(live))])
+    defer { withExtendedLifetime(kept) {} }
+    return openLoopReadLatency(seconds: Setting.readSeconds, writer: { stop in
+        var n = 0
+        while !stop.isSet {
+            try! store.transaction {
+                for _ in 0..<10_000 {
+                    n += 1
+                    try store.execute("UPDATE orders SET purchase_num = ? WHERE id = ?", arguments: [.integer(Int64(n)), .integer(Int64(n % Setting.rowCount + 1))])
+                }
+            }
+        }
+    }, read: {
+        _ = try! store.find(Order.self, id: Int64.random(in: 1...Int64(Setting.rowCount)))
+    })
+}
+
+struct GRDBOrder: FetchableRecord, TableRecord, Decodable {
+    static let databaseTableName = "orders"
+    var id: Int64
+    var purchase_num: Int
+    var status: String
+    var note: String?
+}
+
+func grdbConfiguration() -> Configuration {
+    var configuration = Configuration()
+    configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous=NORMAL") }
+    return configuration
+}
+
+func grdbReadLatency(_ writer: some DatabaseWriter, read: @escaping (Int64) throws -> Void) -> [Double] {
+    openLoopReadLatency(seconds: Setting.readSeconds, writer: { stop in
+        var n = 0
+        while !stop.isSet {
+            try! writer.write { db in
+                let statement = try db.cachedStatement(sql: "UPDATE orders SET purchase_num = ? WHERE id = ?")
+                for _ in 0..<10_000 {
+                    n += 1
+                    try statement.execute(arguments: [n, n % Setting.rowCount + 1])
+                }
+            }
+        }
+    }, read: {
+        try! read(Int64.random(in: 1...Int64(Setting.rowCount)))
+    })
+}
+
+@MainActor func readBenchmarks() {
+    let ours = signalStoreReadLatency(live: 0)
+    let oursLive = signalStoreReadLatency(live: 100)
+    let poolPath = makeDatabase(rows: Setting.rowCount)
+    let pool = try! DatabasePool(path: poolPath, configuration: grdbConfiguration())
+    let poolLatency = grdbReadLatency(pool) { id in _ = try pool.read { db in try GRDBOrder.fetchOne(db, key: id) } }
+    let queuePath = makeDatabase(rows: Setting.rowCount)
+    let queue = try! DatabaseQueue(path: queuePath, configuration: grdbConfiguration())
+    let queueLatency = grdbReadLatency(queue) { id in _ = try queue.read { db in try GRDBOrder.fetchOne(db, key: id) } }
+    let (p50, p99) = (percentile(ours, 0.5), percentile(ours, 0.99))
+    let (pool50, pool99) = (percentile(poolLatency, 0.5), percentile(poolLatency, 0.99))
+    row("point read (`find`) beside 10,000-update transactions, p50 (vs GRDB `DatabasePool.read`)", ms(p50), ms(pool50), String(format: "%.2f", p50 / pool50), "—", nil)
+    row("same, p99 (vs GRDB `DatabasePool.read`)", ms(p99), ms(pool99), String(format: "%.2f", p99 / pool99), "≤ 1 ms and ≤ 1.0", p99 <= 1_000 && p99 <= pool99)
+    let (live50, live99) = (percentile(oursLive, 0.5), percentile(oursLive, 0.99))
+    row("same, 100 objects live (the writer applies each entry to them), p50 / p99 (vs GRDB `DatabasePool.read`)", "\(ms(live50)) / \(ms(live99))", "\(ms(pool50)) / \(ms(pool99))", String(format: "%.2f", live99 / pool99), "≤ 1 ms and ≤ 1.0", live99 <= 1_000 && live99 <= pool99)
+    row("same, p50 / p99 (vs GRDB `DatabaseQueue.read`)", "\(ms(p50)) / \(ms(p99))", "\(ms(percentile(queueLatency, 0.5))) / \(ms(percentile(queueLatency, 0.99)))", String(format: "%.3f", p99 / percentile(queueLatency, 0.99)), "—", nil)
+}
+
+// MARK: - The write path (CPU time)
+
+/// CPU µs per raw C autocommit `UPDATE` with the journal trigger, or per update inside one
+/// transaction of `count`.
+func rawC(count: Int, oneTransaction: Bool) -> Double {
+    let path = makeDatabase(rows: 10)
+    var db: OpaquePointer?
+    sqlite3_open(path, &db)
+    sqlite3_exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL", nil, nil, nil)
+    var statement: OpaquePointer?
+    sqlite3_prepare_v2(db, "UPDATE orders SET purchase_num = ? WHERE rowid = ?", -1, &statement, nil)
+    let started = cpuTime()
+    if oneTransaction { sqlite3_exec(db, "BEGIN IMMEDIATE", nil, nil, nil) }
+    for n in 1...count {
+        sqlite3_bind_int64(statement, 1, Int64(n))
+        sqlite3_bind_int64(statement, 2, 1)
+        guard sqlite3_step(statement) == SQLITE_DONE else { fatalError(String(cString: sqlite3_errmsg(db))) }
+        sqlite3_reset(statement)
+    }
+    if oneTransaction { sqlite3_exec(db, "COMMIT", nil, nil, nil) }
+    let elapsed = cpuTime() - started
+    sqlite3_finalize(statement)
+    sqlite3_close(db)
+    return Double(elapsed) / 1_000 / Double(count)
+}
+
+/// CPU µs per `order.purchaseNum = n` with `subscribers` subscribers, alone or `count` in one
+/// transaction.
+func modelSets(count: Int, subscribers: Int, oneTransaction: Bool) -> Double {
+    let path = makeDatabase(rows: 10)
+    let store = try! Store(path: path, migrations: Setting.migrations)
+    defer { store.close() }
+    let order = try! store.find(Order.self, id: 1)!
+    let received = Atomic<Int>(0)
+    let subscriptions = (0..<subscribers).map { _ in
+        order.signal(for: \.purchaseNum).subscribe(onValue: { _ in received.add(1, ordering: .relaxed) })
+    }
+    let started = cpuTime()
+    if oneTransaction {
+        try! store.transaction { for n in 1...count { order.purchaseNum = n } }
+    } else {
+        for n in 1...count { order.purchaseNum = n }
+    }
+    let elapsed = cpuTime() - started
+    let expected = subscribers * (1 + (oneTransaction ? 1 : count))
+    precondition(received.load(ordering: .relaxed) == expected, "subscribers missed values")
+    subscriptions.forEach { $0.dispose() }
+    return Double(elapsed) / 1_000 / Double(count)
+}
+
+@MainActor func writeBenchmarks() {
+    let singles = quick ? 2_000 : 10_000
+    let rawSingle = rawC(count: singles, oneTransaction: false)
+    let single = modelSets(count: singles, subscribers: 1, oneTransaction: false)
+    row("`order.purchaseNum = n`, 1 subscriber, CPU per set (vs raw C autocommit UPDATE + trigger)", format(single), format(rawSingle), String(format: "%.2f", single / rawSingle), "≤ 1.25", single / rawSingle <= 1.25)
+    let batch = quick ? 20_000 : 100_000
+    let rawBatch = rawC(count: batch, oneTransaction: true)
+    let batched = modelSets(count: batch, subscribers: 1, oneTransaction: true)
+    row("\(batch.formatted()) sets in one transaction, CPU per set (vs raw C in one transaction + trigger)", format(batched), format(rawBatch), String(format: "%.2f", batched / rawBatch), "≤ 2", batched / rawBatch <= 2)
+    let fanOut = modelSets(count: quick ? 200 : 1_000, subscribers: 1_000, oneTransaction: false)
+    let goal = 1.5 * single + 50
+    row("one set reaching 1,000 subscribers, CPU per set (vs 1.5 × single set + 50 µs)", format(fanOut), format(goal), String(format: "%.2f", fanOut / goal), "≤ 1", fanOut <= goal)
+}
+
+// MARK: - Live queries
+
+@MainActor func liveQueryBenchmarks() {
+    let rounds = quick ? 5 : 20
+    // SignalStore: a query signal over 1,000 open orders; each round commits 1,000 new ones.
+    let path = makeDatabase(rows: 1_000)
+    let store = try! Store(path: path, migrations: Setting.migrations)
+    let results = Atomic<Int>(0)
+    let arrived = DispatchSemaphore(value: 0)
+    let subscription = store.signal(Order.self, where: "status = 'open'", orderBy: "id").subscribe(onValue: { _ in
+        results.add(1, ordering: .relaxed)
+        arrived.signal()
+    })
+    arrived.wait()
+    var ours: [Double] = []
+    for round in 0..<rounds {
+        let base = 1_000 + round * 1_000
+        let started = now()
+        try! store.execute("""
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000)
+            INSERT INTO orders (id, purchase_num, status) SELECT \(base) + i, 0, 'open' FROM n
+            """)
+        arrived.wait()
+        ours.append(Double(now() - started) / 1_000)
+    }
+    let perCommit = Double(results.load(ordering: .relaxed) - 1) / Double(rounds)
+    subscription.dispose()
+    store.close()
+
+    // GRDB: ValueObservation of the same query, same commits.
+    let grdbPath = makeDatabase(rows: 1_000)
+    let pool = try! DatabasePool(path: grdbPath, configuration: grdbConfiguration())
+    let fetches = Atomic<Int>(0)
+    let grdbArrived = DispatchSemaphore(value: 0)
+    let observation = ValueObservation.tracking { db -> [GRDBOrder] in
+        fetches.add(1, ordering: .relaxed)
+        return try GRDBOrder.filter(sql: "status = 'open'").order(sql: "id").fetchAll(db)
+    }
+    let cancellable = observation.start(in: pool, scheduling: .async(onQueue: DispatchQueue(label: "grdb")), onError: { fatalError("\($0)") }, onChange: { _ in grdbArrived.signal() })
+    grdbArrived.wait()
+    let fetchesBefore = fetches.load(ordering: .relaxed)
+    var theirs: [Double] = []
+    for round in 0..<rounds {
+        let base = 1_000 + round * 1_000
+        let started = now()
+        try! pool.write { db in
+            try db.execute(sql: """
+                WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000)
+                INSERT INTO orders (id, purchase_num, status) SELECT \(base) + i, 0, 'open' FROM n
+                """)
+        }
+        grdbArrived.wait()
+        theirs.append(Double(now() - started) / 1_000)
+    }
+    let grdbPerCommit = Double(fetches.load(ordering: .relaxed) - fetchesBefore) / Double(rounds)
+    cancellable.cancel()
+    let (median, peerMedian) = (percentile(ours, 0.5), percentile(theirs, 0.5))
+    row("query signal over 1,000+ rows, a 1,000-row transaction commits: results per commit (vs GRDB `ValueObservation` fetches)", String(format: "%.1f", perCommit), String(format: "%.1f", grdbPerCommit), "—", "1", perCommit == 1)
+    row("same, commit to new result, median (vs GRDB `ValueObservation`)", ms(median), ms(peerMedian), String(format: "%.2f", median / peerMedian), "—", nil)
+}
+
+let only = CommandLine.arguments.firstIndex(of: "--only").map { CommandLine.arguments[$0 + 1] }
+if only == nil || only == "reads" { readBenchmarks() }
+if only == nil || only == "writes" { writeBenchmarks() }
+if only == nil || only == "queries" { liveQueryBenchmarks() }
+print(table.joined(separator: "\n"))
