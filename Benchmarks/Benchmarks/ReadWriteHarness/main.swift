@@ -190,6 +190,17 @@ func rawC(count: Int, oneTransaction: Bool) -> Double {
     var statement: OpaquePointer?
     sqlite3_prepare_v2(db, "UPDATE orders SET purchase_num = ? WHERE rowid = ?", -1, &statement, nil)
     let started = cpuTime()
+    measuredRawUpdates(db, statement, count: count, oneTransaction: oneTransaction)
+    let elapsed = cpuTime() - started
+    sqlite3_finalize(statement)
+    sqlite3_close(db)
+    return Double(elapsed) / 1_000 / Double(count)
+}
+
+/// The measured loop of ``rawC(count:oneTransaction:)``: a function of its own, so callgrind
+/// can count its instructions alone (`write_path_instructions.py`).
+@inline(never)
+func measuredRawUpdates(_ db: OpaquePointer?, _ statement: OpaquePointer?, count: Int, oneTransaction: Bool) {
     if oneTransaction { sqlite3_exec(db, "BEGIN IMMEDIATE", nil, nil, nil) }
     for n in 1...count {
         sqlite3_bind_int64(statement, 1, Int64(n))
@@ -198,10 +209,16 @@ func rawC(count: Int, oneTransaction: Bool) -> Double {
         sqlite3_reset(statement)
     }
     if oneTransaction { sqlite3_exec(db, "COMMIT", nil, nil, nil) }
-    let elapsed = cpuTime() - started
-    sqlite3_finalize(statement)
-    sqlite3_close(db)
-    return Double(elapsed) / 1_000 / Double(count)
+}
+
+/// The measured loop of ``modelSets(count:subscribers:oneTransaction:)``.
+@inline(never)
+func measuredModelSets(_ store: Store, _ order: Order, count: Int, oneTransaction: Bool) {
+    if oneTransaction {
+        try! store.transaction { for n in 1...count { order.purchaseNum = n } }
+    } else {
+        for n in 1...count { order.purchaseNum = n }
+    }
 }
 
 /// CPU µs per `order.purchaseNum = n` with `subscribers` subscribers, alone or `count` in one
@@ -216,11 +233,7 @@ func modelSets(count: Int, subscribers: Int, oneTransaction: Bool) -> Double {
         order.signal(for: \.purchaseNum).subscribe(onValue: { _ in received.add(1, ordering: .relaxed) })
     }
     let started = cpuTime()
-    if oneTransaction {
-        try! store.transaction { for n in 1...count { order.purchaseNum = n } }
-    } else {
-        for n in 1...count { order.purchaseNum = n }
-    }
+    measuredModelSets(store, order, count: count, oneTransaction: oneTransaction)
     let elapsed = cpuTime() - started
     let expected = subscribers * (1 + (oneTransaction ? 1 : count))
     precondition(received.load(ordering: .relaxed) == expected, "subscribers missed values")
@@ -303,6 +316,18 @@ func modelSets(count: Int, subscribers: Int, oneTransaction: Bool) -> Double {
     row("same, commit to new result, median (vs GRDB `ValueObservation`)", ms(median), ms(peerMedian), String(format: "%.2f", median / peerMedian), "—", nil)
 }
 
+// Profiling (`write_path_instructions.py` runs these under callgrind): one measured loop only.
+if let profile = CommandLine.arguments.firstIndex(of: "--profile").map({ CommandLine.arguments[$0 + 1] }) {
+    switch profile {
+    case "raw-single": _ = rawC(count: 2_000, oneTransaction: false)
+    case "raw-batch": _ = rawC(count: 20_000, oneTransaction: true)
+    case "single": _ = modelSets(count: 2_000, subscribers: 1, oneTransaction: false)
+    case "batch": _ = modelSets(count: 20_000, subscribers: 1, oneTransaction: true)
+    case "fanout": _ = modelSets(count: 200, subscribers: 1_000, oneTransaction: false)
+    default: fatalError("unknown profile \(profile)")
+    }
+    exit(0)
+}
 let only = CommandLine.arguments.firstIndex(of: "--only").map { CommandLine.arguments[$0 + 1] }
 if only == nil || only == "reads" { readBenchmarks() }
 if only == nil || only == "writes" { writeBenchmarks() }

@@ -13,9 +13,12 @@ extension Journal {
         return seq
     }
 
+    /// Built once: every write reads its entries back with it.
+    private static let entriesAfterSQL = "SELECT \(selectColumns) FROM \(changes) WHERE seq > ? ORDER BY seq LIMIT ?"
+
     /// The entries after `seq`, in order, at most `limit` of them.
     static func entries(after seq: Int64, limit: Int? = nil, _ connection: Connection) throws -> [Change] {
-        try connection.statement("SELECT \(selectColumns) FROM \(changes) WHERE seq > ? ORDER BY seq LIMIT ?")
+        try connection.statement(entriesAfterSQL)
             .rows([.integer(seq), .integer(Int64(limit ?? -1))])
             .compactMap(Change.init(row:))
     }

@@ -32,11 +32,6 @@ public enum ModelRuntime {
         (Value.self as? any SQLiteValueConvertible.Type)?.init(sqliteValue: value) as? Value
     }
 
-    /// The column index of a key path.
-    static func columnIndex<Model: PersistentModel>(of type: Model.Type, _ keyPath: AnyKeyPath) -> Int? {
-        Model._$columns.firstIndex { $0.keyPath == keyPath }
-    }
-
 }
 
 extension PersistentModel {

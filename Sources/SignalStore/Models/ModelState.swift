@@ -95,24 +95,22 @@ public final class ModelState: @unchecked Sendable {
         return nil
     }
 
-    /// The signal of column `index` as `Value`, replaying the current value. The value is read
-    /// under the lock that guards storage, so no change can slip between the read and the
-    /// subscription. Values are decoded once per change, whatever the number of subscribers.
-    func signal<Value>(column index: Int, as type: Value.Type, current: () -> SQLiteValue) -> Signal<Value, Never> {
-        let broadcaster = lock.withLock { () -> Broadcaster<Value, Never> in
-            if let existing = signals[index]?.broadcaster as? Broadcaster<Value, Never> { return existing }
-            let created = Broadcaster<Value, Never>(replayLimit: 1, initial: ModelRuntime.decode(current(), as: Value.self))
-            signals[index] = ColumnSignal(
-                broadcaster: created,
-                send: { value in
-                    if let decoded = ModelRuntime.decode(value, as: Value.self) { created.send(.value(decoded)) }
-                },
-                complete: { created.send(.completed) }
-            )
-            if case .deleted = storedLink { created.send(.completed) }
-            return created
+    /// The subject of column `index`'s signal, made by `make` on first use. It runs under the
+    /// lock that guards storage, so no change can slip between reading the current value and
+    /// storing the subject. Called by ``PersistentModel/signal(for:)``, which is inlinable so
+    /// that the delivery path is compiled for the property's type (unspecialized generic code
+    /// would look type metadata up for every subscriber it delivers to).
+    public func _columnSubject<Subject: AnyObject>(
+        _ index: Int,
+        make: () -> (subject: Subject, send: (SQLiteValue) -> Void, complete: () -> Void)
+    ) -> Subject {
+        lock.withLock {
+            if let existing = signals[index]?.broadcaster as? Subject { return existing }
+            let made = make()
+            signals[index] = ColumnSignal(broadcaster: made.subject, send: made.send, complete: made.complete)
+            if case .deleted = storedLink { made.complete() }
+            return made.subject
         }
-        return Signal { subscriber in broadcaster.subscribe(subscriber) }
     }
 
     /// Sends a committed value to the column's subscribers.

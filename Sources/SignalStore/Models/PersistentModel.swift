@@ -71,12 +71,22 @@ extension PersistentModel {
     /// ```swift
     /// order.signal(for: \.purchaseNum).subscribe(onValue: { label.text = "\($0)" })
     /// ```
+    @inlinable
     public func signal<Value>(for keyPath: KeyPath<Self, Value>) -> Signal<Value, Never> {
         if let transient = _$transientSignal(for: keyPath) as? Signal<Value, Never> { return transient }
-        guard let index = ModelRuntime.columnIndex(of: Self.self, keyPath) else {
+        guard let index = Self._$columns.firstIndex(where: { $0.keyPath == keyPath }) else {
             preconditionFailure("\(keyPath) is not a stored property of \(Self.self)")
         }
-        return _$model.signal(column: index, as: Value.self, current: { self._$value(column: index) })
+        // Values are decoded once per change, whatever the number of subscribers.
+        return _$model._columnSubject(index) { () -> (subject: ReplaySubject<Value, Never>, send: (SQLiteValue) -> Void, complete: () -> Void) in
+            let subject = ReplaySubject<Value, Never>(bufferSize: 1)
+            if let current = ModelRuntime.decode(self._$value(column: index), as: Value.self) { subject.send(current) }
+            return (
+                subject,
+                { value in if let decoded = ModelRuntime.decode(value, as: Value.self) { subject.send(decoded) } },
+                { subject.complete() }
+            )
+        }.signal
     }
 
     /// The values of ``signal(for:)`` as an `AsyncSequence`.

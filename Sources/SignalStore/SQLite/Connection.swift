@@ -20,6 +20,8 @@ package final class Connection {
     package let isReadOnly: Bool
     private var cache: [String: Statement] = [:]
     private var savepointDepth = 0
+    private var keptBegin: Statement?
+    private var keptCommit: Statement?
 
     /// Opens (creating if needed) the database at `path`; `":memory:"` opens a private
     /// in-memory database.
@@ -57,6 +59,8 @@ package final class Connection {
 
     deinit {
         cache.removeAll()
+        keptBegin = nil
+        keptCommit = nil
         sqlite3_close_v2(handle)
     }
 
@@ -127,14 +131,15 @@ package final class Connection {
     /// savepoint when nested. Rolls back (to the savepoint) if `body` throws.
     @discardableResult
     package func transaction<Result>(_ body: () throws -> Result) throws -> Result {
-        let name = "signalstore_\(savepointDepth)"
         let isOutermost = savepointDepth == 0
-        try statement(isOutermost ? "BEGIN IMMEDIATE" : "SAVEPOINT \(name)").run()
+        // The outermost level, every write's, builds no SQL text: its statements are kept.
+        let name = isOutermost ? "" : "signalstore_\(savepointDepth)"
+        try (isOutermost ? beginImmediate() : statement("SAVEPOINT \(name)")).run()
         savepointDepth += 1
         defer { savepointDepth -= 1 }
         do {
             let result = try body()
-            try statement(isOutermost ? "COMMIT" : "RELEASE \(name)").run()
+            try (isOutermost ? commit() : statement("RELEASE \(name)")).run()
             return result
         } catch {
             if isOutermost {
@@ -144,5 +149,21 @@ package final class Connection {
             }
             throw error
         }
+    }
+
+    /// `BEGIN IMMEDIATE`, prepared once.
+    private func beginImmediate() throws(SQLiteError) -> Statement {
+        if let kept = keptBegin { return kept }
+        let prepared = try Statement(database: handle, sql: "BEGIN IMMEDIATE")
+        keptBegin = prepared
+        return prepared
+    }
+
+    /// `COMMIT`, prepared once.
+    private func commit() throws(SQLiteError) -> Statement {
+        if let kept = keptCommit { return kept }
+        let prepared = try Statement(database: handle, sql: "COMMIT")
+        keptCommit = prepared
+        return prepared
     }
 }
