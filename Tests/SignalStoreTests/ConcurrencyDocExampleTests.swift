@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+import SignalStore
+
+// The examples of the concurrency and errors articles and of `Store.read`, `StoreError` and
+// `Store.signal(_:where:arguments:orderBy:)`, compiled as written (Swift 6 mode) and run.
+
+func summary(_ store: Store) throws -> String {
+    try store.read { snapshot in
+        let open = try snapshot.count(Order.self, where: "status = 'open'")
+        let paid = try snapshot.count(Order.self, where: "status = 'paid'")
+        return "\(open) open, \(paid) paid"   // the same commit's counts
+    }
+}
+
+func openOrders(_ store: Store) throws -> (count: Int, first: Order?) {
+    try store.read { snapshot in
+        let count = try snapshot.count(Order.self, where: "status = ?", arguments: [.text("open")])
+        let first = try snapshot.all(Order.self, where: "status = ?", arguments: [.text("open")], orderBy: "id").first
+        return (count, first)
+    }
+}
+
+func add(_ order: Order, to store: Store) -> String {
+    do {
+        try store.insert(order)
+        return "saved"
+    } catch SQLiteError.constraint {
+        return "rejected by a constraint; nothing was written"
+    } catch {
+        return "\(error)"   // says what went wrong and what to do
+    }
+}
+
+func rename(_ store: Store) {
+    do {
+        try store.execute("UPDATE orders SET status = NULL WHERE id = 1")
+    } catch SQLiteError.constraint {
+        print("a constraint rejected the change; nothing was written")
+    } catch {
+        print(error)   // says what went wrong and what to do
+    }
+}
+
+@Suite("Concurrency and errors doc examples")
+struct ConcurrencyDocExampleTests {
+    @Test func theExamplesRunAsDocumented() throws {
+        let directory = TemporaryDirectory()
+        let store = try Store(path: directory.path("docs.sqlite"), migrations: packageMigrations)
+        #expect(add(Order(id: 1, purchaseNum: 1, status: "open"), to: store) == "saved")
+        #expect(add(Order(id: 2, purchaseNum: -1, status: "open"), to: store) == "rejected by a constraint; nothing was written")
+        #expect(try summary(store) == "1 open, 0 paid")
+        let (count, first) = try openOrders(store)
+        #expect(count == 1 && first?.id == 1)
+        rename(store)   // NOT NULL rejects it
+        #expect(first?.status == "open")
+        let open = store.signal(Order.self, where: "status = ?", arguments: [.text("open")], orderBy: "id")
+        let counts = Locked<[Int]>([])
+        let subscription = open.subscribe(onValue: { orders in counts.withLock { $0.append(orders.count) } })
+        first?.status = "paid"
+        #expect(counts.withLock { $0 } == [1, 0])
+        subscription.dispose()
+        store.close()
+    }
+}
