@@ -21,6 +21,14 @@ func openOrders(_ store: Store) throws -> (count: Int, first: Order?) {
     }
 }
 
+func urgent(_ store: Store) throws -> [Order] {
+    try store.all(Order.self, where: \.status == "open" && \.purchaseNum >= 3, orderBy: .descending(\.purchaseNum))
+}
+
+func openOrders(of store: Store) -> Signal<[Order], Never> {
+    store.signal(Order.self, where: \.status == "open" && \.purchaseNum > 0, orderBy: .descending(\.purchaseNum))
+}
+
 func add(_ order: Order, to store: Store) -> String {
     do {
         try store.insert(order)
@@ -52,6 +60,11 @@ struct ConcurrencyDocExampleTests {
         #expect(try summary(store) == "1 open, 0 paid")
         let (count, first) = try openOrders(store)
         #expect(count == 1 && first?.id == 1)
+        #expect(try urgent(store).isEmpty)
+        let latest = Locked<[Int64]>([])
+        let typed = openOrders(of: store).subscribe(onValue: { orders in latest.withLock { $0 = orders.map(\.id) } })
+        #expect(latest.withLock { $0 } == [1])
+        typed.dispose()
         rename(store)   // NOT NULL rejects it
         #expect(first?.status == "open")
         let open = store.signal(Order.self, where: "status = ?", arguments: [.text("open")], orderBy: "id")

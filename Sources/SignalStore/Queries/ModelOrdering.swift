@@ -1,0 +1,80 @@
+/// The order of a query's results, by a model's persisted properties:
+/// `.ascending(\.id)`, `.descending(\.purchaseNum)`. Several are applied in turn (ties of the
+/// first are ordered by the second); the rowid breaks the remaining ties, so the order is
+/// stable.
+public struct ModelOrdering<Model: PersistentModel>: Sendable {
+    /// The SQL `ORDER BY` term.
+    public let sql: String
+
+    /// Smallest first (NULL first, as SQLite orders it).
+    public static func ascending<Value>(_ keyPath: KeyPath<Model, Value>) -> ModelOrdering {
+        ModelOrdering(sql: "\(quotedIdentifier(ModelFilter<Model>.column(of: keyPath))) ASC")
+    }
+
+    /// Largest first (NULL last).
+    public static func descending<Value>(_ keyPath: KeyPath<Model, Value>) -> ModelOrdering {
+        ModelOrdering(sql: "\(quotedIdentifier(ModelFilter<Model>.column(of: keyPath))) DESC")
+    }
+
+    /// The `ORDER BY` clause of `orderings`, ending with the rowid.
+    static func clause(_ orderings: [ModelOrdering]) -> String {
+        (orderings.map(\.sql) + ["rowid"]).joined(separator: ", ")
+    }
+}
+
+extension Store {
+    /// The objects matching `filter`, in the given order, live instances where they exist. See
+    /// ``all(_:where:arguments:orderBy:)`` for how it reads.
+    public func all<Model: PersistentModel>(
+        _ type: Model.Type,
+        where filter: ModelFilter<Model>,
+        orderBy orderings: ModelOrdering<Model>...
+    ) throws(StoreError) -> [Model] {
+        try all(Model.self, where: filter.sql, arguments: filter.arguments, orderBy: ModelOrdering.clause(orderings))
+    }
+
+    /// Every object of the model, in the given order.
+    public func all<Model: PersistentModel>(
+        _ type: Model.Type,
+        orderBy first: ModelOrdering<Model>,
+        _ then: ModelOrdering<Model>...
+    ) throws(StoreError) -> [Model] {
+        try all(Model.self, where: nil, orderBy: ModelOrdering.clause([first] + then))
+    }
+
+    /// The objects matching `filter`, now and after every commit that changes the result. See
+    /// ``signal(_:where:arguments:orderBy:)``.
+    public func signal<Model: PersistentModel>(
+        _ type: Model.Type,
+        where filter: ModelFilter<Model>,
+        orderBy orderings: ModelOrdering<Model>...
+    ) -> Signal<[Model], Never> {
+        signal(Model.self, where: filter.sql, arguments: filter.arguments, orderBy: ModelOrdering.clause(orderings))
+    }
+
+    /// Every object of the model in the given order, now and after every commit that changes
+    /// the result.
+    public func signal<Model: PersistentModel>(
+        _ type: Model.Type,
+        orderBy first: ModelOrdering<Model>,
+        _ then: ModelOrdering<Model>...
+    ) -> Signal<[Model], Never> {
+        signal(Model.self, where: nil, orderBy: ModelOrdering.clause([first] + then))
+    }
+}
+
+extension StoreSnapshot {
+    /// The objects matching `filter` in this snapshot, in the given order.
+    public func all<Model: PersistentModel>(
+        _ type: Model.Type,
+        where filter: ModelFilter<Model>,
+        orderBy orderings: ModelOrdering<Model>...
+    ) throws(StoreError) -> [Model] {
+        try all(Model.self, where: filter.sql, arguments: filter.arguments, orderBy: ModelOrdering.clause(orderings))
+    }
+
+    /// The number of rows matching `filter` in this snapshot.
+    public func count<Model: PersistentModel>(_ type: Model.Type, where filter: ModelFilter<Model>) throws(StoreError) -> Int {
+        try count(Model.self, where: filter.sql, arguments: filter.arguments)
+    }
+}
