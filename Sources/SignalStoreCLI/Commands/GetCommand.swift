@@ -8,7 +8,10 @@ struct GetCommand: ParsableCommand {
         abstract: "Print a table's rows, one row, or one value.",
         discussion: """
             ID is the row's primary key (its rowid when the key has several columns). With COLUMN, \
-            prints just the value, for scripts.
+            prints just the value, for scripts: text exactly as stored, and NULL as an empty line \
+            (as sqlite3 does); with --json, NULL is null and empty text "". Without COLUMN, text \
+            that could be mistaken for something else is shown quoted as you would type it: \
+            '' (empty), 'null' (the text), null (NULL).
 
             Examples:
               signalstore get orders --db app.sqlite
@@ -50,7 +53,7 @@ struct GetCommand: ParsableCommand {
         guard let row = try store.readForCLI({ try access.row(key, $0) }) else { throw access.noRow(key) }
         if let selected {
             let value = row.first { $0.0 == selected.name }?.1 ?? .null
-            printer.line(options.json ? ValueFormat.json(value).rendered : ValueFormat.human(value))
+            printer.line(options.json ? ValueFormat.json(value).rendered : ValueFormat.raw(value))
         } else if options.json {
             printer.document(ValueFormat.json(row: row))
         } else {

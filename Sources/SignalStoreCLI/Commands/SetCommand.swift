@@ -8,9 +8,17 @@ struct SetCommand: ParsableCommand {
         abstract: "Change columns of one row, in one transaction, and print old → new.",
         discussion: """
             Values are parsed by the column's declared type: INTEGER whole numbers, REAL numbers, \
-            TEXT as given, BLOB hex (x'0aff'), and null for NULL ('null' in single quotes is the \
-            text). All assignments commit together or not at all; apps watching the row see the \
-            change within their poll interval.
+            TEXT as given, BLOB hex bytes, null for NULL. The shell removes quotes, so quote the \
+            whole assignment when its value has quotes:
+              purchase_num=3        a number
+              status=shipped        text
+              note=null             NULL
+              "note='null'"         the text null ('...' keeps any text as it is)
+              "note=''"             empty text
+              "data=x'0aff'"        bytes
+            An unquoted x'0aff' reaches the command as x0aff and is refused, not stored. All \
+            assignments commit together or not at all; apps watching the row see the change \
+            within their poll interval.
 
             Example:
               signalstore set orders 1 purchase_num=3 status=shipped --db app.sqlite

@@ -4,7 +4,9 @@ import SignalStore
 /// Parses a value typed on the command line according to its column's declared type.
 ///
 /// - `null` is SQL NULL; for a text column, `'null'` (in single quotes) is the text "null", and
-///   any value in single quotes is taken literally without them.
+///   any value in single quotes is taken literally without them (`''` is empty text).
+/// - `x0aff` in a text or untyped column is refused: it is what the shell leaves of an
+///   unquoted `x'0aff'`, and the error gives both quoted forms.
 /// - INTEGER columns take whole numbers, REAL columns numbers, NUMERIC columns either.
 /// - TEXT columns take the text as given.
 /// - BLOB columns take hex bytes: `x'0aff'`, `0x0aff` or `0aff`.
@@ -25,18 +27,37 @@ enum ValueParser {
             if let value = finiteDouble(text) { return .real(value) }
             throw CLIError("\(place) is \(column.declaredType): \(display(text)) is not a number; give one like 42 or 2.5 (or null)")
         case .text:
+            try refuseMangledBytes(text, column: column.name)
             return .text(unquoted(text))
         case .blob:
-            if column.declaredType.isEmpty { return untyped(text) }
+            if column.declaredType.isEmpty { return try untyped(text, column: column.name) }
             if let bytes = hexBytes(text) { return .blob(Data(bytes)) }
-            throw CLIError("\(place) is \(column.declaredType): \(display(text)) is not hex bytes; give them like x'0aff' (or null)")
+            if isMangledBytes(text) {
+                throw CLIError("\(place) is \(column.declaredType): \(display(text)) is x'\(text.dropFirst())' without its quotes, which the shell removed; quote the whole assignment: \"\(column.name)=x'\(text.dropFirst())'\"")
+            }
+            throw CLIError("\(place) is \(column.declaredType): \(display(text)) is not hex bytes; give them like \"\(column.name)=x'0aff'\" (or null)")
         }
     }
 
-    private static func untyped(_ text: String) -> SQLiteValue {
+    private static func untyped(_ text: String, column: String) throws(CLIError) -> SQLiteValue {
         if let value = Int64(text) { return .integer(value) }
         if let value = finiteDouble(text) { return .real(value) }
+        try refuseMangledBytes(text, column: column)
         return .text(unquoted(text))
+    }
+
+    /// `x0aff`: what the shell leaves of an unquoted `x'0aff'`. Stored as text it would be
+    /// neither the bytes meant nor, likely, the text meant: refused, with both fixes.
+    private static func refuseMangledBytes(_ text: String, column: String) throws(CLIError) {
+        guard isMangledBytes(text) else { return }
+        let digits = text.dropFirst()
+        throw CLIError("\(column)=\(text) is ambiguous: the shell removes quotes, so x'\(digits)' arrives as \(text); quote the whole assignment: \"\(column)=x'\(digits)'\" for bytes, \"\(column)='\(text)'\" for the text")
+    }
+
+    private static func isMangledBytes(_ text: String) -> Bool {
+        guard text.count >= 3, text.first == "x" || text.first == "X" else { return false }
+        let digits = text.dropFirst()
+        return digits.count.isMultiple(of: 2) && digits.allSatisfy(\.isHexDigit)
     }
 
     /// A finite number in decimal notation (not `nan`, `inf` or hex floats).
