@@ -25,7 +25,7 @@ package struct UniqueKey: Sendable, Equatable {
     }
 
     /// The UNIQUE indexes of `table`.
-    static func all(of table: String, _ connection: Connection) throws -> [UniqueKey] {
+    package static func all(of table: String, _ connection: Connection) throws -> [UniqueKey] {
         let indexes = try connection.statement("SELECT name, partial FROM pragma_index_list(?) WHERE \"unique\" = 1 ORDER BY name")
             .rows([.text(table)])
         return try indexes.compactMap { row -> UniqueKey? in

@@ -5,8 +5,12 @@ import SignalStore
 struct SchemaCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "schema",
-        abstract: "Show the columns of a table (or of every table): type, nullability, default, key.",
+        abstract: "Show a table's columns (type, nullability, default, key) and rules (UNIQUE, CHECK, foreign keys).",
         discussion: """
+            The rules are what a constraint error refers to: each UNIQUE key (with a partial \
+            index's condition), each CHECK condition as written, and each foreign key with its \
+            ON DELETE / ON UPDATE action.
+
             Examples:
               signalstore schema --db app.sqlite
               signalstore schema orders --db app.sqlite
@@ -23,9 +27,12 @@ struct SchemaCommand: ParsableCommand {
         defer { store.close() }
         let names = try table.map { [$0] } ?? SchemaReader.tableNames(store)
         let tables = try names.map { try SchemaReader.table($0, in: store) }
+        let rules = try tables.map { table throws(CLIError) in
+            try store.readForCLI { connection in try TableConstraints.read(table.name, connection) }
+        }
         let printer = Printer(json: options.json)
         if options.json {
-            let documents = tables.map(Self.json)
+            let documents = zip(tables, rules).map(Self.json)
             printer.document(table == nil ? .array(documents) : documents[0])
             return
         }
@@ -40,10 +47,11 @@ struct SchemaCommand: ParsableCommand {
                 ])
             }
             printer.table(output)
+            rules[index].lines.forEach(printer.line)
         }
     }
 
-    private static func json(_ table: TableSchema) -> JSONValue {
+    private static func json(_ table: TableSchema, _ rules: TableConstraints) -> JSONValue {
         .object([
             ("table", .string(table.name)),
             ("columns", .array(table.columns.map { column in
@@ -51,6 +59,17 @@ struct SchemaCommand: ParsableCommand {
                     ("name", .string(column.name)), ("type", .string(column.declaredType)),
                     ("notNull", .bool(column.notNull)), ("default", column.defaultSQL.map(JSONValue.string) ?? .null),
                     ("primaryKey", .bool(column.primaryKeyPosition > 0)),
+                ])
+            })),
+            ("unique", .array(rules.uniqueKeys.map { key in
+                .object([("terms", .array(key.terms.map(JSONValue.string))), ("where", key.condition.map(JSONValue.string) ?? .null)])
+            })),
+            ("checks", .array(rules.checks.map(JSONValue.string))),
+            ("foreignKeys", .array(rules.foreignKeys.map { key in
+                .object([
+                    ("columns", .array(key.columns.map(JSONValue.string))), ("table", .string(key.table)),
+                    ("referencedColumns", .array(key.referenced.map(JSONValue.string))),
+                    ("onDelete", .string(key.onDelete)), ("onUpdate", .string(key.onUpdate)),
                 ])
             })),
         ])
