@@ -17,6 +17,7 @@ struct GetCommand: ParsableCommand {
               signalstore get orders --db app.sqlite
               signalstore get orders 1 --db app.sqlite
               signalstore get orders 1 purchase_num --db app.sqlite
+              signalstore get orders 1 purchase_num status --db app.sqlite
             """
     )
 
@@ -26,8 +27,8 @@ struct GetCommand: ParsableCommand {
     @Argument(help: "The row's primary key.")
     var id: String?
 
-    @Argument(help: "One column of the row.")
-    var column: String?
+    @Argument(help: "Columns of the row (one: its raw value, for scripts).")
+    var columns: [String] = []
 
     @Option(name: .long, parsing: .unconditional, help: "Print at most this many rows.")
     var limit: Int?
@@ -49,12 +50,18 @@ struct GetCommand: ParsableCommand {
             return
         }
         let key = try schema.parseID(id)
-        let selected = try column.map { try schema.column($0) }
-        guard let row = try store.readForCLI({ try access.row(key, $0) }) else { throw access.noRow(key) }
-        if let selected {
-            let value = row.first { $0.0 == selected.name }?.1 ?? .null
+        let selected = try columns.map { try schema.column($0).name }
+        guard var row = try store.readForCLI({ try access.row(key, $0) }) else { throw access.noRow(key) }
+        if selected.count == 1 {
+            let value = row.first { $0.0 == selected[0] }?.1 ?? .null
             printer.line(options.json ? ValueFormat.json(value).rendered : ValueFormat.raw(value))
-        } else if options.json {
+            return
+        }
+        if !selected.isEmpty {
+            let values = Dictionary(row, uniquingKeysWith: { first, _ in first })
+            row = selected.map { ($0, values[$0] ?? .null) }
+        }
+        if options.json {
             printer.document(ValueFormat.json(row: row))
         } else {
             printer.table(row.reduce(into: TextTable("COLUMN", "VALUE")) { $0.append([$1.0, ValueFormat.human($1.1)]) })

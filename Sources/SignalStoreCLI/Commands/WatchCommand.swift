@@ -10,10 +10,13 @@ struct WatchCommand: ParsableCommand {
             Without --since, first prints the current rows (or row, or columns), then streams the \
             changes committed after that snapshot, by this or any other process. With --since SEQ, \
             first replays the feed after SEQ instead. Ctrl-C ends it with exit status 0. Each change \
-            line is: #SEQ TABLE ROWID OPERATION DETAIL. With --json, one object per line.
+            line is: #SEQ TABLE ROWID OPERATION DETAIL. With --json, one object per line. \
+            --column C (repeatable) follows columns across every row. A watch with nothing to \
+            print yet says so on stderr, and waits.
 
             Examples:
               signalstore watch orders 1 purchase_num status --db app.sqlite
+              signalstore watch orders --column status --db app.sqlite
               signalstore watch orders --since 0 --json --db app.sqlite
             """
     )
@@ -24,8 +27,11 @@ struct WatchCommand: ParsableCommand {
     @Argument(help: "The row's primary key (default: every row).")
     var id: String?
 
-    @Argument(help: "Only these columns (default: every column).")
+    @Argument(help: "Only these columns of the row (default: every column).")
     var columns: [String] = []
+
+    @Option(name: .customLong("column"), help: ArgumentHelp("Only this column, of every row or of the row (repeatable).", valueName: "column"))
+    var columnOptions: [String] = []
 
     @Option(name: .long, parsing: .unconditional, help: "Replay the change feed after this seq instead of printing current values.")
     var since: Int64?
@@ -43,7 +49,7 @@ struct WatchCommand: ParsableCommand {
         if schema.isWithoutRowID {
             throw CLIError("table \(schema.name) is WITHOUT ROWID, so its changes are not captured; watch a table with a rowid")
         }
-        let selected = try columns.map { try schema.column($0).name }
+        let selected = try (columns + columnOptions).map { try schema.column($0).name }
         let access = RowAccess(table: schema)
         let key = try id.map { try schema.parseID($0) }
         let rowID = try key.map { key in
@@ -58,6 +64,9 @@ struct WatchCommand: ParsableCommand {
             let snapshot = try currentRows(store, access, key: key)
             start = snapshot.seq
             for row in snapshot.rows { printCurrent(row, schema: schema, columns: selected, printer: printer) }
+            if snapshot.rows.isEmpty {
+                CommandContext.current.console.printError("note: \(schema.name) has no rows yet; waiting for changes (Ctrl-C to stop)")
+            }
         }
         let tableName = schema.name, json = options.json
         let columnOrder = schema.columns.map(\.name)
