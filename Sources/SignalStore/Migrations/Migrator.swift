@@ -9,7 +9,7 @@ import Foundation
 /// one with its own. The caller turns foreign-key enforcement off around ``migrate(_:)`` (SQLite
 /// ignores that pragma inside a transaction), so a table rebuild does not fire `ON DELETE`
 /// actions; `PRAGMA foreign_key_check` runs before each commit instead.
-struct Migrator {
+package struct Migrator {
     static let table = "_signalstore_migrations"
 
     let migrations: [Migration]
@@ -32,6 +32,19 @@ struct Migrator {
         for migration in migrations where applied[migration.version] == nil {
             try apply(migration, to: connection)
         }
+    }
+
+    /// What ``migrate(_:)`` would do, without changing anything: the migrations it would apply.
+    /// - Throws: The ``MigrationError`` it would fail with (a gap, a duplicate, an edited
+    ///   applied migration, a database newer than the migrations).
+    package static func pending(_ migrations: [Migration], in connection: Connection) throws -> [Migration] {
+        let migrator = Migrator(migrations: migrations)
+        try migrator.validateSequence()
+        let hasTable = try connection.statement("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?")
+            .rows([.text(table)]).first?.first == .integer(1)
+        let applied = hasTable ? try migrator.appliedMigrations(connection) : [:]
+        try migrator.validate(applied: applied)
+        return migrations.filter { applied[$0.version] == nil }
     }
 
     /// No duplicates, no gaps, starting at 1.

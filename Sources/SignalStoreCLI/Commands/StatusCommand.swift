@@ -8,7 +8,10 @@ struct StatusCommand: ParsableCommand {
         commandName: "status",
         abstract: "Show the schema version, pending migrations, change-feed position and tables.",
         discussion: """
-            Reads only; the database is not changed.
+            Reads only; the database is not changed. "pending" runs the same checks as \
+            `migrate` against the --migrations folder: it lists what `migrate` would apply, or \
+            says why `migrate` would fail (an edited migration, a gap, a database newer than \
+            the files).
 
             Example:
               signalstore status --db app.sqlite
@@ -22,7 +25,7 @@ struct StatusCommand: ParsableCommand {
         defer { store.close() }
         let applied = try store.readForCLI(AppliedMigration.all)
         let version = applied.last?.version ?? 0
-        let pending = pendingMigrations(after: version)
+        let plan = migrationPlan(store)
         let lastSeq = try CLIFailure.run { try store.lastChangeSeq }
         let journal = try CLIFailure.run { try store.journalSummary() }
         let tables = try SchemaReader.tableNames(store).map { ($0, try rowCount(of: $0, in: store)) }
@@ -33,7 +36,8 @@ struct StatusCommand: ParsableCommand {
         if options.json {
             printer.document(.object([
                 ("database", .string(path)), ("bytes", .integer(size)), ("version", .integer(version)),
-                ("pending", pending.map { .array($0.map { .string($0) }) } ?? .null),
+                ("pending", plan.files.map { .array($0.map { .string($0) }) } ?? .null),
+                ("migrateWouldFail", plan.failure.map(JSONValue.string) ?? .null),
                 ("lastSeq", .integer(lastSeq)), ("journalEntries", .integer(journal.entries)),
                 ("prunedThrough", .integer(journal.prunedThrough)),
                 ("tables", .array(tables.map { .object([("name", .string($0.0)), ("rows", .integer($0.1))]) })),
@@ -44,17 +48,48 @@ struct StatusCommand: ParsableCommand {
         printer.fields([
             ("database", "\(path) (\(size) bytes)"),
             ("version", versionName),
-            ("pending", pending.map { $0.isEmpty ? "none" : $0.joined(separator: ", ") } ?? "unknown (no readable migrations in \(options.migrations))"),
+            ("pending", plan.description),
             ("last seq", "\(lastSeq)"),
             ("journal", "\(journal.entries) entries, pruned through seq \(journal.prunedThrough)"),
             ("tables", tables.map { "\($0.0) (\($0.1) \($0.1 == 1 ? "row" : "rows"))" }.joined(separator: ", ")),
         ])
     }
 
-    /// The migration files newer than `version`, or `nil` when the folder cannot be read.
-    private func pendingMigrations(after version: Int64) -> [String]? {
-        guard let migrations = try? Migration.load(from: options.migrationsDirectory) else { return nil }
-        return migrations.filter { $0.version > version }.map { $0.file ?? $0.name }
+    /// What `migrate` would do with the --migrations folder: the files it would apply, or why
+    /// it would fail. The same checks as `migrate`, run without changing anything.
+    private func migrationPlan(_ store: Store) -> MigrationPlan {
+        do {
+            let migrations = try Migration.load(from: options.migrationsDirectory)
+            let pending = try store.readConnection { connection in try Migrator.pending(migrations, in: connection) }
+            return .pending(pending.map { $0.file ?? $0.name })
+        } catch let error as MigrationError {
+            return .wouldFail(error.description)
+        } catch {
+            return .wouldFail(CLIFailure.convert(error).description)
+        }
+    }
+}
+
+/// The pending migrations, or why `migrate` would fail.
+private enum MigrationPlan {
+    case pending([String])
+    case wouldFail(String)
+
+    var files: [String]? {
+        if case .pending(let files) = self { return files }
+        return nil
+    }
+
+    var failure: String? {
+        if case .wouldFail(let reason) = self { return reason }
+        return nil
+    }
+
+    var description: String {
+        switch self {
+        case .pending(let files): return files.isEmpty ? "none" : files.joined(separator: ", ")
+        case .wouldFail(let reason): return "migrate would fail: \(reason)"
+        }
     }
 }
 
