@@ -14,7 +14,7 @@ struct DeleteCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The table.")
+    @Argument(help: "The table.", completion: Completions.tables)
     var table: String
 
     @Argument(help: "The row's primary key.")

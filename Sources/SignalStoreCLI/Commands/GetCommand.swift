@@ -21,13 +21,13 @@ struct GetCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The table.")
+    @Argument(help: "The table.", completion: Completions.tables)
     var table: String
 
     @Argument(help: "The row's primary key.")
     var id: String?
 
-    @Argument(help: "Columns of the row (one: its raw value, for scripts).")
+    @Argument(help: "Columns of the row (one: its raw value, for scripts).", completion: Completions.columns)
     var columns: [String] = []
 
     @Option(name: .long, parsing: .unconditional, help: "Print at most this many rows.")

@@ -14,10 +14,10 @@ struct InsertCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The table.")
+    @Argument(help: "The table.", completion: Completions.tables)
     var table: String
 
-    @Argument(help: ArgumentHelp("The row's values.", valueName: "column=value"))
+    @Argument(help: ArgumentHelp("The row's values.", valueName: "column=value"), completion: Completions.assignments)
     var assignments: [String] = []
 
     @OptionGroup var options: GlobalOptions

@@ -17,7 +17,7 @@ struct SchemaCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The table (default: every table).")
+    @Argument(help: "The table (default: every table).", completion: Completions.tables)
     var table: String?
 
     @OptionGroup var options: GlobalOptions

@@ -25,13 +25,13 @@ struct SetCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The table.")
+    @Argument(help: "The table.", completion: Completions.tables)
     var table: String
 
     @Argument(help: "The row's primary key.")
     var id: String
 
-    @Argument(help: ArgumentHelp("One or more assignments.", valueName: "column=value"))
+    @Argument(help: ArgumentHelp("One or more assignments.", valueName: "column=value"), completion: Completions.assignments)
     var assignments: [String] = []
 
     @OptionGroup var options: GlobalOptions

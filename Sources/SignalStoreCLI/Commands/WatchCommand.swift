@@ -21,16 +21,16 @@ struct WatchCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The table.")
+    @Argument(help: "The table.", completion: Completions.tables)
     var table: String
 
     @Argument(help: "The row's primary key (default: every row).")
     var id: String?
 
-    @Argument(help: "Only these columns of the row (default: every column).")
+    @Argument(help: "Only these columns of the row (default: every column).", completion: Completions.columns)
     var columns: [String] = []
 
-    @Option(name: .customLong("column"), help: ArgumentHelp("Only this column, of every row or of the row (repeatable).", valueName: "column"))
+    @Option(name: .customLong("column"), help: ArgumentHelp("Only this column, of every row or of the row (repeatable).", valueName: "column"), completion: Completions.columns)
     var columnOptions: [String] = []
 
     @Option(name: .long, parsing: .unconditional, help: "Replay the change feed after this seq instead of printing current values.")

@@ -3,10 +3,10 @@ import Foundation
 
 /// The options every database command takes.
 struct GlobalOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("The database file (default: $SIGNALSTORE_DB).", valueName: "path"))
+    @Option(name: .long, help: ArgumentHelp("The database file (default: $SIGNALSTORE_DB).", valueName: "path"), completion: .file())
     var db: String?
 
-    @Option(name: .long, help: ArgumentHelp("The folder of NNNN_description.sql migrations.", valueName: "dir"))
+    @Option(name: .long, help: ArgumentHelp("The folder of NNNN_description.sql migrations.", valueName: "dir"), completion: .directory)
     var migrations: String = "Migrations"
 
     @Flag(name: .long, help: "Print JSON: one document, or one JSON object per line for streams.")
