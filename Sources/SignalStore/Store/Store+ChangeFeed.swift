@@ -73,7 +73,13 @@ extension Store {
     /// - Returns: The number of entries deleted.
     @discardableResult
     public func pruneChanges(through seq: Int64) throws(StoreError) -> Int {
-        try write { _, connection in try Journal.prune(through: seq, connection) }
+        try pruneChanges(through: seq) { _ in }
+    }
+
+    /// ``pruneChanges(through:)``, calling `progress` with the number of entries deleted so far
+    /// as a large prune goes (it is still one transaction).
+    package func pruneChanges(through seq: Int64, progress: (Int) -> Void) throws(StoreError) -> Int {
+        try write { _, connection in try Journal.prune(through: seq, connection, progress: progress) }
     }
 
     /// Reads the journal in one snapshot.

@@ -55,7 +55,9 @@ struct ChangesCommand: ParsableCommand {
         // One document with --json, streamed: `[`, one entry per line, `]`.
         if json { printer.line("[") }
         var separator = ""
-        let outcome = try JournalPages.forEach(in: store, after: since, limit: limit) { change in
+        let remaining = try CLIFailure.run { try store.lastChangeSeq } - since
+        let progress = ProgressLine("exporting the change feed", total: min(remaining, Int64(limit ?? Int.max)), quiet: options.quiet, whileOutputStreams: true)
+        let outcome = try JournalPages.forEach(in: store, after: since, limit: limit, progress: progress) { change in
             printer.line(separator + format(change))
             if json { separator = "," }
         }

@@ -23,8 +23,13 @@ struct MigrateCommand: ParsableCommand {
         let path = try options.databasePath()
         let existed = FileManager.default.fileExists(atPath: path)
         let before = existed ? try appliedVersions(path) : []
+        let progress = ProgressLine("migrate", total: nil, quiet: options.quiet)
+        if let progress, let pending = try? pendingFiles(path, existed: existed), !pending.isEmpty {
+            progress.show("applying \(pending.joined(separator: ", "))…")
+        }
         let store: Store
         do {
+            defer { progress?.finish() }
             store = try DatabaseOpener.openMigrating(options)
         } catch {
             if !existed { removeCreatedDatabase(path) }
@@ -46,6 +51,15 @@ struct MigrateCommand: ParsableCommand {
             printer.line("applied migration \(row.version): \(row.name)")
         }
         printer.line(new.isEmpty ? "\(path) is up to date at version \(version)" : "\(path) is now at version \(version)")
+    }
+
+    /// The files `migrate` is about to apply (for the progress line), read without changing
+    /// anything.
+    private func pendingFiles(_ path: String, existed: Bool) throws -> [String] {
+        let migrations = try DatabaseOpener.loadMigrations(options)
+        guard existed else { return migrations.map { $0.file ?? $0.name } }
+        let connection = try Connection(path: path, busyTimeout: options.busyTimeout, readOnly: true)
+        return try Migrator.pending(migrations, in: connection).map { $0.file ?? $0.name }
     }
 
     /// The versions already applied, read without changing the file.

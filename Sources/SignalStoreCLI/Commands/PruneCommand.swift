@@ -31,7 +31,9 @@ struct PruneCommand: ParsableCommand {
         if through > lastSeq {
             throw CLIError("cannot prune through seq \(through): the last entry is seq \(lastSeq); give a seq up to \(lastSeq)")
         }
-        let pruned = try CLIFailure.run { try store.pruneChanges(through: through) }
+        let progress = ProgressLine("pruning the change feed", total: nil, quiet: options.quiet)
+        let pruned = try CLIFailure.run { try store.pruneChanges(through: through) { progress?.update(Int64($0)) } }
+        progress?.finish()
         let after = try CLIFailure.run { try store.journalSummary() }
         let printer = Printer(json: options.json)
         if options.json {

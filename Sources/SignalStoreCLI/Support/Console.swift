@@ -6,19 +6,39 @@ import Foundation
 /// command's lines reach a pipe as they are printed. Tests pass a console that records.
 public struct Console: Sendable {
     private let writeOutput: @Sendable (String) -> Void
-    private let writeError: @Sendable (String) -> Void
+    private let writeErrorText: @Sendable (String) -> Void
+    /// Whether standard error is a terminal, where progress lines are shown.
+    let isErrorTerminal: Bool
+    /// Whether standard output is a terminal (a progress line would mix with the results).
+    let isOutputTerminal: Bool
 
     /// A console that hands each piece of text to `output` or `error`.
-    public init(output: @escaping @Sendable (String) -> Void, error: @escaping @Sendable (String) -> Void) {
+    /// - Parameter errorIsTerminal: Whether `error` goes to a terminal (progress is shown).
+    /// - Parameter outputIsTerminal: Whether `output` goes to a terminal.
+    public init(
+        output: @escaping @Sendable (String) -> Void,
+        error: @escaping @Sendable (String) -> Void,
+        errorIsTerminal: Bool = false,
+        outputIsTerminal: Bool = false
+    ) {
         writeOutput = output
-        writeError = error
+        writeErrorText = error
+        isErrorTerminal = errorIsTerminal
+        isOutputTerminal = outputIsTerminal
     }
 
     /// The process's standard output and standard error.
     public static let standard = Console(
         output: { FileHandle.standardOutput.write(Data($0.utf8)) },
-        error: { FileHandle.standardError.write(Data($0.utf8)) }
+        error: { FileHandle.standardError.write(Data($0.utf8)) },
+        errorIsTerminal: isatty(STDERR_FILENO) == 1,
+        outputIsTerminal: isatty(STDOUT_FILENO) == 1
     )
+
+    /// Writes `text` to standard error as it is (a progress line redraws itself with `\r`).
+    func writeError(_ text: String) {
+        writeErrorText(text)
+    }
 
     /// Writes `line` and a newline to standard output.
     func print(_ line: String) {
@@ -27,6 +47,6 @@ public struct Console: Sendable {
 
     /// Writes `line` and a newline to standard error.
     func printError(_ line: String) {
-        writeError(line + "\n")
+        writeErrorText(line + "\n")
     }
 }

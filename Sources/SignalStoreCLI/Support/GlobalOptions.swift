@@ -12,6 +12,9 @@ struct GlobalOptions: ParsableArguments {
     @Flag(name: .long, help: "Print JSON: one document, or one JSON object per line for streams.")
     var json = false
 
+    @Flag(name: .long, help: "Show no progress on the terminal during long work.")
+    var quiet = false
+
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Seconds to wait for another writer's lock before failing.", valueName: "seconds"))
     var timeout: Double = 5
 

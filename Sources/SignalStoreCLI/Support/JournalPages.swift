@@ -22,9 +22,10 @@ enum JournalPages {
     /// `limit` of them, up to the last entry committed when each page is read.
     /// - Throws: A ``CLIError`` if entries after `since` were pruned (never a silent gap).
     static func forEach(
-        in store: Store, after since: Int64, limit: Int?,
+        in store: Store, after since: Int64, limit: Int?, progress: ProgressLine? = nil,
         include: (Change) -> Bool = { _ in true }, _ body: (Change) -> Void
     ) throws(CLIError) -> Outcome {
+        defer { progress?.finish() }
         let stop = CommandContext.current.stop
         var outcome = Outcome(lastSeq: since, count: 0, interrupted: false)
         let limit = limit ?? Int.max
@@ -40,6 +41,7 @@ enum JournalPages {
                 body(change)
                 outcome.count += 1
             }
+            progress?.update(Int64(outcome.count))
             if page.count < pageSize { break }
         }
         return outcome
