@@ -46,7 +46,12 @@ public struct SignalStoreTool: ParsableCommand {
         CommandContext.$current.withValue(context) {
             let command: any ParsableCommand
             do {
-                command = try parseAsRoot(CommandLineOrder.normalized(arguments, subcommands: commandNames))
+                let normalized = try CommandLineOrder.normalized(arguments, subcommands: commandNames)
+                if let misplaced = OptionScope.misplacedOption(in: normalized, commands: commandNames) {
+                    context.console.printError("Error: \(misplaced)")
+                    return 2
+                }
+                command = try parseAsRoot(normalized)
             } catch {
                 return report(parseError: error, console: context.console)
             }

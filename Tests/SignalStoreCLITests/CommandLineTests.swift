@@ -11,7 +11,7 @@ import Testing
         ["--db", "{db}", "get", "orders", "1"],
         ["--db={db}", "get", "orders", "1"],
         ["get", "orders", "1", "--db", "{db}"],
-        ["--json", "--db", "{db}", "--timeout", "2", "get", "orders", "1"],
+        ["--json", "--db", "{db}", "get", "orders", "1"],
     ])
     func globalOptionsGoBeforeOrAfterTheCommand(arguments: [String]) throws {
         let directory = TemporaryDirectory()
@@ -73,7 +73,7 @@ import Testing
         (["changes", "--since", "-5"], "Error: --since must be a seq of 0 or more, e.g. --since 0"),
         (["get", "orders", "--limit", "-1"], "Error: --limit must be 0 or more, e.g. --limit 20"),
         (["prune", "--through", "-1"], "Error: --through must be a seq of 0 or more, e.g. --through 100"),
-        (["get", "orders", "--timeout", "-1"], "Error: --timeout must be a number of seconds between 0 and 86400"),
+        (["set", "orders", "1", "status=x", "--timeout", "-1"], "Error: --timeout must be a number of seconds between 0 and 86400"),
     ])
     func negativeNumbersAreReadAsValuesAndRefusedWithTheRule(arguments: [String], message: String) throws {
         let directory = TemporaryDirectory()

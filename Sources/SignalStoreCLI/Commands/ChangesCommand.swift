@@ -29,6 +29,7 @@ struct ChangesCommand: ParsableCommand {
     var follow = false
 
     @OptionGroup var options: GlobalOptions
+    @OptionGroup var progressOption: QuietOption
 
     func validate() throws {
         if let since, since < 0 { throw ValidationError("--since must be a seq of 0 or more, e.g. --since 0") }
@@ -56,7 +57,7 @@ struct ChangesCommand: ParsableCommand {
         if json { printer.line("[") }
         var separator = ""
         let remaining = try CLIFailure.run { try store.lastChangeSeq } - since
-        let progress = ProgressLine("exporting the change feed", total: min(remaining, Int64(limit ?? Int.max)), quiet: options.quiet, whileOutputStreams: true)
+        let progress = ProgressLine("exporting the change feed", total: min(remaining, Int64(limit ?? Int.max)), quiet: progressOption.quiet, whileOutputStreams: true)
         let outcome = try JournalPages.forEach(in: store, after: since, limit: limit, progress: progress) { change in
             printer.line(separator + format(change))
             if json { separator = "," }

@@ -21,9 +21,10 @@ struct DeleteCommand: ParsableCommand {
     var id: String
 
     @OptionGroup var options: GlobalOptions
+    @OptionGroup var lockTimeout: TimeoutOption
 
     func run() throws {
-        let store = try DatabaseOpener.open(options, access: .readWrite)
+        let store = try DatabaseOpener.open(options, access: .readWrite, busyTimeout: lockTimeout.busyTimeout)
         defer { store.close() }
         let schema = try SchemaReader.table(table, in: store)
         let key = try schema.parseID(id)

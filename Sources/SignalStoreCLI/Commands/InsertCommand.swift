@@ -21,10 +21,11 @@ struct InsertCommand: ParsableCommand {
     var assignments: [String] = []
 
     @OptionGroup var options: GlobalOptions
+    @OptionGroup var lockTimeout: TimeoutOption
 
     func run() throws {
         let parsed = try Assignment.parse(assignments)
-        let store = try DatabaseOpener.open(options, access: .readWrite)
+        let store = try DatabaseOpener.open(options, access: .readWrite, busyTimeout: lockTimeout.busyTimeout)
         defer { store.close() }
         let schema = try SchemaReader.table(table, in: store)
         let values = try Assignment.resolve(parsed, in: schema)

@@ -18,19 +18,22 @@ struct MigrateCommand: ParsableCommand {
     )
 
     @OptionGroup var options: GlobalOptions
+    @OptionGroup var folder: MigrationsOption
+    @OptionGroup var lockTimeout: TimeoutOption
+    @OptionGroup var progressOption: QuietOption
 
     func run() throws {
         let path = try options.databasePath()
         let existed = FileManager.default.fileExists(atPath: path)
         let before = existed ? try appliedVersions(path) : []
-        let progress = ProgressLine("migrate", total: nil, quiet: options.quiet)
+        let progress = ProgressLine("migrate", total: nil, quiet: progressOption.quiet)
         if let progress, let pending = try? pendingFiles(path, existed: existed), !pending.isEmpty {
             progress.show("applying \(pending.joined(separator: ", "))…")
         }
         let store: Store
         do {
             defer { progress?.finish() }
-            store = try DatabaseOpener.openMigrating(options)
+            store = try DatabaseOpener.openMigrating(options, migrations: folder, busyTimeout: lockTimeout.busyTimeout)
         } catch {
             if !existed { removeCreatedDatabase(path) }
             throw error
@@ -56,9 +59,9 @@ struct MigrateCommand: ParsableCommand {
     /// The files `migrate` is about to apply (for the progress line), read without changing
     /// anything.
     private func pendingFiles(_ path: String, existed: Bool) throws -> [String] {
-        let migrations = try DatabaseOpener.loadMigrations(options)
+        let migrations = try DatabaseOpener.loadMigrations(folder)
         guard existed else { return migrations.map { $0.file ?? $0.name } }
-        let connection = try Connection(path: path, busyTimeout: options.busyTimeout, readOnly: true)
+        let connection = try Connection(path: path, busyTimeout: lockTimeout.busyTimeout, readOnly: true)
         return try Migrator.pending(migrations, in: connection).map { $0.file ?? $0.name }
     }
 
@@ -66,7 +69,7 @@ struct MigrateCommand: ParsableCommand {
     private func appliedVersions(_ path: String) throws -> Set<Int64> {
         try DatabaseFile.checkExisting(path)
         return try CLIFailure.run {
-            let connection = try Connection(path: path, busyTimeout: options.busyTimeout, readOnly: true)
+            let connection = try Connection(path: path, busyTimeout: lockTimeout.busyTimeout, readOnly: true)
             return Set(try AppliedMigration.all(connection).map(\.version))
         }
     }

@@ -19,19 +19,21 @@ struct PruneCommand: ParsableCommand {
     var through: Int64
 
     @OptionGroup var options: GlobalOptions
+    @OptionGroup var lockTimeout: TimeoutOption
+    @OptionGroup var progressOption: QuietOption
 
     func validate() throws {
         if through < 0 { throw ValidationError("--through must be a seq of 0 or more, e.g. --through 100") }
     }
 
     func run() throws {
-        let store = try DatabaseOpener.open(options, access: .readWrite)
+        let store = try DatabaseOpener.open(options, access: .readWrite, busyTimeout: lockTimeout.busyTimeout)
         defer { store.close() }
         let lastSeq = try CLIFailure.run { try store.lastChangeSeq }
         if through > lastSeq {
             throw CLIError("cannot prune through seq \(through): the last entry is seq \(lastSeq); give a seq up to \(lastSeq)")
         }
-        let progress = ProgressLine("pruning the change feed", total: nil, quiet: options.quiet)
+        let progress = ProgressLine("pruning the change feed", total: nil, quiet: progressOption.quiet)
         let pruned = try CLIFailure.run { try store.pruneChanges(through: through) { progress?.update(Int64($0)) } }
         progress?.finish()
         let after = try CLIFailure.run { try store.journalSummary() }

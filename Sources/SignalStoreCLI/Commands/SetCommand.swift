@@ -35,6 +35,7 @@ struct SetCommand: ParsableCommand {
     var assignments: [String] = []
 
     @OptionGroup var options: GlobalOptions
+    @OptionGroup var lockTimeout: TimeoutOption
 
     func validate() throws {
         if assignments.isEmpty { throw ValidationError("give at least one COLUMN=VALUE, e.g. purchase_num=3") }
@@ -42,7 +43,7 @@ struct SetCommand: ParsableCommand {
 
     func run() throws {
         let parsed = try Assignment.parse(assignments)
-        let store = try DatabaseOpener.open(options, access: .readWrite)
+        let store = try DatabaseOpener.open(options, access: .readWrite, busyTimeout: lockTimeout.busyTimeout)
         defer { store.close() }
         let schema = try SchemaReader.table(table, in: store)
         let key = try schema.parseID(id)

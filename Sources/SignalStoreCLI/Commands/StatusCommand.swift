@@ -19,6 +19,7 @@ struct StatusCommand: ParsableCommand {
     )
 
     @OptionGroup var options: GlobalOptions
+    @OptionGroup var folder: MigrationsOption
 
     func run() throws {
         let store = try DatabaseOpener.open(options, access: .readOnly)
@@ -59,7 +60,7 @@ struct StatusCommand: ParsableCommand {
     /// it would fail. The same checks as `migrate`, run without changing anything.
     private func migrationPlan(_ store: Store) -> MigrationPlan {
         do {
-            let migrations = try Migration.load(from: options.migrationsDirectory)
+            let migrations = try Migration.load(from: folder.migrationsDirectory)
             let pending = try store.readConnection { connection in try Migrator.pending(migrations, in: connection) }
             return .pending(pending.map { $0.file ?? $0.name })
         } catch let error as MigrationError {

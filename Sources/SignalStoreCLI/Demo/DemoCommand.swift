@@ -17,8 +17,7 @@ struct DemoCommand: ParsableCommand {
             """
     )
 
-    @Option(name: .long, help: ArgumentHelp("The folder of NNNN_description.sql migrations.", valueName: "dir"))
-    var migrations: String = "Migrations"
+    @OptionGroup var migrationFiles: MigrationsOption
 
     @Flag(name: .long, help: "Keep the demo database and print where it is.")
     var keep = false
@@ -34,7 +33,7 @@ struct DemoCommand: ParsableCommand {
         defer {
             if !keep { try? FileManager.default.removeItem(at: folder) }
         }
-        try DemoScript(path: path, migrations: URL(fileURLWithPath: migrations, isDirectory: true)).run()
+        try DemoScript(path: path, migrations: migrationFiles.migrationsDirectory).run()
         let console = CommandContext.current.console
         console.print(keep ? "\nDone. The database is at \(path)" : "\nDone. The demo database was removed (use --keep to keep it).")
     }

@@ -8,7 +8,7 @@ import ArgumentParser
 /// `help` of an unknown subcommand (which would otherwise print the root help and succeed).
 enum CommandLineOrder {
     /// Options every database command takes, and whether each takes a value.
-    static let globalOptions: [String: Bool] = ["--db": true, "--migrations": true, "--timeout": true, "--json": false]
+    static let globalOptions: [String: Bool] = ["--db": true, "--migrations": true, "--timeout": true, "--json": false, "--quiet": false]
 
     /// `arguments` with leading global options moved after the subcommand.
     /// - Throws: A `ValidationError` for an unknown subcommand or `help` of one.
