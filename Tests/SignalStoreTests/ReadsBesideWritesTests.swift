@@ -37,6 +37,8 @@ struct ReadsBesideWritesTests {
             }
         }
         inside.wait()
+        // Should the reads wait for the writer, they end when this lets it go: a failure, not a hang.
+        DispatchQueue.global().asyncAfter(deadline: .now() + 3) { release.signal() }
         let started = Date()
         let found = try store.find(Order.self, id: 1)
         let all = try store.all(Order.self)
