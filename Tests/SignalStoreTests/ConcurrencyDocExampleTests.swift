@@ -76,3 +76,43 @@ struct ConcurrencyDocExampleTests {
         store.close()
     }
 }
+
+// The change-feed article's durable-consumer example.
+func startUploading(_ store: Store, upload: @escaping @Sendable (Change) throws -> Void) -> any Disposable {
+    store.changes(consumer: "uploader").subscribe(onValue: { change in
+        do {
+            try upload(change)
+            try store.acknowledge(through: change.seq, consumer: "uploader")
+        } catch {
+            print(error)   // not acknowledged: delivered again after a restart
+        }
+    })
+}
+
+// `Store.changes(consumer:)`'s example.
+func forward(_ store: Store, to upload: @escaping @Sendable (Change) throws -> Void) -> any Disposable {
+    store.changes(consumer: "uploader").subscribe(onValue: { change in
+        do {
+            try upload(change)
+            try store.acknowledge(through: change.seq, consumer: "uploader")
+        } catch {
+            print(error)   // not acknowledged: delivered again next time
+        }
+    })
+}
+
+@Suite("Change feed doc examples")
+struct ChangeFeedDocExampleTests {
+    @Test func theUploaderAcknowledgesWhatItUploaded() throws {
+        let store = try Store.inMemory(migrations: packageMigrations)
+        try store.execute("INSERT INTO orders (id, purchase_num, status) VALUES (1, 1, 'open')")
+        let uploaded = Locked<[Int64]>([])
+        let subscription = startUploading(store) { change in uploaded.withLock { $0.append(change.seq) } }
+        try store.execute("INSERT INTO orders (id, purchase_num, status) VALUES (2, 1, 'open')")
+        #expect(uploaded.withLock { $0 } == [1, 2])
+        #expect(try store.consumers.first?.acknowledgedSeq == 2)
+        subscription.dispose()
+        let other = forward(store) { _ in }
+        other.dispose()
+    }
+}

@@ -7,6 +7,9 @@ extension Journal {
     /// - Returns: The number of entries deleted.
     static func prune(through seq: Int64, _ connection: Connection, progress: (Int) -> Void = { _ in }) throws -> Int {
         let seq = min(seq, try highestSeq(connection))
+        if let behind = try consumers(connection).filter({ $0.acknowledgedSeq < seq }).min(by: { $0.acknowledgedSeq < $1.acknowledgedSeq }) {
+            throw StoreError.consumerBehind(consumer: behind.name, acknowledgedSeq: behind.acknowledgedSeq)
+        }
         var deleted = 0
         var from = try prunedThrough(connection)
         while from < seq {

@@ -8,10 +8,13 @@
 /// - `_signalstore_state`: key/value bookkeeping (`pruned_through`: the prune horizon).
 /// - `_signalstore_evictions`: rows a `REPLACE` may be about to delete, staged by the capture
 ///   triggers for the duration of one row's insert or update (see ``CaptureTriggers``).
+/// - `_signalstore_consumers`: durable named consumers of the feed and the seq each has
+///   acknowledged; pruning keeps what any of them has not.
 package enum Journal {
     static let changes = "_signalstore_changes"
     static let state = "_signalstore_state"
     static let evictions = "_signalstore_evictions"
+    static let consumers = "_signalstore_consumers"
 
     static let schema = """
         CREATE TABLE IF NOT EXISTS \(changes) (
@@ -26,6 +29,12 @@ package enum Journal {
         );
         CREATE TABLE IF NOT EXISTS \(state) (key TEXT PRIMARY KEY, value);
         CREATE TABLE IF NOT EXISTS \(evictions) (table_name TEXT NOT NULL, row_id INTEGER NOT NULL, old_value);
+        CREATE TABLE IF NOT EXISTS \(consumers) (
+            name TEXT PRIMARY KEY,
+            acknowledged_seq INTEGER NOT NULL,
+            registered_at REAL NOT NULL,
+            acknowledged_at REAL
+        );
         """
 
     /// The columns read back as a ``Change``, in order.

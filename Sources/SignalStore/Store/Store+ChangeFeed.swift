@@ -65,12 +65,72 @@ extension Store {
         }
     }
 
+    /// The feed for the durable consumer `consumer`: the entries after the seq it last
+    /// acknowledged (stored in the database, so a restarted process resumes where it stopped),
+    /// then every new one, in `seq` order. A new consumer is registered on subscribe,
+    /// acknowledged through the prune horizon, so it gets every entry still kept. Delivery is at
+    /// least once: entries after the last acknowledgment come again after a restart; pruning
+    /// never deletes them (``pruneChanges(through:)`` fails instead).
+    ///
+    /// ```swift
+    /// func forward(_ store: Store, to upload: @escaping @Sendable (Change) throws -> Void) -> any Disposable {
+    ///     store.changes(consumer: "uploader").subscribe(onValue: { change in
+    ///         do {
+    ///             try upload(change)
+    ///             try store.acknowledge(through: change.seq, consumer: "uploader")
+    ///         } catch {
+    ///             print(error)   // not acknowledged: delivered again next time
+    ///         }
+    ///     })
+    /// }
+    /// ```
+    /// - Parameter consumer: A name that identifies the consumer across restarts (1 to 200
+    ///   characters).
+    public func changes(consumer: String) -> Signal<Change, StoreError> {
+        Signal<Change, StoreError>.deferred { [self] in
+            do throws(StoreError) {
+                return changes(since: try registerConsumer(consumer))
+            } catch {
+                return .fail(error)
+            }
+        }
+    }
+
+    /// Records that `consumer` has processed the entries through `seq`; it resumes after it.
+    /// Acknowledging never moves back.
+    /// - Throws: ``StoreError/unknownConsumer(_:)`` if `consumer` never subscribed,
+    ///   ``StoreError/invalidArgument(_:)`` past the last entry.
+    public func acknowledge(through seq: Int64, consumer: String) throws(StoreError) {
+        try write { _, connection in try Journal.acknowledge(through: seq, consumer: consumer, connection) }
+    }
+
+    /// The durable consumers and what each has acknowledged.
+    public var consumers: [FeedConsumer] {
+        get throws(StoreError) {
+            try readJournal { connection in try Journal.consumers(connection) }
+        }
+    }
+
+    /// Removes a durable consumer: its unacknowledged entries no longer hold back pruning.
+    public func removeConsumer(_ name: String) throws(StoreError) {
+        try write { _, connection in try Journal.remove(consumer: name, connection) }
+    }
+
+    private func registerConsumer(_ name: String) throws(StoreError) -> Int64 {
+        guard !name.isEmpty, name.count <= 200 else {
+            throw .invalidArgument("a consumer's name must have 1 to 200 characters, not \(name.count)")
+        }
+        return try write { _, connection in try Journal.register(consumer: name, connection) }
+    }
+
     /// Deletes the journal entries up to and including `seq`. Resuming the feed from before
     /// `seq` then fails with ``StoreError/changeFeedGap(since:prunedThrough:)`` instead of
     /// silently skipping entries.
     /// - Parameter seq: The last entry to delete. A seq beyond ``lastChangeSeq`` prunes through
     ///   ``lastChangeSeq``: entries not yet written are never marked as pruned.
     /// - Returns: The number of entries deleted.
+    /// - Throws: ``StoreError/consumerBehind(consumer:acknowledgedSeq:)``, deleting nothing,
+    ///   if a durable consumer has not acknowledged an entry through `seq`.
     @discardableResult
     public func pruneChanges(through seq: Int64) throws(StoreError) -> Int {
         try pruneChanges(through: seq) { _ in }

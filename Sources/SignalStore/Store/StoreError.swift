@@ -37,6 +37,15 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case notManaged(String)
     /// The object's row was deleted (by this or another process).
     case rowDeleted(String)
+    /// No durable consumer has this name (``Store/acknowledge(through:consumer:)``,
+    /// ``Store/removeConsumer(_:)``).
+    case unknownConsumer(String)
+    /// A pruning would delete entries a durable consumer has not acknowledged; nothing was
+    /// deleted.
+    case consumerBehind(consumer: String, acknowledgedSeq: Int64)
+    /// An argument that cannot be used (a seq past the last entry, an empty name); the message
+    /// says why and what to give instead.
+    case invalidArgument(String)
 
     /// A message that says what went wrong and how to fix it.
     public var description: String {
@@ -49,8 +58,12 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
             return "cannot resume the change feed after seq \(since): entries up to seq \(prunedThrough) were pruned; reload the current state from the tables and resume from seq \(prunedThrough) or later"
         case .closed:
             return "the store is closed; open a new Store to keep working"
-        case .schemaMismatch(let message), .notManaged(let message), .rowDeleted(let message):
+        case .schemaMismatch(let message), .notManaged(let message), .rowDeleted(let message), .invalidArgument(let message):
             return message
+        case .unknownConsumer(let name):
+            return "no consumer of the change feed is named '\(name)'; it is registered by store.changes(consumer:)"
+        case .consumerBehind(let consumer, let seq):
+            return "consumer '\(consumer)' has acknowledged entries only through seq \(seq); nothing was pruned; prune through seq \(seq) or less, or remove the consumer"
         }
     }
 
