@@ -133,8 +133,9 @@ struct ReadsBesideWritesTests {
             return (before, after, try store.all(Order.self).count)
         }
         #expect(before == 1 && after == 1, "the snapshot changed: \(before) then \(after)")
-        #expect(fresh == 20, "a read outside the snapshot sees the commits")
-        #expect(try store.read { try $0.count(Order.self) } == 20)
+        #expect(fresh == 1, "the body's other reads join its snapshot")
+        #expect(try store.read { try $0.count(Order.self) } == 20, "a new snapshot sees the commits")
+        #expect(try store.all(Order.self).count == 20)
         store.close()
     }
 
@@ -156,6 +157,26 @@ struct ReadsBesideWritesTests {
         #expect(found?.purchaseNum == 8, "the object started with the snapshot's old value")
         #expect(try store.find(Order.self, id: 2)?.purchaseNum == 8)
         withExtendedLifetime(other) {}
+        store.close()
+    }
+
+    /// A read inside a snapshot's body joins the snapshot rather than waiting for a second
+    /// reader: with a pool of one it would otherwise wait for ever.
+    @Test func readsNestedInASnapshotDoNotExhaustThePool() throws {
+        let directory = TemporaryDirectory()
+        let store = try Store(path: directory.path("nested.sqlite"), migrations: packageMigrations, readers: 1)
+        try store.insert(Order(id: 1, purchaseNum: 1, status: "open"))
+        let finished = DispatchSemaphore(value: 0)
+        let result = Locked<Int?>(nil)
+        onAnotherThread {
+            let count = try? store.read { snapshot in
+                try snapshot.count(Order.self) + store.all(Order.self).count + (store.find(Order.self, id: 1) == nil ? 0 : 1)
+            }
+            result.withLock { $0 = count }
+            finished.signal()
+        }
+        #expect(finished.wait(timeout: .now() + 10) == .success, "the nested reads waited for a reader")
+        #expect(result.withLock { $0 } == 3)
         store.close()
     }
 

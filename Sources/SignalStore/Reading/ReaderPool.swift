@@ -1,10 +1,20 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Read-only connections that read beside the store's single writer.
 ///
 /// In write-ahead-logging mode a reader sees the database as of the start of its read
 /// transaction (a *snapshot*) and never waits for the writer, nor the writer for it. Connections
 /// are opened on first need, up to ``capacity``; a read that finds them all busy waits for one.
+/// A read made while the same thread is already reading (a `store.find` inside a
+/// `store.read { … }` body) joins that read's snapshot instead of taking a second connection, so
+/// nested reads cannot exhaust the pool and wait for ever.
 final class ReaderPool: Sendable {
     /// The most connections open at once.
     let capacity: Int
@@ -16,6 +26,8 @@ final class ReaderPool: Sendable {
 
     private struct State {
         var idle: [Connection] = []
+        /// The connections in use, by the thread reading on each.
+        var reading: [(thread: pthread_t, connection: Connection)] = []
         var isClosed = false
     }
 
@@ -31,9 +43,13 @@ final class ReaderPool: Sendable {
     /// snapshot, which includes every transaction committed before the first statement.
     /// - Throws: ``StoreError/closed`` after ``close()``; the body's errors; ``SQLiteError``.
     func read<Result>(_ body: (Connection) throws -> Result) throws -> Result {
+        let thread = pthread_self()
+        if let joined = state.withLock({ $0.reading.first { pthread_equal($0.thread, thread) != 0 }?.connection }) {
+            return try body(joined)
+        }
         free.wait()
         defer { free.signal() }
-        let connection = try checkOut()
+        let connection = try checkOut(for: thread)
         defer { checkIn(connection) }
         try connection.statement("BEGIN DEFERRED").run()
         defer { if connection.isInTransaction { try? connection.statement("COMMIT").run() } }
@@ -50,17 +66,19 @@ final class ReaderPool: Sendable {
         _ = closing   // released here, outside the lock
     }
 
-    private func checkOut() throws -> Connection {
+    private func checkOut(for thread: pthread_t) throws -> Connection {
         let idle = try state.withLock { state -> Connection? in
             if state.isClosed { throw StoreError.closed }
             return state.idle.popLast()
         }
-        if let idle { return idle }
-        return try Connection(path: path, busyTimeout: busyTimeout, readOnly: true)
+        let connection = try idle ?? Connection(path: path, busyTimeout: busyTimeout, readOnly: true)
+        state.withLock { $0.reading.append((thread, connection)) }
+        return connection
     }
 
     private func checkIn(_ connection: Connection) {
         state.withLock { state in
+            state.reading.removeAll { $0.connection === connection }
             if !state.isClosed { state.idle.append(connection) }
         }
     }

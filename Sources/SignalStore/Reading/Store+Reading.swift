@@ -13,6 +13,9 @@ extension Store {
     /// }
     /// ```
     ///
+    /// Other reads that `body` makes on its thread (``find(_:id:)``, ``all(_:where:arguments:orderBy:)``)
+    /// join the same snapshot.
+    ///
     /// The snapshot decides which rows the reads return. The objects are the live instances,
     /// which always show the latest committed values this store has delivered, so an object
     /// may already show a commit made after the snapshot began.
