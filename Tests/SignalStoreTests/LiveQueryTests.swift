@@ -118,3 +118,19 @@ struct PollFailureTests {
         store.close()
     }
 }
+
+extension LiveQueryTests {
+    /// A query signal does not keep its store alive: a released store closes, as DESIGN says,
+    /// and completes the query.
+    @Test func aQuerySignalDoesNotKeepItsStoreAlive() throws {
+        let directory = TemporaryDirectory()
+        var store: Store? = try openStore(directory)
+        weak let released = store
+        let completed = Locked(false)
+        let subscription = store!.signal(Order.self).subscribe(onCompleted: { completed.withLock { $0 = true } })
+        store = nil
+        #expect(released == nil, "the query signal keeps the store alive")
+        #expect(completed.withLock { $0 }, "the released store completed the query")
+        subscription.dispose()
+    }
+}

@@ -60,7 +60,9 @@ extension Store {
 
 /// One query signal's state: the last result sent and the snapshot it came from.
 private final class LiveQuery<Model: PersistentModel>: Sendable {
-    private let store: Store
+    /// Held weakly: the store's commit notices hold this query, so a strong reference would
+    /// keep a released store open for as long as the query is subscribed.
+    private let storeReference: Locked<WeakStore>
     private let predicate: String?
     private let arguments: [SQLiteValue]
     private let orderBy: String?
@@ -69,7 +71,7 @@ private final class LiveQuery<Model: PersistentModel>: Sendable {
     private let state = Locked<(seq: Int64, objects: [Model])?>(nil)
 
     init(store: Store, predicate: String?, arguments: [SQLiteValue], orderBy: String?) {
-        self.store = store
+        storeReference = Locked(WeakStore(store: store))
         self.predicate = predicate
         self.arguments = arguments
         self.orderBy = orderBy
@@ -79,6 +81,7 @@ private final class LiveQuery<Model: PersistentModel>: Sendable {
     /// through `seq`; returns the result if it differs from the last one. A failure goes to
     /// the store's errors and returns `nil`.
     func run(unlessIncluding seq: Int64?) -> [Model]? {
+        guard let store = storeReference.withLock({ $0.store }) else { return nil }
         if let seq, let last = state.withLock({ $0?.seq }), last >= seq { return nil }
         let read: (seq: Int64, objects: [Model])
         do {
@@ -98,4 +101,9 @@ private final class LiveQuery<Model: PersistentModel>: Sendable {
         }
         return changed ? read.objects : nil
     }
+}
+
+/// A store referred to weakly.
+private struct WeakStore {
+    weak var store: Store?
 }
