@@ -36,5 +36,4 @@ public enum ModelRuntime {
 
 extension PersistentModel {
     static var _$columnNames: [String] { _$columns.map(\.name) }
-    static var primaryKeyIndex: Int { ModelSQL.of(Self.self).primaryKeyIndex }
 }

@@ -5,6 +5,10 @@ struct ModelSQL: Sendable {
     let primaryKeyIndex: Int
     let insert: String
     let select: String
+    /// `select` of one row, by rowid.
+    let selectByRowID: String
+    /// The `WHERE` condition that finds a row by primary key (one `?`).
+    let primaryKeyCondition: String
     let updates: [String]
     let delete: String
     private let columnIndexes: [String: Int]
@@ -17,6 +21,8 @@ struct ModelSQL: Sendable {
         let quotedColumns = columnNames.map(quotedIdentifier)
         insert = "INSERT INTO \(quotedTable) (\(quotedColumns.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columnNames.count).joined(separator: ", ")))"
         select = "SELECT rowid, \(quotedColumns.joined(separator: ", ")) FROM \(quotedTable)"
+        selectByRowID = select + " WHERE rowid = ?"
+        primaryKeyCondition = "\(quotedColumns[primaryKeyIndex]) = ?"
         updates = quotedColumns.map { "UPDATE \(quotedTable) SET \($0) = ? WHERE rowid = ?" }
         delete = "DELETE FROM \(quotedTable) WHERE rowid = ?"
         columnIndexes = Dictionary(uniqueKeysWithValues: columnNames.enumerated().map { ($1, $0) })

@@ -138,7 +138,7 @@ extension Store {
     /// the filing again makes it try again), then, if commits keep landing, on the writer,
     /// whose lock keeps the journal position still.
     func reload<Model: PersistentModel>(_ type: Model.Type, rowID: Int64) throws -> Model? {
-        let sql = ModelSQL.of(Model.self).select + " WHERE rowid = ?"
+        let sql = ModelSQL.of(Model.self).selectByRowID
         for _ in 0..<3 {
             let fetched = try reading { connection, seq in
                 try instances(Model.self, rows: try connection.statement(sql).rows([.integer(rowID)]), snapshot: try seq.get())
@@ -152,7 +152,7 @@ extension Store {
     /// its snapshot includes every commit).
     func reloadOnWriter<Model: PersistentModel>(_ type: Model.Type, rowID: Int64) throws -> Model? {
         try readingOnWriter { connection, seq in
-            let rows = try connection.statement(ModelSQL.of(Model.self).select + " WHERE rowid = ?").rows([.integer(rowID)])
+            let rows = try connection.statement(ModelSQL.of(Model.self).selectByRowID).rows([.integer(rowID)])
             return try instances(Model.self, rows: rows, snapshot: try seq.get()).objects.first ?? nil
         }
     }

@@ -18,7 +18,7 @@ public struct StoreSnapshot {
     /// The object whose primary key is `id` in this snapshot (the live instance if there is
     /// one); `nil` if the snapshot has no such row.
     public func find<Model: PersistentModel>(_ type: Model.Type, id: some SQLiteValueConvertible) throws(StoreError) -> Model? {
-        try all(Model.self, where: "\(quotedIdentifier(Model._$columns[Model.primaryKeyIndex].name)) = ?", arguments: [id.sqliteValue]).first
+        try all(Model.self, where: ModelSQL.of(Model.self).primaryKeyCondition, arguments: [id.sqliteValue]).first
     }
 
     /// The objects matching `predicate` in this snapshot, in order; live instances where they

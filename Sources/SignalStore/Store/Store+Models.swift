@@ -28,8 +28,7 @@ extension Store {
     ///   - type: The model type.
     ///   - id: The primary key value.
     public func find<Model: PersistentModel>(_ type: Model.Type, id: some SQLiteValueConvertible) throws(StoreError) -> Model? {
-        let key = Model._$columns[Model.primaryKeyIndex].name
-        return try all(Model.self, where: "\(quotedIdentifier(key)) = ?", arguments: [id.sqliteValue]).first
+        try all(Model.self, where: ModelSQL.of(Model.self).primaryKeyCondition, arguments: [id.sqliteValue]).first
     }
 
     /// The objects matching `predicate`, live instances where they exist.
