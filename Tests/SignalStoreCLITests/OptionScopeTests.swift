@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import SignalStoreCLI
 
 /// Each command's help shows the options it uses, and only those; giving one to a command that
 /// does not use it says which commands do.
@@ -22,5 +23,19 @@ import Testing
         let result = try runBinary(["--quiet", "get", "orders", "--db", "x.sqlite"])
         #expect(result.status == 2)
         #expect(result.error == "Error: get does not take --quiet (it shows no progress); the commands that take it: migrate, prune, changes\n")
+    }
+}
+
+/// The table of which commands take `--timeout`, `--migrations` and `--quiet` (for the error
+/// message) agrees with the options each command really declares.
+@Suite struct OptionScopeAgreementTests {
+    @Test(arguments: ["--timeout", "--migrations", "--quiet"])
+    func theScopeTableMatchesEveryCommandsOptions(option: String) {
+        for command in SignalStoreTool.configuration.subcommands {
+            guard let name = command.configuration.commandName else { continue }
+            let declares = SignalStoreTool.helpMessage(for: command).contains(option + " ") || SignalStoreTool.helpMessage(for: command).contains(option + "\n")
+            let refused = OptionScope.misplacedOption(in: [name, option], commands: SignalStoreTool.commandNames) != nil
+            #expect(declares != refused, "\(name): declares \(option) \(declares), the table refuses it \(refused)")
+        }
     }
 }

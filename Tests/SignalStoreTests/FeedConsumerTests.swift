@@ -89,3 +89,24 @@ struct FeedConsumerTests {
         store.close()
     }
 }
+
+/// Pruning deletes in batches (so a tool can show progress) inside one transaction: every
+/// entry through the seq goes, none after it, whatever the batch boundaries.
+@Suite("Pruning in batches")
+struct PruningBatchTests {
+    @Test func aPruneOfManyBatchesDeletesExactlyThroughTheSeq() throws {
+        let store = try Store.inMemory(migrations: packageMigrations)
+        try store.execute("""
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 120001)
+            INSERT INTO orders (id, purchase_num, status) SELECT i, 1, 'open' FROM n
+            """)
+        #expect(try store.pruneChanges(through: 10) == 10)
+        var progress: [Int] = []
+        let deleted = try store.pruneChanges(through: 120_000) { progress.append($0) }
+        #expect(deleted == 119_990)
+        #expect(progress == [50_000, 100_000, 119_990], "one report per batch of 50,000 entries")
+        let summary = try store.journalSummary()
+        #expect(summary.entries == 1 && summary.prunedThrough == 120_000)
+        #expect(try store.journalEntries(after: 120_000).map(\.seq) == [120_001])
+    }
+}
