@@ -18,6 +18,8 @@ let package = Package(
     ],
     targets: [
         .target(name: "MallocStats"),
+        // The model and migrations the store benchmarks share.
+        .target(name: "BenchmarkModels", dependencies: [.product(name: "SignalStore", package: rootIdentity)]),
         .executableTarget(
             name: "SignalsBenchmarks",
             dependencies: [
@@ -37,6 +39,7 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 "MallocStats",
+                "BenchmarkModels",
             ],
             path: "Benchmarks/StoreBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
@@ -49,6 +52,7 @@ let package = Package(
                 .product(name: "SignalStore", package: rootIdentity),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                "BenchmarkModels",
             ],
             path: "Benchmarks/ReadWriteHarness"
         ),

@@ -1,6 +1,7 @@
 // Reads beside writes, the write path and live queries: SignalStore against GRDB 7.10.0 and the
 // raw SQLite C API, same schema (with the journal trigger), same settings, one run. Prints a
 // markdown table. Usage: swift run -c release ReadWriteHarness [--quick] [--only reads|writes|queries]
+import BenchmarkModels
 import Dispatch
 import Foundation
 import GRDB
@@ -8,25 +9,10 @@ import GRDBSQLite
 import SignalStore
 import Synchronization
 
-@Model(table: "orders")
-final class Order {
-    var id: Int64
-    var purchaseNum: Int
-    var status: String
-    var note: String?
-
-    init(id: Int64, purchaseNum: Int, status: String, note: String? = nil) {
-        self.id = id
-        self.purchaseNum = purchaseNum
-        self.status = status
-        self.note = note
-    }
-}
+typealias Order = BenchOrder
 
 enum Setting {
-    static let migrations = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Migrations")
+    static let migrations = packageMigrations
     static let quick = CommandLine.arguments.contains("--quick")
     static let rowCount = 10_000
     static let readSeconds = quick ? 2.0 : 5.0

@@ -1,28 +1,13 @@
 import Benchmark
 import Dispatch
 import Foundation
+import BenchmarkModels
 import GRDB
 import MallocStats
 import SignalStore
 import Synchronization
 
 // Models against GRDB's ValueObservation and the raw C API, same schema and settings, same run.
-
-/// The README's order model.
-@Model(table: "orders")
-final class BenchOrder {
-    var id: Int64
-    var purchaseNum: Int
-    var status: String
-    var note: String?
-
-    init(id: Int64, purchaseNum: Int, status: String, note: String? = nil) {
-        self.id = id
-        self.purchaseNum = purchaseNum
-        self.status = status
-        self.note = note
-    }
-}
 
 /// Counts notifications and lets the benchmark wait for a number of them.
 final class Arrivals: @unchecked Sendable {

@@ -1,4 +1,5 @@
 import Benchmark
+import BenchmarkModels
 import Dispatch
 import Foundation
 import GRDB
@@ -12,9 +13,7 @@ import Synchronization
 // 100 `UPDATE orders SET purchase_num = ? WHERE id = ?` that each change the value (so the
 // journal trigger fires); `compare.py` reports µs per update.
 
-let migrations = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("Migrations")
+let migrations = packageMigrations
 let updateSQL = "UPDATE orders SET purchase_num = ? WHERE id = ?"
 let updatesPerIteration = 100
 
