@@ -39,9 +39,8 @@ extension Store {
     ) throws -> (replay: [Change], subscription: any Disposable) {
         try database.withLock { state in
             guard let connection = state.connection else { throw StoreError.closed }
-            try catchUp(connection)
+            var covered = try catchUp(connection)
             var replay: [Change] = []
-            var covered = registry.withLock { $0.lastSeenSeq }
             if let since {
                 replay = try Journal.entriesWithoutGap(after: since, connection)
                 covered = max(covered, replay.last?.seq ?? since)

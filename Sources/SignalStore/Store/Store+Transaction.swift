@@ -33,10 +33,10 @@ extension Store {
                 let result = try body()
                 if let failure = transaction.failure { throw failure }
                 if isOutermost {
-                    let written = try readNewChanges(state, connection)   // inside, before COMMIT
+                    let written = try readNewChanges(connection)   // inside, before COMMIT
                     try connection.statement("COMMIT").run()
                     state.transaction = nil
-                    publish(written, state)
+                    publish(written)
                     transaction.clearUncommittedValues()
                 } else {
                     try connection.statement("RELEASE \(savepoint)").run()

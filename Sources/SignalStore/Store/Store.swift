@@ -204,10 +204,10 @@ public final class Store: Sendable {
             var written: [Change]?
             let result = try connection.transaction { () throws -> Result in
                 let result = try body(state, connection)
-                written = try readNewChanges(state, connection)
+                written = try readNewChanges(connection)
                 return result
             }
-            publish(written, state)
+            publish(written)
             return (result, false)
         }
         if !joined { publisher.drain() }
@@ -217,21 +217,24 @@ public final class Store: Sendable {
     /// Reads journal entries after the last one seen, applies them to live models and queues
     /// them for the feed. With nobody listening (no feed subscriber, no live model), only notes
     /// that entries may have been skipped: reading them would be wasted.
-    func queueNewChanges(_ state: StoreDatabase.State, _ connection: Connection) throws {
-        publish(try readNewChanges(state, connection), state)
+    func queueNewChanges(_ connection: Connection) throws {
+        publish(try readNewChanges(connection))
     }
 
     /// The journal entries after the last one seen, or `nil` when nobody listens.
-    func readNewChanges(_ state: StoreDatabase.State, _ connection: Connection) throws -> [Change]? {
-        guard publisher.hasListeners || registry.withLock({ $0.mayHaveLiveObjects }) else { return nil }
-        try catchUp(connection)
-        return try Journal.entries(after: registry.withLock { $0.lastSeenSeq }, connection)
+    func readNewChanges(_ connection: Connection) throws -> [Change]? {
+        let listening = publisher.hasListeners
+        let position = registry.withLock { registry -> (seq: Int64, isBehind: Bool)? in
+            listening || registry.mayHaveLiveObjects ? (registry.lastSeenSeq, registry.isBehind) : nil
+        }
+        guard let position else { return nil }
+        return try Journal.entries(after: position.isBehind ? try catchUp(connection) : position.seq, connection)
     }
 
     /// Applies committed entries to live models and queues notifications and feed entries, in
     /// commit order. `nil` (nobody listened) marks the read position stale instead. Call with
     /// the writer's lock held.
-    func publish(_ changes: [Change]?, _ state: StoreDatabase.State) {
+    func publish(_ changes: [Change]?) {
         guard let changes else {
             registry.withLock { $0.isBehind = true }
             return
@@ -278,7 +281,7 @@ public final class Store: Sendable {
                 let version = try Self.dataVersion(connection)
                 guard version != state.dataVersion else { return nil }
                 try captureSchemaChanges(state, connection)
-                try queueNewChanges(state, connection)
+                try queueNewChanges(connection)
                 state.dataVersion = version
                 state.pollFailure = nil
                 return .success(true)
@@ -300,13 +303,16 @@ public final class Store: Sendable {
 
     /// Moves past entries that were skipped while nobody was listening (unless a reader, filing
     /// an object meanwhile, set where reading resumes).
-    func catchUp(_ connection: Connection) throws {
-        guard registry.withLock({ $0.isBehind }) else { return }
+    /// - Returns: The seq reading resumes after.
+    func catchUp(_ connection: Connection) throws -> Int64 {
+        guard registry.withLock({ $0.isBehind }) else { return registry.withLock { $0.lastSeenSeq } }
         let highest = try Journal.highestSeq(connection)
-        registry.withLock { registry in
-            guard registry.isBehind else { return }
-            registry.lastSeenSeq = highest
-            registry.isBehind = false
+        return registry.withLock { registry in
+            if registry.isBehind {
+                registry.lastSeenSeq = highest
+                registry.isBehind = false
+            }
+            return registry.lastSeenSeq
         }
     }
 
