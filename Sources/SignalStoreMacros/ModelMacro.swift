@@ -71,7 +71,7 @@ extension ModelMacro: ExtensionMacro {
         let conformance: DeclSyntax = """
             // @unchecked Sendable: every stored value is read and written under `_$model`'s lock
             // (persisted ones) or lives in a thread-safe `TransientStorage` (transient ones).
-            extension \(type.trimmed): SignalStore.PersistentModel, SignalStore.Observable, @unchecked Swift.Sendable {}
+            extension \(type.trimmed): nonisolated SignalStore.PersistentModel, nonisolated SignalStore.Observable, @unchecked Swift.Sendable {}
             """
         return [conformance.cast(ExtensionDeclSyntax.self)]
     }

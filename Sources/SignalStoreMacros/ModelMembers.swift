@@ -6,7 +6,7 @@ struct ModelMembers {
     let table: String
 
     var declarations: [DeclSyntax] {
-        [runtimeState, registrar, tableDeclaration, columnsDeclaration, rowInitializer, valuesFunction, valueFunction, applyFunction, willChangeFunction, transientSignalFunction]
+        [runtimeState, registrar, tableDeclaration, columnsDeclaration, isolationDeclaration, keyPathsFunction, willChangeFunction, rowInitializer, valuesFunction, valueFunction, applyFunction, transientSignalFunction]
     }
 
     private var type: String { model.typeName }
@@ -14,23 +14,23 @@ struct ModelMembers {
     private var access: String { model.witnessAccess }
 
     private var runtimeState: DeclSyntax {
-        "\(raw: access)let _$model = SignalStore.ModelState()"
+        "\(raw: access)nonisolated let _$model = SignalStore.ModelState()"
     }
 
     private var registrar: DeclSyntax {
-        "let _$observationRegistrar = SignalStore.ObservationRegistrar()"
+        "nonisolated let _$observationRegistrar = SignalStore.ObservationRegistrar()"
     }
 
     private var tableDeclaration: DeclSyntax {
-        "\(raw: access)static let _$table: Swift.String = \(literal: table)"
+        "\(raw: access)nonisolated static let _$table: Swift.String = \(literal: table)"
     }
 
     private var columnsDeclaration: DeclSyntax {
         let entries = model.persisted.map { property in
-            "SignalStore.ModelColumn<\(type)>(name: \(quoted(property.column!)), property: \(quoted(property.name)), keyPath: \\\(type).\(property.name), valueType: (\(property.type!.trimmedDescription)).self, isPrimaryKey: \(property.isPrimaryKey))"
+            "SignalStore.ModelColumn<\(type)>(name: \(quoted(property.column!)), property: \(quoted(property.name)), valueType: (\(property.type!.trimmedDescription)).self, isPrimaryKey: \(property.isPrimaryKey))"
         }
         return """
-            \(raw: access)static let _$columns: [SignalStore.ModelColumn<\(raw: type)>] = [
+            \(raw: access)nonisolated static let _$columns: [SignalStore.ModelColumn<\(raw: type)>] = [
                 \(raw: entries.joined(separator: ",\n    "))
             ]
             """
@@ -43,7 +43,7 @@ struct ModelMembers {
         }
         // Transient properties are initialized by their default values.
         return """
-            \(raw: access)init(_$row row: SignalStore.ModelRow) throws {
+            \(raw: access)nonisolated init(_$row row: SignalStore.ModelRow) throws {
                 \(raw: lines.joined(separator: "\n    "))
             }
             """
@@ -52,7 +52,7 @@ struct ModelMembers {
     private var valuesFunction: DeclSyntax {
         let values = model.persisted.map { "_$\($0.name).sqliteValue" }.joined(separator: ", ")
         return """
-            \(raw: access)func _$values() -> [SignalStore.SQLiteValue] {
+            \(raw: access)nonisolated func _$values() -> [SignalStore.SQLiteValue] {
                 _$model.withLock { [\(raw: values)] }
             }
             """
@@ -63,7 +63,7 @@ struct ModelMembers {
             "case \(index): return _$\(property.name).sqliteValue"
         }
         return """
-            \(raw: access)func _$value(column index: Swift.Int) -> SignalStore.SQLiteValue {
+            \(raw: access)nonisolated func _$value(column index: Swift.Int) -> SignalStore.SQLiteValue {
                 _$model.withLock {
                     switch index {
                     \(raw: cases.joined(separator: "\n        "))
@@ -79,7 +79,7 @@ struct ModelMembers {
             "case \(index): return SignalStore.ModelRuntime.assign(value, to: &_$\(property.name))"
         }
         return """
-            \(raw: access)func _$apply(column index: Swift.Int, value: SignalStore.SQLiteValue) -> Swift.Bool {
+            \(raw: access)nonisolated func _$apply(column index: Swift.Int, value: SignalStore.SQLiteValue) -> Swift.Bool {
                 _$model.withLock {
                     switch index {
                     \(raw: cases.joined(separator: "\n        "))
@@ -90,12 +90,34 @@ struct ModelMembers {
             """
     }
 
+    /// Learns the class's isolation from the two functions below, which take it (no
+    /// `nonisolated`): main actor, explicit or by the module's default, or none.
+    private var isolationDeclaration: DeclSyntax {
+        """
+            \(raw: access)nonisolated static let _$isolation = SignalStore.ModelIsolation<\(raw: type)>(
+                isolation: \(raw: type)._$keyPaths,
+                keyPaths: \(raw: type)._$keyPaths,
+                willChange: \(raw: type)._$willChange
+            )
+            """
+    }
+
+    /// The key paths of the persisted properties in column order, then the transient ones.
+    private var keyPathsFunction: DeclSyntax {
+        let paths = (model.persisted + model.transients).map { "\\\(type).\($0.name)" }
+        return """
+            static func _$keyPaths() -> [Swift.AnyKeyPath] {
+                [\(raw: paths.joined(separator: ", "))]
+            }
+            """
+    }
+
     private var willChangeFunction: DeclSyntax {
         let cases = model.persisted.enumerated().map { index, property in
-            "case \(index): _$observationRegistrar.withMutation(of: self, keyPath: \\.\(property.name)) {}"
+            "case \(index): model._$observationRegistrar.withMutation(of: model, keyPath: \\.\(property.name)) {}"
         }
         return """
-            \(raw: access)func _$willChange(column index: Swift.Int) {
+            static func _$willChange(_ model: \(raw: type), column index: Swift.Int) {
                 switch index {
                 \(raw: cases.joined(separator: "\n    "))
                 default: break
@@ -105,12 +127,14 @@ struct ModelMembers {
     }
 
     private var transientSignalFunction: DeclSyntax {
-        let checks = model.transients.map { property in
-            "if keyPath == \\\(type).\(property.name) as Swift.AnyKeyPath { return _$\(property.name).signal }"
+        let cases = model.transients.enumerated().map { index, property in
+            "case \(index): return _$\(property.name).signal"
         }
         return """
-            \(raw: access)func _$transientSignal(for keyPath: Swift.AnyKeyPath) -> Any? {
-                \(raw: (checks + ["return nil"]).joined(separator: "\n    "))
+            \(raw: access)nonisolated func _$transientSignal(at index: Swift.Int) -> Any? {
+                switch index {
+                \(raw: (cases + ["default: return nil"]).joined(separator: "\n    "))
+                }
             }
             """
     }

@@ -43,7 +43,12 @@ extension PersistedPropertyMacro: PeerMacro {
         in context: some MacroExpansionContext
     ) throws -> [DeclSyntax] {
         guard let (binding, name) = declaration.singleBinding, let type = binding.typeAnnotation?.type else { return [] }
-        return ["private var _$\(raw: name): \(type.trimmed)"]
+        return [
+            """
+            // nonisolated(unsafe): read and written only under `_$model`'s lock, from any thread.
+            nonisolated(unsafe) private var _$\(raw: name): \(type.trimmed)
+            """,
+        ]
     }
 }
 

@@ -45,6 +45,6 @@ extension TransientPropertyMacro: PeerMacro {
         guard let (binding, name) = declaration.singleBinding else { return [] }
         let type = binding.typeAnnotation?.type.trimmedDescription ?? binding.initializer.flatMap { ModelAnalysis.literalType($0.value) }
         guard let type else { return [] }
-        return ["private let _$\(raw: name): SignalStore.TransientStorage<\(raw: type)>"]
+        return ["nonisolated private let _$\(raw: name): SignalStore.TransientStorage<\(raw: type)>"]
     }
 }

@@ -6,8 +6,9 @@ struct ModelExpansionTests {
     /// The members that implement `PersistentModel`; a public or package model needs them at
     /// its own access level to be usable from another module.
     static let witnesses = [
-        "let _$model", "static let _$table", "static let _$columns", "init(_$row", "func _$values()",
-        "func _$value(column", "func _$apply(column", "func _$willChange(column", "func _$transientSignal(for",
+        "nonisolated let _$model", "nonisolated static let _$table", "nonisolated static let _$columns",
+        "nonisolated static let _$isolation", "nonisolated init(_$row", "nonisolated func _$values()",
+        "nonisolated func _$value(column", "nonisolated func _$apply(column", "nonisolated func _$transientSignal(at",
     ]
 
     @Test(arguments: ["public", "package"])
@@ -21,7 +22,9 @@ struct ModelExpansionTests {
         for witness in Self.witnesses {
             #expect(expanded.contains("\(access) \(witness)"), "\(witness) is not \(access)")
         }
-        #expect(expanded.contains("\n    let _$observationRegistrar"), "the registrar is an implementation detail and stays internal")
+        #expect(expanded.contains("\n    nonisolated let _$observationRegistrar"), "the registrar is an implementation detail and stays internal")
+        #expect(expanded.contains("\n    static func _$keyPaths()") && expanded.contains("\n    static func _$willChange("),
+                "the functions that carry the class's isolation stay internal and are not nonisolated")
     }
 
     @Test func modelMembersAndConformance() {
@@ -41,29 +44,52 @@ struct ModelExpansionTests {
                 @SignalStore._Persisted(column: 1) var x: Double
                 @SignalStore._Transient var isSelected = false
 
-                let _$model = SignalStore.ModelState()
+                nonisolated let _$model = SignalStore.ModelState()
 
-                let _$observationRegistrar = SignalStore.ObservationRegistrar()
+                nonisolated let _$observationRegistrar = SignalStore.ObservationRegistrar()
 
-                static let _$table: Swift.String = "points"
+                nonisolated static let _$table: Swift.String = "points"
 
-                static let _$columns: [SignalStore.ModelColumn<Point>] = [
-                    SignalStore.ModelColumn<Point>(name: "id", property: "id", keyPath: \Point.id, valueType: (Int64).self, isPrimaryKey: true),
-                    SignalStore.ModelColumn<Point>(name: "x_pos", property: "x", keyPath: \Point.x, valueType: (Double).self, isPrimaryKey: false)
+                nonisolated static let _$columns: [SignalStore.ModelColumn<Point>] = [
+                    SignalStore.ModelColumn<Point>(name: "id", property: "id", valueType: (Int64).self, isPrimaryKey: true),
+                    SignalStore.ModelColumn<Point>(name: "x_pos", property: "x", valueType: (Double).self, isPrimaryKey: false)
                 ]
 
-                init(_$row row: SignalStore.ModelRow) throws {
+                nonisolated static let _$isolation = SignalStore.ModelIsolation<Point>(
+                    isolation: Point._$keyPaths,
+                    keyPaths: Point._$keyPaths,
+                    willChange: Point._$willChange
+                )
+
+                static func _$keyPaths() -> [Swift.AnyKeyPath] {
+                    [\Point.id, \Point.x, \Point.isSelected]
+                }
+
+                static func _$willChange(_ model: Point, column index: Swift.Int) {
+                    switch index {
+                    case 0:
+                        model._$observationRegistrar.withMutation(of: model, keyPath: \.id) {
+                        }
+                    case 1:
+                        model._$observationRegistrar.withMutation(of: model, keyPath: \.x) {
+                        }
+                    default:
+                        break
+                    }
+                }
+
+                nonisolated init(_$row row: SignalStore.ModelRow) throws {
                     _$id = try row.value(at: 0, as: (Int64).self, column: Self._$columns[0], table: Self._$table)
                     _$x = try row.value(at: 1, as: (Double).self, column: Self._$columns[1], table: Self._$table)
                 }
 
-                func _$values() -> [SignalStore.SQLiteValue] {
+                nonisolated func _$values() -> [SignalStore.SQLiteValue] {
                     _$model.withLock {
                         [_$id.sqliteValue, _$x.sqliteValue]
                     }
                 }
 
-                func _$value(column index: Swift.Int) -> SignalStore.SQLiteValue {
+                nonisolated func _$value(column index: Swift.Int) -> SignalStore.SQLiteValue {
                     _$model.withLock {
                         switch index {
                         case 0:
@@ -76,7 +102,7 @@ struct ModelExpansionTests {
                     }
                 }
 
-                func _$apply(column index: Swift.Int, value: SignalStore.SQLiteValue) -> Swift.Bool {
+                nonisolated func _$apply(column index: Swift.Int, value: SignalStore.SQLiteValue) -> Swift.Bool {
                     _$model.withLock {
                         switch index {
                         case 0:
@@ -89,30 +115,19 @@ struct ModelExpansionTests {
                     }
                 }
 
-                func _$willChange(column index: Swift.Int) {
+                nonisolated func _$transientSignal(at index: Swift.Int) -> Any? {
                     switch index {
                     case 0:
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.id) {
-                        }
-                    case 1:
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.x) {
-                        }
-                    default:
-                        break
-                    }
-                }
-
-                func _$transientSignal(for keyPath: Swift.AnyKeyPath) -> Any? {
-                    if keyPath == \Point.isSelected as Swift.AnyKeyPath {
                         return _$isSelected.signal
+                    default:
+                        return nil
                     }
-                    return nil
                 }
             }
 
             // @unchecked Sendable: every stored value is read and written under `_$model`'s lock
             // (persisted ones) or lives in a thread-safe `TransientStorage` (transient ones).
-            extension Point: SignalStore.PersistentModel, SignalStore.Observable, @unchecked Swift.Sendable {
+            extension Point: nonisolated SignalStore.PersistentModel, nonisolated SignalStore.Observable, @unchecked Swift.Sendable {
             }
             """#
         )
@@ -143,7 +158,8 @@ struct ModelExpansionTests {
                     }
                 }
 
-                private var _$x: Double
+                // nonisolated(unsafe): read and written only under `_$model`'s lock, from any thread.
+                nonisolated(unsafe) private var _$x: Double
             }
             """#
         )
@@ -174,7 +190,7 @@ struct ModelExpansionTests {
                     }
                 }
 
-                private let _$isSelected: SignalStore.TransientStorage<Swift.Bool>
+                nonisolated private let _$isSelected: SignalStore.TransientStorage<Swift.Bool>
             }
             """#
         )

@@ -16,7 +16,7 @@ import Observation
 /// Persisted properties need a type annotation and a type conforming to
 /// ``SQLiteValueConvertible``. Problems are reported as compiler errors.
 /// - Parameter table: The table the model maps to.
-@attached(member, names: named(_$model), named(_$observationRegistrar), named(_$table), named(_$columns), named(init(_$row:)), named(_$values), named(_$value), named(_$apply), named(_$willChange), named(_$transientSignal))
+@attached(member, names: named(_$model), named(_$observationRegistrar), named(_$table), named(_$columns), named(_$isolation), named(_$keyPaths), named(init(_$row:)), named(_$values), named(_$value), named(_$apply), named(_$willChange), named(_$transientSignal))
 @attached(memberAttribute)
 @attached(extension, conformances: PersistentModel, Observable, Sendable)
 public macro Model(table: String) = #externalMacro(module: "SignalStoreMacros", type: "ModelMacro")

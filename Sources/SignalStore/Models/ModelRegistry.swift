@@ -193,7 +193,7 @@ final class ModelRegistry {
         var items: [ChangePublisher.Item] = order.compactMap { changed in
             let object = changed.object
             guard let value = final[changed], object._$apply(column: changed.column, value: value) else { return nil }
-            return .notification { object._$willChange(column: changed.column); object._$model.emit(column: changed.column, value: value) }
+            return .notification { object.willChange(column: changed.column); object._$model.emit(column: changed.column, value: value) }
         }
         items += deleted.map { object in .notification { object._$model.completeAll() } }
         return items

@@ -10,7 +10,7 @@ public enum ModelRuntime {
         switch object._$model.link {
         case .unmanaged:
             guard object._$apply(column: index, value: value) else { return }
-            object._$willChange(column: index)
+            object.willChange(column: index)
             object._$model.emit(column: index, value: value)
         case .managed(let store, let rowID):
             store.writeColumn(object, column: index, rowID: rowID, value: value)

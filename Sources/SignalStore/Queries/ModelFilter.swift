@@ -30,10 +30,10 @@ public struct ModelFilter<Model: PersistentModel>: Sendable {
 
     /// The column of a persisted property.
     static func column(of keyPath: PartialKeyPath<Model>) -> String {
-        guard let column = Model._$columns.first(where: { $0.keyPath == keyPath }) else {
+        guard let index = Model._$isolation.index(of: keyPath), index < Model._$columns.count else {
             preconditionFailure("\(keyPath) is not a persisted property of \(Model.self); a filter or an ordering can only name persisted ones")
         }
-        return column.name
+        return Model._$columns[index].name
     }
 }
 
