@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
 import CompilerPluginSupport
 import PackageDescription
 
@@ -68,6 +68,11 @@ let package = Package(
         // What the test targets share: the example Order model, temporary folders, child processes,
         // seeded randomness.
         .target(name: "SignalStoreTestSupport", dependencies: ["SignalStore"], path: "Tests/TestSupport", swiftSettings: strictSwift),
+        .testTarget(
+            name: "AppTests",
+            dependencies: ["SignalStore", "SignalsTesting", "SignalStoreTestSupport"],
+            swiftSettings: strictSwift + [.defaultIsolation(MainActor.self)]
+        ),
         // The reliability suites (issue 6): crashes, many writers, model-based and hostile input.
         .testTarget(
             name: "ReliabilityTests",

@@ -48,8 +48,13 @@ func waitUntil(timeout: Duration = .seconds(10), _ condition: () -> Bool) -> Boo
 }
 
 /// The async form of ``waitUntil(timeout:_:)``: checks `condition` between short suspensions,
-/// so the tasks it waits for can run on the cooperative pool.
-func eventually(timeout: Duration = .seconds(10), _ condition: () -> Bool) async -> Bool {
+/// so the tasks it waits for can run on the cooperative pool. It runs on the caller's actor, so a
+/// main-actor test can wait on main-actor state (and lets the main actor run while it waits).
+func eventually(
+    timeout: Duration = .seconds(10),
+    isolation: isolated (any Actor)? = #isolation,
+    _ condition: () -> Bool
+) async -> Bool {
     let deadline = ContinuousClock.now + timeout
     while !condition() {
         if ContinuousClock.now > deadline { return false }

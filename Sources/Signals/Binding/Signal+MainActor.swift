@@ -34,7 +34,7 @@ extension Signal where Value: Sendable {
         onCompleted: @escaping @MainActor () -> Void = {}
     ) -> any Disposable {
         let callbacks = MainActorCallbacks(onValue: onValue, onFailure: onFailure, onCompleted: onCompleted)
-        return observe(on: MainScheduler.shared).subscribe { event in
+        return observe(on: MainScheduler()).subscribe { event in
             MainActor.assumeIsolated { callbacks.receive(event) }
         }
     }

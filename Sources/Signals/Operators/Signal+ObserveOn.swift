@@ -2,15 +2,21 @@ extension Signal {
     /// Delivers every event on `scheduler`, in order.
     ///
     /// ```swift
-    /// store.changes().observe(on: QueueScheduler.main).subscribe(onValue: render)
+    /// let counts = MutableProperty(0)
+    /// let subscription = counts.signal
+    ///     .observe(on: QueueScheduler(label: "log"))
+    ///     .subscribe(onValue: { print("count", $0) })
     /// ```
     /// Events are handed over through a queue, so a slow subscriber does not block the sender.
     /// With a serial scheduler (every ``QueueScheduler`` made with a label, or `.main`) the
-    /// order is kept.
+    /// order is kept. With a ``MainScheduler``, each subscription gets a line of its own: an
+    /// event sent on the main actor while none of the subscription's events waits is delivered
+    /// before the sender continues, so a replayed value arrives during `subscribe`.
     /// - Parameter scheduler: Where the subscriber's callbacks run.
     public func observe(on scheduler: any Scheduler) -> Signal<Value, Failure> {
         let upstream = self
         return Signal { downstream in
+            let scheduler: any Scheduler = scheduler is MainScheduler ? MainScheduler() : scheduler
             let handoff = Locked<[Event<Value, Failure>]>([])
             // A separate subscription (own serialization) upstream, so that downstream
             // callbacks run on the scheduler and never on the sender's thread.

@@ -2,11 +2,16 @@ import Dispatch
 
 /// A scheduler for the main actor that runs work at once when it can.
 ///
-/// An action scheduled on the main thread while nothing else is waiting runs immediately,
-/// before `schedule` returns; otherwise it joins one first-in, first-out line that the main queue
-/// works through. So a value sent on the main actor reaches a main-actor view in the same turn
-/// (no empty first frame, no queue hop), and values sent from other threads arrive on the main
-/// actor in the order they were sent.
+/// An action scheduled on the main queue (where the main actor runs) while nothing of this
+/// scheduler is waiting runs immediately, before `schedule` returns; otherwise it joins the
+/// scheduler's first-in, first-out line, which the main queue works through. So a value sent on
+/// the main actor reaches a main-actor view in the same turn (no empty first frame, no queue
+/// hop), and values sent from other threads arrive on the main actor in the order they were
+/// sent.
+///
+/// Each instance keeps its own line. ``Signal/observe(on:)`` gives every subscription its own
+/// instance, so the values waiting for one subscription never delay another's replayed value;
+/// ``shared`` is one line for everything else.
 ///
 /// ```swift
 /// let label = MutableProperty("")
@@ -19,7 +24,7 @@ import Dispatch
 /// Views usually need none of this: ``Signal/subscribeOnMain(onValue:onFailure:onCompleted:)``
 /// and ``Signal/bind(to:_:)`` use this scheduler for you.
 public final class MainScheduler: Scheduler {
-    /// The scheduler of the main actor.
+    /// A main-actor scheduler shared by everyone who schedules on it.
     public static let shared = MainScheduler()
 
     private struct State {
@@ -36,7 +41,8 @@ public final class MainScheduler: Scheduler {
     private let state = Locked(State())
     private let origin = ContinuousClock.now
 
-    private init() {}
+    /// Creates a main-actor scheduler with a line of its own.
+    public init() {}
 
     /// Time elapsed since the scheduler was created.
     public var now: Duration {

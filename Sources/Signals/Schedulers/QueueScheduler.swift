@@ -3,10 +3,15 @@ import Dispatch
 /// A scheduler that runs actions on a Dispatch queue.
 ///
 /// ```swift
-/// model.signal
-///     .observe(on: QueueScheduler.main)
-///     .subscribe(onValue: { label.text = $0 })
+/// let sizes = MutableProperty(64)
+/// let thumbnails = QueueScheduler(label: "thumbnails")
+/// let subscription = sizes.signal
+///     .observe(on: thumbnails)
+///     .subscribe(onValue: { size in print("rendering at", size) })
 /// ```
+/// To update views on the main actor, use ``Signal/subscribeOnMain(onValue:onFailure:onCompleted:)``,
+/// ``Signal/bind(to:_:)`` or ``MainScheduler``: their closures are main-actor isolated, and a
+/// value sent on the main actor arrives without a queue hop.
 public final class QueueScheduler: Scheduler {
     /// The queue actions run on.
     public let queue: DispatchQueue
