@@ -33,7 +33,15 @@ struct DemoCommand: ParsableCommand {
         defer {
             if !keep { try? FileManager.default.removeItem(at: folder) }
         }
-        try DemoScript(path: path, migrations: migrationFiles.migrationsDirectory).run()
+        // The views are main-actor objects, as in an app. The executable runs commands on the
+        // main thread, where the main actor runs until it starts a run loop or Dispatch's main.
+        guard MainScheduler.isOnMainQueue else {
+            throw CLIError("the demo's views need the main actor; run the demo from the signalstore executable (swift run signalstore demo)")
+        }
+        let directory = migrationFiles.migrationsDirectory
+        try MainActor.assumeIsolated {
+            try DemoScript(path: path, migrations: directory).run()
+        }
         let console = CommandContext.current.console
         console.print(keep ? "\nDone. The database is at \(path)" : "\nDone. The demo database was removed (use --keep to keep it).")
     }

@@ -1,7 +1,8 @@
 import Foundation
 import SignalStore
 
-/// The demo's steps, printed as they happen.
+/// The demo's steps, printed as they happen. It runs on the main actor, as an app's views do.
+@MainActor
 struct DemoScript {
     let path: String
     let migrations: URL
@@ -21,16 +22,8 @@ struct DemoScript {
         let order = DemoOrder(id: 1, purchaseNum: 1, status: "new")
         try CLIFailure.run { try store.insert(order) }
 
-        say("\n2. Three views bind to order 1; each replays the current value at once:")
-        let bag = DisposeBag()
-        let seven = StopRequest()
-        let console = console
-        order.signal(for: \.purchaseNum).subscribe(onValue: { value in
-            console.print("   [list]   order 1 × \(value)")
-            if value == 7 { seven.fire() }
-        }).disposed(by: bag)
-        order.signal(for: \.purchaseNum).map { "\($0 * 12) €" }.subscribe(onValue: { console.print("   [detail] total \($0)") }).disposed(by: bag)
-        order.signal(for: \.status).subscribe(onValue: { console.print("   [badge]  \($0)") }).disposed(by: bag)
+        say("\n2. Three main-actor views bind to order 1; each shows the current value before binding returns:")
+        var views: DemoViews? = DemoViews(order: order, console: console)
 
         say("\n3. order.purchaseNum = 3 writes through to SQLite and notifies before returning:")
         order.purchaseNum = 3
@@ -51,10 +44,10 @@ struct DemoScript {
         }
         say("   order.purchaseNum is \(order.purchaseNum) again; the database holds \(try column("purchase_num", of: store))")
 
-        try changeFromAnotherProcess(seven)
+        try changeFromAnotherProcess(views)
 
         say("\n7. Close and reopen the database: the state persisted.")
-        bag.dispose()
+        views = nil
         store.close()
         store = try CLIFailure.run { try Store(path: path, migrations: loaded) }
         let reopened = try CLIFailure.run { try store.find(DemoOrder.self, id: Int64(1)) }
@@ -72,8 +65,9 @@ struct DemoScript {
         store.close()
     }
 
-    /// Step 6: `signalstore set` in a second process; the views hear it via the poller.
-    private func changeFromAnotherProcess(_ seven: StopRequest) throws {
+    /// Step 6: `signalstore set` in a second process; the store's poller notices the commit and
+    /// the views hear it on the main actor, through the main queue that the demo keeps running.
+    private func changeFromAnotherProcess(_ views: DemoViews?) throws {
         guard let executable = context.executablePath, FileManager.default.isExecutableFile(atPath: executable) else {
             say("\n6. (Skipped: the signalstore executable was not found, so no second process can run.)")
             return
@@ -95,7 +89,11 @@ struct DemoScript {
         guard process.terminationStatus == 0 else {
             throw CLIError("the demo's second process failed: \(String(decoding: printed, as: UTF8.self))")
         }
-        guard seven.wait(timeout: .seconds(10)) else {
+        let deadline = Date().addingTimeInterval(10)
+        while views?.listedCount != 7, Date() < deadline {
+            RunLoop.main.run(until: Date().addingTimeInterval(0.01))
+        }
+        guard views?.listedCount == 7 else {
             throw CLIError("the views did not hear the other process's change within 10 s; is the file system shared and writable?")
         }
         say("   (the other process printed:)")
