@@ -44,6 +44,19 @@ let package = Package(
             path: "Benchmarks/StoreBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        // A plain executable (no harness): Signals' hot path and main-actor delivery against
+        // OpenCombine, plain loops and wall clock, as one table.
+        .executableTarget(
+            name: "SignalsHarness",
+            dependencies: [
+                .product(name: "SignalStore", package: rootIdentity),
+                .product(name: "OpenCombine", package: "OpenCombine"),
+                .product(name: "OpenCombineDispatch", package: "OpenCombine"),
+                "MallocStats",
+                "BenchmarkModels",
+            ],
+            path: "Benchmarks/SignalsHarness"
+        ),
         // A plain executable (no harness): open-loop read latency beside a writer, the write
         // path's CPU time and live queries, against GRDB and raw C, printed as one table.
         .executableTarget(

@@ -27,16 +27,15 @@ extension Signal where Value: Sendable {
     ///   - onCompleted: Called on the main actor once if the signal completes.
     /// - Returns: A disposable that ends the subscription; after `dispose()` returns on the main
     ///   actor, no callback runs.
-    @MainActor @discardableResult
+    @MainActor @discardableResult @inlinable
     public func subscribeOnMain(
         onValue: @escaping @MainActor (Value) -> Void = { _ in },
         onFailure: @escaping @MainActor (Failure) -> Void = { _ in },
         onCompleted: @escaping @MainActor () -> Void = {}
     ) -> any Disposable {
-        let callbacks = MainActorCallbacks(onValue: onValue, onFailure: onFailure, onCompleted: onCompleted)
-        return observe(on: MainScheduler()).subscribe { event in
-            MainActor.assumeIsolated { callbacks.receive(event) }
-        }
+        let delivery = MainActorDelivery(MainActorCallbacks(onValue: onValue, onFailure: onFailure, onCompleted: onCompleted))
+        delivery.upstream.inner = subscribe { event in delivery.receive(event) }
+        return delivery
     }
 
     /// Sets `target[keyPath: keyPath]` to every value, on the main actor.
@@ -61,7 +60,7 @@ extension Signal where Value: Sendable {
     ///   - target: The object to update, usually a view or view model on the main actor.
     ///   - keyPath: The property to set.
     /// - Returns: A disposable that ends the binding earlier.
-    @MainActor @discardableResult
+    @MainActor @discardableResult @inlinable
     public func bind<Target: AnyObject>(
         to target: Target,
         _ keyPath: ReferenceWritableKeyPath<Target, Value>
@@ -80,12 +79,13 @@ extension Signal where Value: Sendable {
 
 /// The main-actor callbacks of one subscription; the subscription's handler calls them on the
 /// main actor only.
-@MainActor
-private final class MainActorCallbacks<Value, Failure: Error> {
-    private let onValue: @MainActor (Value) -> Void
-    private let onFailure: @MainActor (Failure) -> Void
-    private let onCompleted: @MainActor () -> Void
+@MainActor @usableFromInline
+final class MainActorCallbacks<Value, Failure: Error> {
+    @usableFromInline let onValue: @MainActor (Value) -> Void
+    @usableFromInline let onFailure: @MainActor (Failure) -> Void
+    @usableFromInline let onCompleted: @MainActor () -> Void
 
+    @inlinable
     init(
         onValue: @escaping @MainActor (Value) -> Void,
         onFailure: @escaping @MainActor (Failure) -> Void,
@@ -96,6 +96,7 @@ private final class MainActorCallbacks<Value, Failure: Error> {
         self.onCompleted = onCompleted
     }
 
+    @inlinable
     func receive(_ event: Event<Value, Failure>) {
         switch event {
         case .value(let value): onValue(value)

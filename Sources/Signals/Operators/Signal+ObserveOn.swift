@@ -13,6 +13,7 @@ extension Signal {
     /// event sent on the main actor while none of the subscription's events waits is delivered
     /// before the sender continues, so a replayed value arrives during `subscribe`.
     /// - Parameter scheduler: Where the subscriber's callbacks run.
+    @inlinable
     public func observe(on scheduler: any Scheduler) -> Signal<Value, Failure> {
         let upstream = self
         return Signal { downstream in
