@@ -9,7 +9,7 @@ import Testing
     @Test func aBoundViewShowsTheCurrentValueBeforeTheNextLine() throws {
         let directory = TemporaryDirectory()
         let (store, order) = try openStore(in: directory)
-        let view = BadgeView(order: order)
+        let view = RecordingBadgeView(order: order)
         #expect(view.text == "× 1")
         #expect(view.statuses == ["open"])
         store.close()
@@ -18,7 +18,7 @@ import Testing
     @Test func aWriteOnTheMainActorIsVisibleWhenTheAssignmentReturns() throws {
         let directory = TemporaryDirectory()
         let (store, order) = try openStore(in: directory)
-        let view = BadgeView(order: order)
+        let view = RecordingBadgeView(order: order)
         order.purchaseNum = 3
         #expect(view.text == "× 3")
         try store.transaction {
@@ -34,7 +34,7 @@ import Testing
     @Test func aBackgroundWriteReachesTheViewOnTheMainThread() async throws {
         let directory = TemporaryDirectory()
         let (store, order) = try openStore(in: directory)
-        let view = BadgeView(order: order)
+        let view = RecordingBadgeView(order: order)
         try await Task.detached {
             #expect(!isOnMainQueue())
             _ = try store.execute("UPDATE orders SET purchase_num = 5, status = 'packed' WHERE id = 42")
@@ -49,7 +49,7 @@ import Testing
     func aWriteByTheSQLiteShellReachesTheViewOnTheMainThread() async throws {
         let directory = TemporaryDirectory()
         let (store, order) = try openStore(in: directory)
-        let view = BadgeView(order: order)
+        let view = RecordingBadgeView(order: order)
         try runShell("UPDATE orders SET status = 'shipped', purchase_num = 6 WHERE id = 42;", on: directory.path("app.sqlite"))
         #expect(await waitUntil { view.statuses.last == "shipped" && view.text == "× 6" })
         #expect(view.statuses == ["open", "shipped"])

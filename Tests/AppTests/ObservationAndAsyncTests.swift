@@ -15,7 +15,7 @@ import Testing
         let directory = TemporaryDirectory()
         let (store, order) = try openStore(in: directory)
         // So the README's model is usable from a background task as written.
-        try await Task.detached {
+        await Task.detached {
             order.purchaseNum = 7
             #expect(order.purchaseNum == 7)
         }.value

@@ -3,7 +3,7 @@ import SignalStore
 
 /// A view in the style of DESIGN.md's example: a badge bound to the order's count, a status
 /// shown through a main-actor closure. It records what it showed and on which thread.
-final class BadgeView {
+final class RecordingBadgeView {
     var text = ""
     private(set) var statuses: [String] = []
     private(set) var updatesOffTheMainThread = 0
