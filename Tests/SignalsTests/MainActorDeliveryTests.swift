@@ -128,6 +128,28 @@ import Testing
     }
 }
 
+/// The examples in the documentation of `QueueScheduler` and `observe(on:)`, as written there
+/// (they print; the tests check that they compile and run in Swift 6 mode).
+@Suite struct SchedulerDocumentationExampleTests {
+    @Test func theQueueSchedulerExampleRuns() async {
+        let sizes = MutableProperty(64)
+        let thumbnails = QueueScheduler(label: "thumbnails")
+        let subscription = sizes.signal
+            .observe(on: thumbnails)
+            .subscribe(onValue: { size in print("rendering at", size) })
+        thumbnails.queue.sync {}
+        subscription.dispose()
+    }
+
+    @Test func theObserveOnExampleRuns() {
+        let counts = MutableProperty(0)
+        let subscription = counts.signal
+            .observe(on: QueueScheduler(label: "log"))
+            .subscribe(onValue: { print("count", $0) })
+        subscription.dispose()
+    }
+}
+
 /// From the documentation of `bind(to:_:)`, with a count property instead of a model.
 @MainActor final class Badge {
     var text = ""
