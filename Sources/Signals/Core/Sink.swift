@@ -1,7 +1,7 @@
 /// The end of a subscription chain: the core plus the user's callbacks.
 @usableFromInline
 final class Sink<Value, Failure: Error>: SubscriptionCore, @unchecked Sendable {
-    // @unchecked: `observer` is read only inside the serialized section and cleared by
+    // @unchecked: the callbacks are read only inside the serialized section and cleared by
     // `releaseObserver()`, which runs once no delivery can start any more.
 
     /// The user's callbacks, stored without an extra wrapper allocation.
@@ -16,12 +16,24 @@ final class Sink<Value, Failure: Error>: SubscriptionCore, @unchecked Sendable {
     }
 
     // Exclusive by construction (see above), so the dynamic exclusivity check, which would run
-    // on every event in the caller's module, is turned off.
-    @exclusivity(unchecked) @usableFromInline var observer: Observer?
+    // on every event in the caller's module, is turned off. The callbacks are kept in separate
+    // properties, not in one `Observer` value: calling one then copies (retains) only that one,
+    // where copying the enum out of the object retained all three on every event.
+    @exclusivity(unchecked) @usableFromInline var onEvent: (@Sendable (Event<Value, Failure>) -> Void)?
+    @exclusivity(unchecked) @usableFromInline var onValue: (@Sendable (Value) -> Void)?
+    @exclusivity(unchecked) @usableFromInline var onFailure: (@Sendable (Failure) -> Void)?
+    @exclusivity(unchecked) @usableFromInline var onCompleted: (@Sendable () -> Void)?
 
     @inlinable
     init(_ observer: Observer) {
-        self.observer = observer
+        switch observer {
+        case .events(let onEvent):
+            self.onEvent = onEvent
+        case .callbacks(let onValue, let onFailure, let onCompleted):
+            self.onValue = onValue
+            self.onFailure = onFailure
+            self.onCompleted = onCompleted
+        }
     }
 
     /// Delivers an event to the observer; runs inside the serialized section.
@@ -36,18 +48,19 @@ final class Sink<Value, Failure: Error>: SubscriptionCore, @unchecked Sendable {
 
     @inlinable @inline(__always)
     func call(_ event: Event<Value, Failure>) {
-        // Bind only the callback that is called, so the others are not retained per event.
-        switch (observer, event) {
-        case (.events(let observer)?, _): observer(event)
-        case (.callbacks(let onValue, _, _)?, .value(let value)): onValue(value)
-        case (.callbacks(_, let onFailure, _)?, .failed(let error)): onFailure(error)
-        case (.callbacks(_, _, let onCompleted)?, .completed): onCompleted()
-        case (nil, _): break
+        if let onEvent { return onEvent(event) }
+        switch event {
+        case .value(let value): onValue?(value)
+        case .failed(let error): onFailure?(error)
+        case .completed: onCompleted?()
         }
     }
 
     @usableFromInline
     override func releaseObserver() {
-        observer = nil
+        onEvent = nil
+        onValue = nil
+        onFailure = nil
+        onCompleted = nil
     }
 }
