@@ -27,18 +27,7 @@ public final class MainScheduler: Scheduler {
     /// A main-actor scheduler shared by everyone who schedules on it.
     public static let shared = MainScheduler()
 
-    private struct State {
-        /// Actions waiting for their turn, oldest first.
-        var waiting: [@Sendable () -> Void] = []
-        /// Where the next waiting action is (the line is compacted when it empties).
-        var next = 0
-        /// Whether the main thread is running actions of this scheduler now.
-        var isRunning = false
-        /// Whether a turn on the main queue has been asked for and has not started.
-        var turnRequested = false
-    }
-
-    private let state = Locked(State())
+    private let line = MainQueueLine<@Sendable () -> Void> { action in action() }
     private let origin = ContinuousClock.now
 
     /// Creates a main-actor scheduler with a line of its own.
@@ -57,32 +46,7 @@ public final class MainScheduler: Scheduler {
     /// Runs `action` now if called on the main queue with nothing waiting, else after every
     /// action scheduled before it, on the main queue.
     public func schedule(_ action: @escaping @Sendable () -> Void) {
-        let onMain = Self.isOnMainQueue
-        let step = state.withLock { state -> NextStep in
-            if onMain, !state.isRunning, state.next == state.waiting.count {
-                state.isRunning = true
-                return .runNow
-            }
-            state.waiting.append(action)
-            // A main thread that is running actions takes this one in the same loop; a turn
-            // already asked for takes it too.
-            if state.isRunning || state.turnRequested { return .nothing }
-            state.turnRequested = true
-            return .requestTurn
-        }
-        switch step {
-        case .runNow:
-            action()
-            runWaiting()
-        case .requestTurn:
-            requestTurn()
-        case .nothing:
-            break
-        }
-    }
-
-    private enum NextStep {
-        case runNow, requestTurn, nothing
+        line.enqueue(action)
     }
 
     /// Runs `action` on the main queue once `delay` has passed, unless cancelled first. Delayed
@@ -96,36 +60,6 @@ public final class MainScheduler: Scheduler {
             schedule { if !cancellation.isDisposed { action() } }
         }
         return cancellation
-    }
-
-    /// Asks the main queue for a turn to run the waiting actions.
-    private func requestTurn() {
-        DispatchQueue.main.async { [self] in
-            let start = state.withLock { state -> Bool in
-                state.turnRequested = false
-                guard !state.isRunning else { return false }
-                state.isRunning = true
-                return true
-            }
-            if start { runWaiting() }
-        }
-    }
-
-    /// Runs waiting actions one at a time, with the lock released while each runs, until the
-    /// line is empty. Called on the main queue with `isRunning` set.
-    private func runWaiting() {
-        while let action = state.withLock({ state -> (@Sendable () -> Void)? in
-            guard state.next < state.waiting.count else {
-                state.waiting.removeAll(keepingCapacity: true)
-                state.next = 0
-                state.isRunning = false
-                return nil
-            }
-            defer { state.next += 1 }
-            return state.waiting[state.next]
-        }) {
-            action()
-        }
     }
 }
 
