@@ -91,6 +91,22 @@ import Testing
         #expect(log.elements == ["outer begins", "outer ends", "inner"])
     }
 
+    @MainActor @Test func delayedActionsRunOnTheMainQueueUnlessCancelled() async {
+        let scheduler = MainScheduler()
+        let log = Log<String>()
+        let start = scheduler.now
+        scheduler.schedule(after: .milliseconds(20)) {
+            log.append(MainScheduler.isOnMainQueue ? "late on main" : "late elsewhere")
+        }
+        let cancelled = scheduler.schedule(after: .milliseconds(5)) { log.append("cancelled") }
+        cancelled.dispose()
+        scheduler.schedule { log.append("now") }
+        #expect(log.elements == ["now"])
+        #expect(await eventually { log.count == 2 })
+        #expect(log.elements == ["now", "late on main"])
+        #expect(scheduler.now - start >= .milliseconds(20))
+    }
+
     @MainActor @Test func bindingSetsTheTargetAndEndsWhenItIsReleased() async {
         let count = MutableProperty(1)
         weak var released: Badge?
