@@ -166,6 +166,26 @@ import Testing
     }
 }
 
+/// The example in the documentation of `subscribe(with:_:)`, as written there.
+@Suite struct SubscribeWithDocumentationExampleTests {
+    @Test func theExampleRunsAndHoldsItsObjectWeakly() {
+        let counter = MutableProperty(1)
+        weak var released: AuditLog?
+        do {
+            let log = AuditLog()
+            released = log
+            counter.signal.subscribe(with: log) { log, count in log.record(count) }
+        }
+        #expect(released == nil)
+        counter.value = 2   // finds the log gone and ends the subscription
+        #expect(counter.subscriberCount == 0)
+    }
+}
+
+final class AuditLog: Sendable {
+    func record(_ count: Int) { print("count is now", count) }
+}
+
 /// From the documentation of `bind(to:_:)`, with a count property instead of a model.
 @MainActor final class Badge {
     var text = ""

@@ -43,11 +43,18 @@ extension Signal {
     /// Subscribes on behalf of `object`, which is held weakly.
     ///
     /// `action` receives the object with each value while it is alive. The first event that
-    /// finds the object gone ends the subscription and releases the closure, so a view can
+    /// finds the object gone ends the subscription and releases the closure, so an object can
     /// subscribe to a model without a retain cycle and without keeping the disposable.
     /// ```swift
-    /// order.signal.subscribe(with: view) { view, value in view.render(value) }
+    /// final class AuditLog: Sendable {
+    ///     func record(_ count: Int) { print("count is now", count) }
+    /// }
+    /// let log = AuditLog()
+    /// counter.signal.subscribe(with: log) { log, count in log.record(count) }
     /// ```
+    /// `action` runs on the sending thread. For a view on the main actor, use
+    /// ``bind(to:_:)`` or ``subscribeOnMain(onValue:onFailure:onCompleted:)`` instead: they also
+    /// hold their target weakly, and their closures are main-actor isolated.
     /// - Parameters:
     ///   - object: The receiver, held weakly.
     ///   - action: Called with the object and each value.

@@ -3,7 +3,7 @@ extension Signal {
     ///
     /// On completion a value still waiting is sent first; a failure drops it.
     /// ```swift
-    /// searchText.debounce(for: .milliseconds(300), on: QueueScheduler.main)
+    /// searchText.debounce(for: .milliseconds(300), on: MainScheduler.shared)
     /// ```
     /// - Parameters:
     ///   - dueTime: The quiet period a value must survive.

@@ -2,7 +2,7 @@ extension Signal {
     /// Performs side effects for events as they pass, without changing them.
     ///
     /// ```swift
-    /// request.handleEvents(onSubscribe: { spinner.start() }, onCompleted: { spinner.stop() })
+    /// request.handleEvents(onSubscribe: { print("loading") }, onCompleted: { print("loaded") })
     /// ```
     /// - Parameters:
     ///   - onSubscribe: Called when a subscription starts, before the source runs.

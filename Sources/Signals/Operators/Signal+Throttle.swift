@@ -6,7 +6,7 @@ extension Signal {
     /// is sent when the window closes, opening the next one. On completion a held value is sent
     /// first.
     /// ```swift
-    /// scrollOffset.throttle(for: .milliseconds(100), on: QueueScheduler.main, latest: true)
+    /// scrollOffset.throttle(for: .milliseconds(100), on: MainScheduler.shared, latest: true)
     /// ```
     /// - Parameters:
     ///   - interval: The minimum time between two values sent.
