@@ -50,8 +50,13 @@ import Testing
         let result = try runBinary(["demo", "--migrations", packageMigrations.path], environment: ["TMPDIR": directory.url.path])
         #expect(result.status == 0, "\(result.error)")
         let lines = result.output.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        // The three main-actor views show the current value as soon as they are bound.
+        let step2 = try #require(lines.firstIndex { $0.hasPrefix("2. Three main-actor views") })
+        #expect(Array(lines[step2 + 1...step2 + 3]) == ["[list]   order 1 × 1", "[detail] total 12 €", "[badge]  new"])
+        // The other process's change reaches the bound views through the main queue.
         let step6 = try #require(lines.firstIndex { $0.hasPrefix("6. Another process") })
         #expect(lines[step6 + 1] == "[list]   order 1 × 7")
+        #expect(lines[step6 + 2] == "[detail] total 84 €")
         #expect(lines.contains("order 1: purchaseNum 7, status paid"))
         #expect(lines.last == "Done. The demo database was removed (use --keep to keep it).")
         // It cleaned up after itself.

@@ -5,13 +5,13 @@ import SignalStore
 @MainActor
 final class DemoViews {
     private let list: DemoListView
-    private let detail: DemoDetailView
-    private let badge: DemoBadgeView
+    private let detail: DemoLabelView
+    private let badge: DemoLabelView
 
     init(order: DemoOrder, console: Console) {
         list = DemoListView(order: order, console: console)
-        detail = DemoDetailView(order: order, console: console)
-        badge = DemoBadgeView(order: order, console: console)
+        detail = DemoLabelView(tag: "[detail]", text: order.signal(for: \.purchaseNum).map { "total \($0 * 12) €" }, console: console)
+        badge = DemoLabelView(tag: "[badge] ", text: order.signal(for: \.status), console: console)
     }
 
     /// The count the list shows now.
@@ -34,36 +34,20 @@ final class DemoListView {
     }
 }
 
-/// The detail pane: its `total` property is bound to the order's count.
+/// A label whose `text` property is bound to a signal: the detail pane's total, the status
+/// badge. It prints each text it shows after its tag.
 @MainActor
-final class DemoDetailView {
+final class DemoLabelView {
+    private let tag: String
     private let console: Console
     private let bag = DisposeBag()
-    var total = "" {
-        didSet { console.print("   [detail] total \(total)") }
+    var text = "" {
+        didSet { console.print("   \(tag) \(text)") }
     }
 
-    init(order: DemoOrder, console: Console) {
+    init(tag: String, text: Signal<String, Never>, console: Console) {
+        self.tag = tag
         self.console = console
-        order.signal(for: \.purchaseNum).map { "\($0 * 12) €" }
-            .bind(to: self, \.total)
-            .disposed(by: bag)
-    }
-}
-
-/// The status badge: its `status` property is bound to the order's status.
-@MainActor
-final class DemoBadgeView {
-    private let console: Console
-    private let bag = DisposeBag()
-    var status = "" {
-        didSet { console.print("   [badge]  \(status)") }
-    }
-
-    init(order: DemoOrder, console: Console) {
-        self.console = console
-        order.signal(for: \.status)
-            .bind(to: self, \.status)
-            .disposed(by: bag)
+        text.bind(to: self, \.text).disposed(by: bag)
     }
 }
