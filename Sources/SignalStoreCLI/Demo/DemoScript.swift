@@ -90,10 +90,10 @@ struct DemoScript {
             throw CLIError("the demo's second process failed: \(String(decoding: printed, as: UTF8.self))")
         }
         let deadline = Date().addingTimeInterval(10)
-        while views?.listedCount != 7, Date() < deadline {
+        while views?.allShow(count: 7) != true, Date() < deadline {
             RunLoop.main.run(until: Date().addingTimeInterval(0.01))
         }
-        guard views?.listedCount == 7 else {
+        guard views?.allShow(count: 7) == true else {
             throw CLIError("the views did not hear the other process's change within 10 s; is the file system shared and writable?")
         }
         say("   (the other process printed:)")

@@ -10,12 +10,20 @@ final class DemoViews {
 
     init(order: DemoOrder, console: Console) {
         list = DemoListView(order: order, console: console)
-        detail = DemoLabelView(tag: "[detail]", text: order.signal(for: \.purchaseNum).map { "total \($0 * 12) €" }, console: console)
+        detail = DemoLabelView(tag: "[detail]", text: order.signal(for: \.purchaseNum).map(Self.total), console: console)
         badge = DemoLabelView(tag: "[badge] ", text: order.signal(for: \.status), console: console)
     }
 
-    /// The count the list shows now.
-    var listedCount: Int? { list.count }
+    /// Whether every view that shows the count shows `count`. Each view has its own line on
+    /// the main queue, so after a change from another thread they update one after another.
+    func allShow(count: Int) -> Bool {
+        list.count == count && detail.text == Self.total(count)
+    }
+
+    /// The detail pane's text for a count.
+    nonisolated static func total(_ count: Int) -> String {
+        "total \(count * 12) €"
+    }
 }
 
 /// The list row: a main-actor closure per value.
