@@ -14,11 +14,19 @@ let package = Package(
         .library(name: "Signals", targets: ["Signals"]),
         .library(name: "SignalsTesting", targets: ["SignalsTesting"]),
         .library(name: "SignalStore", targets: ["SignalStore"]),
+        // Sync through PostgreSQL: its own product, so apps that do not sync never build
+        // postgres-nio and SwiftNIO.
+        .library(name: "SignalStoreSync", targets: ["SignalStoreSync"]),
         .executable(name: "signalstore", targets: ["signalstore"]),
     ],
     dependencies: [
         .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // SignalStoreSync only: the PostgreSQL client, and the two packages it is built on whose
+        // types its API needs (a logger, and TLS settings for `sslmode=require`).
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         // Test-only: property-based (model-based) testing in the reliability suites.
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
@@ -37,10 +45,20 @@ let package = Package(
             swiftSettings: strictSwift
         ),
         .target(name: "SignalStore", dependencies: ["Signals", "CSQLite", "SignalStoreMacros"], swiftSettings: strictSwift),
+        .target(
+            name: "SignalStoreSync",
+            dependencies: [
+                "SignalStore",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            swiftSettings: strictSwift
+        ),
         // The CLI's commands live in a library so tests can drive them in-process.
         .target(
             name: "SignalStoreCLI",
-            dependencies: ["SignalStore", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["SignalStore", "SignalStoreSync", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strictSwift
         ),
         .executableTarget(name: "signalstore", dependencies: ["SignalStoreCLI"], swiftSettings: strictSwift),
@@ -72,6 +90,12 @@ let package = Package(
             name: "AppTests",
             dependencies: ["SignalStore", "SignalsTesting", "SignalStoreTestSupport"],
             swiftSettings: strictSwift + [.defaultIsolation(MainActor.self)]
+        ),
+        // Sync through a real PostgreSQL server (SIGNALSTORE_TEST_POSTGRES_URL; `.ci/postgres`).
+        .testTarget(
+            name: "SyncTests",
+            dependencies: ["SignalStoreSync", "SignalStore", "SignalsTesting", "SignalStoreTestSupport", "signalstore"],
+            swiftSettings: strictSwift
         ),
         // The reliability suites (issue 6): crashes, many writers, model-based and hostile input.
         .testTarget(

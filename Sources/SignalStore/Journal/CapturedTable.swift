@@ -11,6 +11,9 @@ package struct CapturedTable: Sendable, Equatable {
     package let columns: [String]
     /// The column that aliases the rowid (an `INTEGER PRIMARY KEY`), if any.
     package let rowIDAlias: String?
+    /// The declared primary key's columns, in key order; empty when the table declares none
+    /// (its rows are named by rowid only, which differs between databases).
+    package let primaryKey: [String]
     /// Every UNIQUE constraint, UNIQUE index and non-rowid primary key: what a `REPLACE` can
     /// evict a row by, besides the rowid.
     package let uniqueKeys: [UniqueKey]
@@ -44,13 +47,17 @@ package struct CapturedTable: Sendable, Equatable {
     private static func read(_ table: String, _ connection: Connection) throws -> CapturedTable {
         let info = try connection.statement("SELECT name, type, pk FROM pragma_table_info(?) ORDER BY cid").rows([.text(table)])
         var columns: [String] = []
-        var key: [(name: String, type: String)] = []
+        var key: [(name: String, type: String, position: Int64)] = []
         for column in info {
             guard case .text(let name) = column[0] else { continue }
             columns.append(name)
-            if case .integer(let pk) = column[2], pk > 0, case .text(let type) = column[1] { key.append((name, type)) }
+            if case .integer(let pk) = column[2], pk > 0, case .text(let type) = column[1] { key.append((name, type, pk)) }
         }
+        key.sort { $0.position < $1.position }
         let alias = key.count == 1 && key[0].type.uppercased() == "INTEGER" ? key[0].name : nil
-        return CapturedTable(name: table, columns: columns, rowIDAlias: alias, uniqueKeys: try UniqueKey.all(of: table, connection))
+        return CapturedTable(
+            name: table, columns: columns, rowIDAlias: alias, primaryKey: key.map(\.name),
+            uniqueKeys: try UniqueKey.all(of: table, connection)
+        )
     }
 }

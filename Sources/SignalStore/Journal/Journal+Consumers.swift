@@ -11,7 +11,7 @@ extension Journal {
 
     /// Registers `consumer` if it is new, acknowledged through the prune horizon (so it gets
     /// every entry still kept); returns the seq it has acknowledged. Call in a write transaction.
-    static func register(consumer: String, _ connection: Connection) throws -> Int64 {
+    package static func register(consumer: String, _ connection: Connection) throws -> Int64 {
         try connection.statement("INSERT INTO \(consumers) (name, acknowledged_seq, registered_at) VALUES (?, ?, \(now)) ON CONFLICT(name) DO NOTHING")
             .run([.text(consumer), .integer(try prunedThrough(connection))])
         guard case .integer(let seq)? = try connection.statement("SELECT acknowledged_seq FROM \(consumers) WHERE name = ?").rows([.text(consumer)]).first?.first else {
@@ -24,7 +24,7 @@ extension Journal {
     /// transaction.
     /// - Throws: ``StoreError/unknownConsumer(_:)``, or ``StoreError/invalidArgument(_:)`` past the
     ///   last entry.
-    static func acknowledge(through seq: Int64, consumer: String, _ connection: Connection) throws {
+    package static func acknowledge(through seq: Int64, consumer: String, _ connection: Connection) throws {
         let highest = try highestSeq(connection)
         guard seq <= highest else {
             throw StoreError.invalidArgument("cannot acknowledge seq \(seq) for consumer '\(consumer)': the last entry is seq \(highest); acknowledge entries it has received")

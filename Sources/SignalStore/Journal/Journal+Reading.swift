@@ -17,7 +17,7 @@ extension Journal {
     private static let entriesAfterSQL = "SELECT \(selectColumns) FROM \(changes) WHERE seq > ? ORDER BY seq LIMIT ?"
 
     /// The entries after `seq`, in order, at most `limit` of them.
-    static func entries(after seq: Int64, limit: Int? = nil, _ connection: Connection) throws -> [Change] {
+    package static func entries(after seq: Int64, limit: Int? = nil, _ connection: Connection) throws -> [Change] {
         try connection.statement(entriesAfterSQL)
             .rows([.integer(seq), .integer(Int64(limit ?? -1))])
             .compactMap(Change.init(row:))
@@ -25,7 +25,7 @@ extension Journal {
 
     /// The entries after `seq`, failing if some of them were pruned.
     /// - Throws: ``StoreError/changeFeedGap(since:prunedThrough:)``.
-    static func entriesWithoutGap(after seq: Int64, limit: Int? = nil, _ connection: Connection) throws -> [Change] {
+    package static func entriesWithoutGap(after seq: Int64, limit: Int? = nil, _ connection: Connection) throws -> [Change] {
         let pruned = try prunedThrough(connection)
         if seq < pruned { throw StoreError.changeFeedGap(since: seq, prunedThrough: pruned) }
         return try entries(after: seq, limit: limit, connection)

@@ -1,0 +1,228 @@
+import Foundation
+import Signals
+import SignalStore
+
+/// Keeps a store in sync with other stores, on other machines, through one PostgreSQL server.
+///
+/// Every change to the synced tables, by any writer of the database file (the app, another
+/// process, the `signalstore` CLI, a `sqlite3` shell), is uploaded to an ordered log in
+/// PostgreSQL; every other replica's changes are applied to the local tables, where live
+/// objects and signals see each once. How, and the rules for conflicts, are in the
+/// <doc:SyncDesign> article.
+///
+/// ```swift
+/// import SignalStoreSync
+///
+/// func keepInSync(_ store: Store) async throws {
+///     let sync = SyncClient(store: store, url: try PostgresURL("postgres://app:secret@db.example.com/app?sslmode=require"))
+///     let printer = sync.status.signal.subscribe { status in print("sync:", status) }
+///     defer { printer.dispose() }
+///     try await sync.run()   // until the task is cancelled, or an error retrying cannot fix
+/// }
+/// ```
+public final class SyncClient: Sendable {
+    /// The store that syncs.
+    public let store: Store
+    /// The server.
+    public let url: PostgresURL
+    /// The tables that sync; `nil` for every table the journal captures.
+    public let tables: [String]?
+    /// What the client is doing; errors arrive here as ``SyncStatus/offline(_:retryIn:)`` and
+    /// ``SyncStatus/failed(_:)``.
+    public let status: Property<SyncStatus>
+    /// What has moved since the client was made.
+    public let progress: Property<SyncProgress>
+
+    /// Entries per upload and per applied batch: one PostgreSQL and one SQLite transaction each.
+    static let batchSize = 1_000
+
+    private let statusValue = MutableProperty(SyncStatus.stopped)
+    private let progressValue = MutableProperty(SyncProgress())
+    private let doorbell = Doorbell()
+    private let pollInterval: Duration
+
+    /// Makes a client; nothing happens until ``run()`` or ``syncOnce()``.
+    /// - Parameters:
+    ///   - tables: The tables to sync (each needs a primary key); `nil` for all. Every replica
+    ///     should sync the same list: a replica that leaves a table out skips its changes for good.
+    ///   - pollInterval: How often to look at the server when no `NOTIFY` arrives (notifications
+    ///     are lost while disconnected, and some proxies drop them).
+    public init(store: Store, url: PostgresURL, tables: [String]? = nil, pollInterval: Duration = .seconds(30)) {
+        self.store = store
+        self.url = url
+        self.tables = tables
+        self.pollInterval = pollInterval
+        status = Property(statusValue)
+        progress = Property(progressValue)
+    }
+
+    /// Uploads every local change and applies every change on the server, then returns.
+    /// - Throws: ``SyncError``; local changes not uploaded stay in the outbox for the next try.
+    @discardableResult
+    public func syncOnce() async throws(SyncError) -> SyncProgress {
+        statusValue.value = .connecting
+        do {
+            let (log, tables) = try await connect()
+            defer { Task { await log.close() } }
+            statusValue.value = .syncing
+            try await pass(log, tables)
+            statusValue.value = .stopped
+            return progressValue.value
+        } catch {
+            statusValue.value = .failed(error)
+            throw error
+        }
+    }
+
+    /// Syncs until the task is cancelled: after every local commit and every other replica's
+    /// upload (PostgreSQL `NOTIFY`), and every `pollInterval`. While the server cannot be
+    /// reached, local writes go on and wait; reconnects back off from 1 s to 60 s with jitter.
+    /// - Throws: ``SyncError`` that retrying cannot fix (a wrong password, a schema mismatch);
+    ///   returns normally when cancelled.
+    public func run() async throws(SyncError) {
+        let localCommits = store.changes().subscribe(onValue: { [doorbell] _ in doorbell.ring() })
+        defer { localCommits.dispose() }
+        var delay = Duration.seconds(1)
+        while !Task.isCancelled {
+            statusValue.value = .connecting
+            do {
+                let (log, tables) = try await connect()
+                delay = .seconds(1)
+                try await follow(log, tables)
+            } catch where error.isTransient {
+                let wait = delay * Double.random(in: 0.5...1.0)
+                statusValue.value = .offline(error, retryIn: wait)
+                try? await Task.sleep(for: wait)
+                delay = min(delay * 2, .seconds(60))
+            } catch {
+                statusValue.value = .failed(error)
+                throw error
+            }
+        }
+        statusValue.value = .stopped
+    }
+
+    /// Gives this database file a new origin id and starts its sync state over: for a copy of
+    /// another replica's file (sync refuses to run on one with ``SyncError/duplicateOrigin(_:)``).
+    /// Its rows are uploaded again as the new replica's; rows with the same keys merge.
+    public func renewOrigin() throws(SyncError) {
+        do {
+            try store.writeTransaction { connection in
+                for table in [ReplicaState.stateTable, ReplicaState.outboxTable, ReplicaState.stampsTable] {
+                    try connection.execute("DROP TABLE IF EXISTS \(table)")
+                }
+            }
+        } catch {
+            throw SyncError(error)
+        }
+    }
+
+    // MARK: The loop
+
+    /// Passes until cancelled or the connection fails.
+    private func follow(_ log: ServerLog, _ tables: SyncedTables) async throws(SyncError) {
+        do {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { [doorbell] in
+                    try await log.listen { doorbell.ring() }
+                    throw SyncError.unreachable("PostgreSQL at \(log.url.host):\(log.url.port) ended the connection; sync retries")
+                }
+                group.addTask {
+                    while !Task.isCancelled {
+                        self.statusValue.value = .syncing
+                        try await self.pass(log, tables)
+                        self.statusValue.value = .idle
+                        await self.doorbell.wait(timeout: self.pollInterval)
+                    }
+                }
+                defer { group.cancelAll() }
+                try await group.next()
+            }
+            await log.close()
+        } catch {
+            await log.close()
+            if Task.isCancelled { return }
+            throw ServerErrors.describe(error, url: url, while: "syncing with")
+        }
+    }
+
+    private func connect() async throws(SyncError) -> (ServerLog, SyncedTables) {
+        let (tables, position, outboxHigh) = try local { connection in
+            let tables = try SyncedTables(self.tables, connection)
+            let position = try ReplicaState.open(tables, connection)
+            return (tables, position, try ReplicaState.highestOutboxSeq(connection))
+        }
+        let log = try await ServerLog.connect(url)
+        let stored = try await log.uploadedThrough(origin: position.origin)
+        guard stored <= outboxHigh else {
+            await log.close()
+            throw .duplicateOrigin("the server holds changes #1–\(stored) from this database's origin \(position.origin), but this file made only \(outboxHigh): it is a copy of another replica's file; give it its own origin with `signalstore sync --new-origin` (SyncClient.renewOrigin())")
+        }
+        return (log, tables)
+    }
+
+    /// One round: upload everything pending, then apply everything new on the server.
+    private func pass(_ log: ServerLog, _ tables: SyncedTables) async throws(SyncError) {
+        try await upload(log, tables)
+        try await download(log, tables)
+        let (pending, cursor) = try local { connection in
+            (try Outbox.count(connection), try ReplicaState.read(connection)?.serverCursor ?? 0)
+        }
+        let head = try await log.head()
+        progressValue.value.pendingUpload = pending
+        progressValue.value.behind = max(0, head - cursor)
+    }
+
+    private func upload(_ log: ServerLog, _ tables: SyncedTables) async throws(SyncError) {
+        while true {
+            let (batch, origin) = try local { connection -> ([SyncEntry], String) in
+                guard var position = try ReplicaState.read(connection) else { throw SyncError.store(.closed) }
+                try Outbox.stampPending(tables, at: &position, connection)
+                try ReplicaState.save(position, connection)
+                return (try Outbox.pending(limit: Self.batchSize, connection), position.origin)
+            }
+            guard let last = batch.last else { return }
+            let stored = try await log.upload(batch, origin: origin)
+            try local { connection in try Outbox.remove(through: min(stored, last.originSeq), connection) }
+            progressValue.value.uploaded += batch.count
+        }
+    }
+
+    private func download(_ log: ServerLog, _ tables: SyncedTables) async throws(SyncError) {
+        while true {
+            let (cursor, origin) = try local { connection -> (Int64, String) in
+                guard let position = try ReplicaState.read(connection) else { throw SyncError.store(.closed) }
+                return (position.serverCursor, position.origin)
+            }
+            let (entries, through) = try await log.download(after: cursor, excluding: origin, tables: tables.names, limit: Self.batchSize)
+            guard through > cursor else { return }
+            let applied = try local { connection -> Int in
+                guard var position = try ReplicaState.read(connection) else { throw SyncError.store(.closed) }
+                // Local writes made before this batch get their stamps first, so the rule
+                // compares them with the batch; the batch's own journal entries are its echo.
+                try Outbox.stampPending(tables, at: &position, connection)
+                let applier = RemoteApplier(tables: tables, connection: connection)
+                var applied = 0
+                for entry in entries {
+                    if try applier.apply(entry) { applied += 1 }
+                    position.clock = max(position.clock, entry.entry.clock)
+                }
+                position.serverCursor = through
+                position.stampedThrough = try Journal.highestSeq(connection)
+                try ReplicaState.save(position, connection)
+                return applied
+            }
+            progressValue.value.downloaded += entries.count
+            progressValue.value.applied += applied
+        }
+    }
+
+    /// Runs `body` in one local write transaction; its journal entries are published on commit.
+    private func local<Result>(_ body: (Connection) throws -> Result) throws(SyncError) -> Result {
+        do {
+            return try store.writeTransaction(body)
+        } catch {
+            throw SyncError(error)
+        }
+    }
+}

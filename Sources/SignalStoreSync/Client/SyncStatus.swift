@@ -1,0 +1,50 @@
+/// What a ``SyncClient`` is doing, as ``SyncClient/status`` reports it.
+public enum SyncStatus: Sendable, Equatable, CustomStringConvertible {
+    /// Not started, or stopped without an error.
+    case stopped
+    /// Connecting to PostgreSQL.
+    case connecting
+    /// Uploading local changes and applying other replicas' changes.
+    case syncing
+    /// Everything known is uploaded and applied; waiting for the next change.
+    case idle
+    /// PostgreSQL cannot be reached; local writes go on and wait in the outbox. The next attempt
+    /// is after `retryIn`.
+    case offline(SyncError, retryIn: Duration)
+    /// Stopped by an error that retrying does not fix (see ``SyncError/isTransient``).
+    case failed(SyncError)
+
+    public var description: String {
+        switch self {
+        case .stopped: "stopped"
+        case .connecting: "connecting"
+        case .syncing: "syncing"
+        case .idle: "idle"
+        case .offline(let error, let retryIn): "offline, retrying in \(retryIn.formattedSeconds): \(error)"
+        case .failed(let error): "failed: \(error)"
+        }
+    }
+}
+
+/// How much a ``SyncClient`` has moved since it started, as ``SyncClient/progress`` reports it.
+public struct SyncProgress: Sendable, Equatable {
+    /// Local changes stored on the server.
+    public var uploaded: Int = 0
+    /// Other replicas' changes read from the server.
+    public var downloaded: Int = 0
+    /// Of those, the ones that changed a local row (the others lost to a later write).
+    public var applied: Int = 0
+    /// Local changes not on the server yet.
+    public var pendingUpload: Int64 = 0
+    /// Server log entries this replica has not read yet, as of the last look.
+    public var behind: Int64 = 0
+
+    public init() {}
+}
+
+extension Duration {
+    var formattedSeconds: String {
+        let seconds = Double(components.seconds) + Double(components.attoseconds) / 1e18
+        return seconds < 10 ? "\((seconds * 10).rounded() / 10) s" : "\(Int(seconds.rounded())) s"
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import SignalStore
+
+/// One change as it travels between replicas: what the outbox holds and the server's log
+/// stores. Rows are named by primary key (``SyncValueCoding/encodeKey(_:)``), never by rowid.
+struct SyncEntry: Sendable, Equatable {
+    /// The origin's own number for the entry (its outbox seq): `(origin, originSeq)` names an
+    /// entry everywhere, and makes uploads idempotent.
+    var originSeq: Int64
+    var clock: HybridLogicalClock
+    var table: String
+    var key: String
+    var operation: Change.Operation
+    /// The column of an update.
+    var column: String?
+    /// An insert's whole row (``SyncValueCoding/encodeRow(_:)``), an update's new value
+    /// (``SyncValueCoding/encode(_:)``); `nil` for a delete.
+    var payload: String?
+}
+
+/// The local half of uploading: stamping new journal entries into the outbox, in the same
+/// transaction that reads them, and handing out what is still to upload.
+enum Outbox {
+    /// Stamps every journal entry after `position.stampedThrough` and moves it into the outbox.
+    ///
+    /// Runs inside a write transaction, so the database is exactly at the journal's head: the
+    /// primary key of each entry's row is found by walking the entries back from the rows as
+    /// they are now (a later delete or key change tells what the key was).
+    static func stampPending(_ tables: SyncedTables, at position: inout ReplicaState.Position, _ connection: Connection) throws {
+        let entries = try Journal.entriesWithoutGap(after: position.stampedThrough, connection)
+        guard let last = entries.last else { return }
+        let keys = try keysAtWrite(entries, tables, connection)
+        for entry in entries {
+            guard let table = tables.byName[entry.table], let key = keys[entry.seq] else { continue }
+            position.clock = .next(after: position.clock, wallClock: entry.timestamp)
+            let payload: String? = switch entry.operation {
+            case .insert: entry.row.map(SyncValueCoding.encodeRow)
+            case .update: SyncValueCoding.encode(entry.newValue ?? .null)
+            case .delete: nil
+            }
+            let syncEntry = SyncEntry(
+                originSeq: 0, clock: position.clock, table: table.name, key: SyncValueCoding.encodeKey(key),
+                operation: entry.operation, column: entry.column, payload: payload
+            )
+            try add(syncEntry, origin: position.origin, connection)
+        }
+        position.stampedThrough = last.seq
+    }
+
+    /// Every row of the synced tables as an insert stamped now: a replica's first sync.
+    static func snapshot(_ tables: SyncedTables, at position: inout ReplicaState.Position, _ connection: Connection) throws {
+        for table in tables.byName.values.sorted(by: { $0.name < $1.name }) {
+            let columns = table.columns.map(quotedIdentifier).joined(separator: ", ")
+            for row in try connection.statement("SELECT \(columns) FROM \(quotedIdentifier(table.name))").rows() {
+                let values = Dictionary(uniqueKeysWithValues: zip(table.columns, row))
+                guard let key = tables.key(of: values, in: table) else { continue }
+                position.clock = .next(after: position.clock, wallClock: Date())
+                try add(
+                    SyncEntry(originSeq: 0, clock: position.clock, table: table.name, key: SyncValueCoding.encodeKey(key),
+                              operation: .insert, column: nil, payload: SyncValueCoding.encodeRow(values)),
+                    origin: position.origin, connection
+                )
+            }
+        }
+    }
+
+    /// Up to `limit` entries to upload, oldest first.
+    static func pending(limit: Int, _ connection: Connection) throws -> [SyncEntry] {
+        try connection.statement("SELECT seq, hlc, tbl, row_key, op, col, payload FROM \(ReplicaState.outboxTable) ORDER BY seq LIMIT ?")
+            .rows([.integer(Int64(limit))])
+            .compactMap { row in
+                guard case .integer(let seq) = row[0], case .integer(let hlc) = row[1], case .text(let table) = row[2],
+                      case .text(let key) = row[3], case .text(let op) = row[4], let operation = Change.Operation(rawValue: op)
+                else { return nil }
+                let column: String? = if case .text(let name) = row[5] { name } else { nil }
+                let payload: String? = if case .text(let text) = row[6] { text } else { nil }
+                return SyncEntry(originSeq: seq, clock: HybridLogicalClock(rawValue: hlc), table: table, key: key,
+                                 operation: operation, column: column, payload: payload)
+            }
+    }
+
+    /// The number of entries waiting to be uploaded.
+    static func count(_ connection: Connection) throws -> Int64 {
+        guard case .integer(let count)? = try connection.statement("SELECT count(*) FROM \(ReplicaState.outboxTable)").rows().first?.first else { return 0 }
+        return count
+    }
+
+    /// Removes the entries the server has stored.
+    static func remove(through seq: Int64, _ connection: Connection) throws {
+        try connection.statement("DELETE FROM \(ReplicaState.outboxTable) WHERE seq <= ?").run([.integer(seq)])
+    }
+
+    /// Adds an entry and records its stamp as the column's (or row's) winning one: a local write
+    /// is the latest this replica knows of.
+    private static func add(_ entry: SyncEntry, origin: String, _ connection: Connection) throws {
+        try connection.statement("INSERT INTO \(ReplicaState.outboxTable) (hlc, tbl, row_key, op, col, payload) VALUES (?, ?, ?, ?, ?, ?)").run([
+            .integer(entry.clock.rawValue), .text(entry.table), .text(entry.key), .text(entry.operation.rawValue),
+            entry.column.map(SQLiteValue.text) ?? .null, entry.payload.map(SQLiteValue.text) ?? .null,
+        ])
+        let stamp = Stamp(clock: entry.clock, origin: origin)
+        switch entry.operation {
+        case .insert: try ReplicaState.setRowStamp(stamp, entry.table, entry.key, deleted: false, connection)
+        case .delete: try ReplicaState.setRowStamp(stamp, entry.table, entry.key, deleted: true, connection)
+        case .update: try ReplicaState.setStamp(stamp, entry.table, entry.key, entry.column ?? "", connection)
+        }
+    }
+
+    /// The primary key each entry's row had when the entry was written, by seq.
+    private static func keysAtWrite(_ entries: [Change], _ tables: SyncedTables, _ connection: Connection) throws -> [Int64: [SQLiteValue]] {
+        struct RowID: Hashable { let table: String; let rowID: Int64 }
+        var keyAfter: [RowID: [SQLiteValue]?] = [:]   // walking back: the row's key just after the entry
+        var keys: [Int64: [SQLiteValue]] = [:]
+        for entry in entries.reversed() {
+            guard let table = tables.byName[entry.table] else { continue }
+            let id = RowID(table: entry.table, rowID: entry.rowID)
+            switch entry.operation {
+            case .insert, .delete:
+                guard let row = entry.row, let key = tables.key(of: row, in: table) else { continue }
+                keys[entry.seq] = key
+                keyAfter[id] = entry.operation == .insert ? .some(nil) : .some(key)
+            case .update:
+                let after: [SQLiteValue]?
+                if let known = keyAfter[id] { after = known } else { after = try currentKey(of: entry.rowID, in: table, connection) }
+                guard var key = after else { continue }
+                if let column = entry.column, let index = table.primaryKey.firstIndex(of: column) {
+                    key[index] = entry.oldValue ?? .null
+                }
+                keys[entry.seq] = key
+                keyAfter[id] = .some(key)
+            }
+        }
+        return keys
+    }
+
+    private static func currentKey(of rowID: Int64, in table: CapturedTable, _ connection: Connection) throws -> [SQLiteValue]? {
+        let columns = table.primaryKey.map(quotedIdentifier).joined(separator: ", ")
+        return try connection.statement("SELECT \(columns) FROM \(quotedIdentifier(table.name)) WHERE rowid = ?").rows([.integer(rowID)]).first
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import SignalStore
+
+/// How column values travel through the server's log: JSON that keeps SQLite's storage class
+/// exactly, so every replica writes the very value the origin stored.
+///
+/// `null`, `{"i":42}`, `{"r":"1.5"}` (the real's shortest round-trip text, so `inf` and `-0.0`
+/// survive), `{"t":"text"}`, `{"b":"base64"}`. A row is a JSON object of column → value, a row
+/// key a JSON array of the primary key's values; both are written with sorted keys, so one key
+/// always has one spelling.
+enum SyncValueCoding {
+    /// The JSON text of one value.
+    static func encode(_ value: SQLiteValue) -> String {
+        switch value {
+        case .null: return "null"
+        case .integer(let number): return "{\"i\":\(number)}"
+        case .real(let number): return "{\"r\":\(quoted(number.description))}"
+        case .text(let text): return "{\"t\":\(quoted(text))}"
+        case .blob(let bytes): return "{\"b\":\"\(bytes.base64EncodedString())\"}"
+        }
+    }
+
+    /// The JSON text of a row key: the primary key's values in key order.
+    static func encodeKey(_ values: [SQLiteValue]) -> String {
+        "[" + values.map(encode).joined(separator: ",") + "]"
+    }
+
+    /// The JSON text of a whole row.
+    static func encodeRow(_ row: [String: SQLiteValue]) -> String {
+        "{" + row.keys.sorted().map { "\(quoted($0)):\(encode(row[$0] ?? .null))" }.joined(separator: ",") + "}"
+    }
+
+    /// The value that ``encode(_:)`` wrote, or `nil` if `json` is not one.
+    static func decode(_ json: String) -> SQLiteValue? {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(json.utf8), options: [.fragmentsAllowed]) else { return nil }
+        return value(from: object)
+    }
+
+    /// The values of a row key, or `nil` if `json` is not one.
+    static func decodeKey(_ json: String) -> [SQLiteValue]? {
+        guard let array = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [Any] else { return nil }
+        let values = array.compactMap(value(from:))
+        return values.count == array.count ? values : nil
+    }
+
+    /// The columns of a row, or `nil` if `json` is not one.
+    static func decodeRow(_ json: String) -> [String: SQLiteValue]? {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] else { return nil }
+        let row = object.compactMapValues(value(from:))
+        return row.count == object.count ? row : nil
+    }
+
+    private static func value(from object: Any) -> SQLiteValue? {
+        if object is NSNull { return .null }
+        guard let tagged = object as? [String: Any], tagged.count == 1, let (tag, payload) = tagged.first else { return nil }
+        switch tag {
+        case "i": return (payload as? NSNumber).map { .integer($0.int64Value) }
+        case "r": return (payload as? String).flatMap(Double.init).map { .real($0) }
+        case "t": return (payload as? String).map { .text($0) }
+        case "b": return (payload as? String).flatMap { Data(base64Encoded: $0) }.map { .blob($0) }
+        default: return nil
+        }
+    }
+
+    /// `text` as a JSON string literal.
+    private static func quoted(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case _ where scalar.value < 0x20: result += String(format: "\\u%04x", scalar.value)
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+}

@@ -1,0 +1,39 @@
+import SignalStore
+
+/// The tables a replica syncs, as this database's schema describes them.
+///
+/// A synced table needs a declared primary key: rowids are local to one database file, so
+/// only the key names a row on every machine.
+struct SyncedTables: Sendable {
+    /// The synced tables by name.
+    let byName: [String: CapturedTable]
+
+    /// The synced tables of the database on `connection`: `names`, or every captured table.
+    /// - Throws: ``SyncError/schemaMismatch(_:)`` for a named table that is missing or not
+    ///   captured, and for a table without a primary key.
+    init(_ names: [String]?, _ connection: Connection) throws {
+        let captured = Dictionary(uniqueKeysWithValues: try CapturedTable.all(connection).map { ($0.name, $0) })
+        var tables: [String: CapturedTable] = [:]
+        for name in names ?? captured.keys.sorted() {
+            guard let table = captured[name] else {
+                let known = captured.keys.sorted().joined(separator: ", ")
+                throw SyncError.schemaMismatch("no table '\(name)' to sync in this database (its synced tables can be: \(known.isEmpty ? "none" : known)); create it with a migration, or leave it out of --table")
+            }
+            tables[name] = table
+        }
+        let keyless = tables.values.filter(\.primaryKey.isEmpty).map(\.name).sorted()
+        guard keyless.isEmpty else {
+            throw SyncError.schemaMismatch("cannot sync \(keyless.map { "'\($0)'" }.joined(separator: ", ")): a synced table needs a PRIMARY KEY to name its rows on every machine (rowids differ between files); add one in a migration, or pass --table for the others")
+        }
+        byName = tables
+    }
+
+    /// The names, sorted.
+    var names: [String] { byName.keys.sorted() }
+
+    /// The key of `row` in `table`, or `nil` if the row lacks a key column.
+    func key(of row: [String: SQLiteValue], in table: CapturedTable) -> [SQLiteValue]? {
+        let values = table.primaryKey.compactMap { row[$0] }
+        return values.count == table.primaryKey.count ? values : nil
+    }
+}

@@ -1,0 +1,58 @@
+import NIOCore
+import PostgresNIO
+
+/// Turns the PostgreSQL driver's errors into ``SyncError``s that say what happened and what
+/// to do, in one line, with the URL redacted. The driver's own text is never passed through
+/// whole: it may quote the query, and with it values.
+enum ServerErrors {
+    static func describe(_ error: any Error, url: PostgresURL, while action: String) -> SyncError {
+        let place = "PostgreSQL at \(url.host):\(url.port)"
+        if let error = error as? SyncError { return error }
+        guard let error = error as? PSQLError else { return network(error, place: place, action: action, url: url) }
+        switch error.code {
+        case .server:
+            return server(error, url: url, place: place)
+        case .sslUnsupported:
+            return .refused("\(place) does not offer TLS, and the URL asks for sslmode=require; enable ssl on the server, or use sslmode=prefer or sslmode=disable")
+        case .authMechanismRequiresPassword:
+            return .refused("\(place) asks for a password for user '\(url.username)', and the URL has none; put it in the URL (postgres://\(url.username):PASSWORD@…) or in SIGNALSTORE_POSTGRES_URL")
+        case .unsupportedAuthMechanism, .saslError:
+            return .refused("\(place) asked for an authentication method this client does not support for user '\(url.username)'; use scram-sha-256, md5 or password in pg_hba.conf")
+        case .connectionError, .serverClosedConnection, .uncleanShutdown, .clientClosedConnection, .queryCancelled:
+            return network(error.underlying ?? error, place: place, action: action, url: url)
+        default:
+            return .server("\(action.prefix(1).uppercased())\(action.dropFirst()) \(place) failed (\(error.code)); run again, and check the server's log if it persists")
+        }
+    }
+
+    private static func server(_ error: PSQLError, url: PostgresURL, place: String) -> SyncError {
+        let state = error.serverInfo?[.sqlState] ?? ""
+        let message = url.redacting(error.serverInfo?[.message] ?? "no message")
+        switch state {
+        case "28P01", "28000":
+            return .refused("\(place) refused user '\(url.username)': \(message); check the user and password in the URL or SIGNALSTORE_POSTGRES_URL")
+        case "3D000":
+            return .refused("\(place) has no database '\(url.database)'; create it (createdb \(url.database)) or name another in the URL")
+        case "42501":
+            return .refused("user '\(url.username)' may not use the sync tables on \(place): \(message); grant it CREATE and USAGE on schema '\(url.schema)', or connect as their owner")
+        case "57P01", "57P02", "57P03", "53300", "08006", "08001", "08004":
+            return .unreachable("\(place) is not accepting work now: \(message); sync retries")
+        default:
+            return .server("\(place) reported: \(message) (SQLSTATE \(state)); check the server's log")
+        }
+    }
+
+    private static func network(_ error: any Error, place: String, action: String, url: PostgresURL) -> SyncError {
+        let text = url.redacting(String(describing: error))
+        if let error = error as? ChannelError, case .connectTimeout = error {
+            return .unreachable("timed out \(action) \(place); check the host and port, and that no firewall drops the connection")
+        }
+        if text.localizedCaseInsensitiveContains("refused") {
+            return .unreachable("cannot reach \(place): connection refused; is PostgreSQL running, and listening on that address and port?")
+        }
+        if text.localizedCaseInsensitiveContains("resolve") || text.localizedCaseInsensitiveContains("name or service") || text.localizedCaseInsensitiveContains("getaddrinfo") {
+            return .unreachable("cannot find host '\(url.host)' (name lookup failed); check the URL's host")
+        }
+        return .unreachable("lost the connection to \(place) while \(action.replacingOccurrences(of: " to", with: "").replacingOccurrences(of: " from", with: "")) it; sync retries")
+    }
+}

@@ -1,0 +1,194 @@
+import Foundation
+import Logging
+import NIOSSL
+import PostgresNIO
+
+/// The server's half of sync: the ordered log of every replica's changes in PostgreSQL, read
+/// and written over one connection.
+///
+/// The tables (in the URL's schema; see the SyncDesign article):
+/// - `log`: one row per change, at a `position` assigned in commit order, unique by
+///   `(origin, origin_seq)`.
+/// - `counter`: one row, the next position. An upload holds its row lock until it commits, so
+///   positions are handed out in commit order and a reader's cursor can never pass a change
+///   that is still to appear (PostgreSQL sequences are not commit order).
+/// - `origins`: per replica, the highest `origin_seq` stored: where a retried upload resumes.
+struct ServerLog: Sendable {
+    let connection: PostgresConnection
+    let url: PostgresURL
+    private let logger: Logger
+
+    /// The `NOTIFY` channel: a doorbell that says the log may have grown.
+    var channel: String { "\(url.schema)_log" }
+
+    /// Connects and creates the sync tables if they are missing.
+    static func connect(_ url: PostgresURL, timeout: Duration = .seconds(10)) async throws(SyncError) -> ServerLog {
+        var logger = Logger(label: "SignalStoreSync")
+        logger.logLevel = .critical
+        let tls: PostgresConnection.Configuration.TLS
+        do {
+            switch url.tls {
+            case .disable: tls = .disable
+            case .prefer: tls = .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
+            case .require: tls = .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
+            }
+        } catch {
+            throw .refused("cannot set up TLS for \(url.redacted): \(url.redacting(String(describing: error))); check the system's certificates, or use sslmode=disable on a trusted network")
+        }
+        var configuration = PostgresConnection.Configuration(
+            host: url.host, port: url.port, username: url.username, password: url.password, database: url.database, tls: tls
+        )
+        configuration.options.connectTimeout = .nanoseconds(Int64(timeout.components.seconds) * 1_000_000_000)
+        do {
+            let connection = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
+            let log = ServerLog(connection: connection, url: url, logger: logger)
+            try await log.createTables()
+            return log
+        } catch {
+            throw ServerErrors.describe(error, url: url, while: "connecting to")
+        }
+    }
+
+    func close() async {
+        try? await connection.close()
+    }
+
+    private var schema: String { url.schema }
+
+    private func createTables() async throws {
+        try await transaction { connection in
+            // Two replicas starting at once must not race on CREATE … IF NOT EXISTS.
+            try await connection.query("SELECT pg_advisory_xact_lock(hashtext(\(schema)))", logger: logger)
+            try await connection.query("CREATE SCHEMA IF NOT EXISTS \(unescaped: schema)", logger: logger)
+            try await connection.query("""
+                CREATE TABLE IF NOT EXISTS \(unescaped: schema).log (
+                    position bigint PRIMARY KEY, origin text NOT NULL, origin_seq bigint NOT NULL,
+                    hlc bigint NOT NULL, tbl text NOT NULL, row_key text NOT NULL, op text NOT NULL,
+                    col text, payload text, committed_at timestamptz NOT NULL DEFAULT now(),
+                    UNIQUE (origin, origin_seq))
+                """, logger: logger)
+            try await connection.query(
+                "CREATE TABLE IF NOT EXISTS \(unescaped: schema).counter (id int PRIMARY KEY CHECK (id = 1), next bigint NOT NULL)",
+                logger: logger
+            )
+            try await connection.query("INSERT INTO \(unescaped: schema).counter VALUES (1, 1) ON CONFLICT DO NOTHING", logger: logger)
+            try await connection.query(
+                "CREATE TABLE IF NOT EXISTS \(unescaped: schema).origins (origin text PRIMARY KEY, uploaded_through bigint NOT NULL)",
+                logger: logger
+            )
+        }
+    }
+
+    /// The highest `origin_seq` the server holds from `origin`; 0 for none.
+    func uploadedThrough(origin: String) async throws(SyncError) -> Int64 {
+        do {
+            let rows = try await connection.query("SELECT uploaded_through FROM \(unescaped: schema).origins WHERE origin = \(origin)", logger: logger)
+            for try await seq in rows.decode(Int64.self) { return seq }
+            return 0
+        } catch {
+            throw ServerErrors.describe(error, url: url, while: "reading from")
+        }
+    }
+
+    /// Appends `entries` (in `origin_seq` order) to the log in one transaction and returns the
+    /// highest `origin_seq` the server now holds from `origin`. Entries the server already has
+    /// (a retry after a cut link or a crash) are skipped, never stored twice.
+    func upload(_ entries: [SyncEntry], origin: String) async throws(SyncError) -> Int64 {
+        do {
+            return try await transaction { connection in
+                var next: Int64 = 0
+                for try await value in try await connection.query(
+                    "SELECT next FROM \(unescaped: schema).counter WHERE id = 1 FOR UPDATE", logger: logger
+                ).decode(Int64.self) { next = value }
+                var stored: Int64 = 0
+                for try await value in try await connection.query(
+                    "SELECT uploaded_through FROM \(unescaped: schema).origins WHERE origin = \(origin)", logger: logger
+                ).decode(Int64.self) { stored = value }
+                let fresh = entries.filter { $0.originSeq > stored }
+                guard let last = fresh.last else { return stored }
+                let positions = (0..<Int64(fresh.count)).map { next + $0 }
+                try await connection.query("""
+                    INSERT INTO \(unescaped: schema).log (position, origin, origin_seq, hlc, tbl, row_key, op, col, payload)
+                    SELECT p, \(origin), s, h, t, k, o, NULLIF(c, ''), NULLIF(v, '')
+                    FROM unnest(\(positions)::bigint[], \(fresh.map(\.originSeq))::bigint[], \(fresh.map(\.clock.rawValue))::bigint[],
+                                \(fresh.map(\.table))::text[], \(fresh.map(\.key))::text[], \(fresh.map(\.operation.rawValue))::text[],
+                                \(fresh.map { $0.column ?? "" })::text[], \(fresh.map { $0.payload ?? "" })::text[])
+                         AS u(p, s, h, t, k, o, c, v)
+                    """, logger: logger)
+                try await connection.query(
+                    "UPDATE \(unescaped: schema).counter SET next = \(next + Int64(fresh.count)) WHERE id = 1", logger: logger
+                )
+                try await connection.query("""
+                    INSERT INTO \(unescaped: schema).origins (origin, uploaded_through) VALUES (\(origin), \(last.originSeq))
+                    ON CONFLICT (origin) DO UPDATE SET uploaded_through = excluded.uploaded_through
+                    """, logger: logger)
+                try await connection.query("SELECT pg_notify(\(channel), '')", logger: logger)
+                return last.originSeq
+            }
+        } catch {
+            throw ServerErrors.describe(error, url: url, while: "uploading to")
+        }
+    }
+
+    /// Up to `limit` changes after `position` from replicas other than `origin`, in log order.
+    func download(after position: Int64, excluding origin: String, tables: [String], limit: Int) async throws(SyncError) -> (entries: [RemoteEntry], through: Int64) {
+        do {
+            // The cursor moves past this replica's own entries too: they are already here.
+            let rows = try await connection.query("""
+                SELECT position, origin, origin_seq, hlc, tbl, row_key, op, coalesce(col, ''), coalesce(payload, '')
+                FROM \(unescaped: schema).log WHERE position > \(position) AND tbl = ANY(\(tables)::text[])
+                ORDER BY position LIMIT \(Int64(limit))
+                """, logger: logger)
+            var entries: [RemoteEntry] = []
+            var through = position
+            for try await (position, entryOrigin, seq, hlc, table, key, op, column, payload)
+                in rows.decode((Int64, String, Int64, Int64, String, String, String, String, String).self) {
+                through = position
+                guard entryOrigin != origin else { continue }
+                guard let operation = Change.Operation(rawValue: op) else {
+                    throw SyncError.server("the server's log has an entry with operation '\(op)' at position \(position); the log was changed by hand or by a newer SignalStore")
+                }
+                entries.append(RemoteEntry(position: position, origin: entryOrigin, entry: SyncEntry(
+                    originSeq: seq, clock: HybridLogicalClock(rawValue: hlc), table: table, key: key, operation: operation,
+                    column: column.isEmpty ? nil : column, payload: operation == .delete ? nil : payload
+                )))
+            }
+            return (entries, through)
+        } catch let error as SyncError {
+            throw error
+        } catch {
+            throw ServerErrors.describe(error, url: url, while: "downloading from")
+        }
+    }
+
+    /// The log's last position: how far behind a cursor is.
+    func head() async throws(SyncError) -> Int64 {
+        do {
+            for try await next in try await connection.query("SELECT next FROM \(unescaped: schema).counter WHERE id = 1", logger: logger).decode(Int64.self) {
+                return next - 1
+            }
+            return 0
+        } catch {
+            throw ServerErrors.describe(error, url: url, while: "reading from")
+        }
+    }
+
+    /// Calls `ring` whenever another replica's upload commits, until the connection closes.
+    func listen(_ ring: @escaping @Sendable () -> Void) async throws {
+        try await connection.listen(on: channel) { notifications in
+            for try await _ in notifications { ring() }
+        }
+    }
+
+    private func transaction<Result: Sendable>(_ body: (PostgresConnection) async throws -> Result) async throws -> Result {
+        try await connection.query("BEGIN", logger: logger)
+        do {
+            let result = try await body(connection)
+            try await connection.query("COMMIT", logger: logger)
+            return result
+        } catch {
+            _ = try? await connection.query("ROLLBACK", logger: logger)
+            throw error
+        }
+    }
+}
