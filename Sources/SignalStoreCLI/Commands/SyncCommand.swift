@@ -1,0 +1,152 @@
+import ArgumentParser
+import Foundation
+import SignalStore
+import SignalStoreSync
+
+/// `signalstore sync --postgres URL [--table T …] [--once]`: keeps the database in sync with
+/// other databases through PostgreSQL.
+struct SyncCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sync",
+        abstract: "Sync the database with other machines' through PostgreSQL, until Ctrl-C (or once with --once).",
+        discussion: """
+            Uploads every change to the synced tables, by any writer of the file (apps, this \
+            tool, a sqlite3 shell), to an ordered log in PostgreSQL, and applies the other \
+            replicas' changes, where running apps' live objects and signals see them. Conflicting \
+            writes to one column resolve the same way everywhere: the later write wins; a delete \
+            wins over edits made concurrently. While PostgreSQL cannot be reached, local writes \
+            wait and sync retries (1 s to 60 s apart).
+
+            The URL is --postgres or SIGNALSTORE_POSTGRES_URL: \
+            postgres://user:password@host:port/database?sslmode=require (sslmode: disable, prefer \
+            (default), require; schema=NAME for the sync tables, default signalstore). The \
+            password is never printed. Every synced table needs a primary key; all replicas must \
+            sync the same tables with the same schema.
+
+            Prints a line after each round (uploaded, downloaded, applied, waiting to upload, \
+            behind the server); with --json, one object per line.
+
+            Examples:
+              signalstore sync --postgres postgres://app:secret@db.example.com/app --db app.sqlite
+              SIGNALSTORE_POSTGRES_URL=postgres://app@localhost/app signalstore sync --once --db app.sqlite
+            """
+    )
+
+    @Option(name: .long, help: ArgumentHelp("The PostgreSQL server (default: $SIGNALSTORE_POSTGRES_URL).", valueName: "url"))
+    var postgres: String?
+
+    @Option(name: .customLong("table"), help: ArgumentHelp("Sync only this table (repeatable; default: every table).", valueName: "table"), completion: Completions.tables)
+    var tables: [String] = []
+
+    @Flag(name: .long, help: "Sync once, then exit: 0 when everything is uploaded and applied.")
+    var once = false
+
+    @Flag(name: .customLong("new-origin"), help: "Give this file a new replica id first: for a copy of another replica's database file.")
+    var newOrigin = false
+
+    @OptionGroup var options: GlobalOptions
+
+    func run() throws {
+        let context = CommandContext.current
+        guard let text = postgres ?? context.environment["SIGNALSTORE_POSTGRES_URL"], !text.isEmpty else {
+            throw CLIError("no PostgreSQL server given: pass --postgres postgres://user:password@host/database or set SIGNALSTORE_POSTGRES_URL")
+        }
+        let url: PostgresURL
+        do { url = try PostgresURL(text) } catch { throw CLIError(error.description) }
+        let store = try DatabaseOpener.open(options, access: .readWrite)
+        defer { store.close() }
+        let client = SyncClient(store: store, url: url, tables: tables.isEmpty ? nil : tables)
+        if newOrigin {
+            do { try client.renewOrigin() } catch { throw CLIError(error.description) }
+        }
+        let report = SyncReport(console: context.console, json: options.json)
+        let watching = client.status.signal.subscribe(onValue: { status in report.status(status, progress: client.progress.value) })
+        defer { watching.dispose() }
+        context.console.printError("syncing \((try? options.databasePath()) ?? "the database") with \(url.redacted)\(once ? " once" : " until Ctrl-C")")
+        let outcome = Outcome()
+        let task = Task {
+            do throws(SyncError) {
+                if once { try await client.syncOnce() } else { try await client.run() }
+                outcome.finish(nil)
+            } catch {
+                outcome.finish(error)
+            }
+            context.stop.fire()
+        }
+        context.stop.wait()
+        task.cancel()
+        outcome.wait()
+        if let error = outcome.error { throw CLIError(error.description) }
+        if once { report.progress(client.progress.value, final: true) }
+    }
+}
+
+/// How a sync run ended, handed from its task to the command's thread.
+private final class Outcome: Sendable {
+    private let done = StopRequest()
+    private let stored = Locked<SyncError?>(nil)
+
+    func finish(_ error: SyncError?) {
+        stored.withLock { $0 = error }
+        done.fire()
+    }
+
+    func wait() { done.wait() }
+
+    var error: SyncError? { stored.withLock { $0 } }
+}
+
+/// Prints what sync does: a line per round, and every change of connection state.
+private final class SyncReport: Sendable {
+    let console: Console
+    let json: Bool
+    /// The last progress printed, so an idle poll that moved nothing prints nothing.
+    private let last = Locked<SyncProgress?>(nil)
+
+    init(console: Console, json: Bool) {
+        self.console = console
+        self.json = json
+    }
+
+    func status(_ status: SyncStatus, progress: SyncProgress) {
+        switch status {
+        case .idle:
+            self.progress(progress, final: false)
+        case .offline(let error, let retryIn):
+            if json {
+                console.print(JSONValue.object([
+                    ("type", .string("offline")), ("error", .string(error.description)),
+                    ("retry_in", .number(Double(retryIn.components.seconds) + Double(retryIn.components.attoseconds) / 1e18)),
+                ]).rendered)
+            } else {
+                console.printError("offline: \(error) (retrying in \(retryIn.formattedSeconds))")
+            }
+        case .stopped, .connecting, .syncing, .failed:
+            break
+        }
+    }
+
+    func progress(_ progress: SyncProgress, final: Bool) {
+        let isNew = last.withLock { last in
+            defer { last = progress }
+            return last != progress
+        }
+        guard final || isNew else { return }
+        if json {
+            console.print(JSONValue.object([
+                ("type", .string(final ? "done" : "progress")), ("uploaded", .integer(Int64(progress.uploaded))),
+                ("downloaded", .integer(Int64(progress.downloaded))), ("applied", .integer(Int64(progress.applied))),
+                ("pending", .integer(progress.pendingUpload)), ("behind", .integer(progress.behind)),
+            ]).rendered)
+        } else {
+            console.print("\(final ? "done" : "synced"): uploaded \(progress.uploaded), downloaded \(progress.downloaded) (applied \(progress.applied)), waiting to upload \(progress.pendingUpload), behind \(progress.behind)")
+        }
+    }
+}
+
+extension Duration {
+    fileprivate var formattedSeconds: String {
+        let seconds = Double(components.seconds) + Double(components.attoseconds) / 1e18
+        return String(format: "%.1f s", seconds)
+    }
+}
