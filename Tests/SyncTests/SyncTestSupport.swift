@@ -1,0 +1,94 @@
+import Foundation
+import SignalStoreSync
+import SignalStoreTestSupport
+import Testing
+
+/// The PostgreSQL server the sync tests run against: a real server, started by `.ci/run` (or by
+/// hand with `eval "$(.ci/postgres start)"`), named by `SIGNALSTORE_TEST_POSTGRES_URL`.
+enum TestServer {
+    static let baseURL = ProcessInfo.processInfo.environment["SIGNALSTORE_TEST_POSTGRES_URL"]
+
+    /// Whether the sync suites run: with a server, and always in CI (where a missing server is
+    /// a failure, not a skip).
+    static let isEnabled = baseURL != nil || ProcessInfo.processInfo.environment["CI"] == "true"
+
+    /// A URL of the server with a schema of its own, so every test starts from an empty log.
+    static func freshURL(sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        guard let baseURL else {
+            Issue.record("SIGNALSTORE_TEST_POSTGRES_URL is not set; start a server with `eval \"$(.ci/postgres start)\"`", sourceLocation: sourceLocation)
+            throw CancellationError()
+        }
+        let schema = "t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(16)
+        return baseURL + (baseURL.contains("?") ? "&" : "?") + "schema=\(schema)"
+    }
+
+    /// The server's password, which no output may contain.
+    static var password: String {
+        guard let baseURL, let components = URLComponents(string: baseURL) else { return "" }
+        return components.password ?? ""
+    }
+
+    /// `url` with another password.
+    static func withPassword(_ url: String, _ password: String) -> String {
+        var components = URLComponents(string: url)!
+        components.password = password
+        return components.string!
+    }
+
+    /// `url` on a port where nothing listens.
+    static func unreachable(_ url: String) -> String {
+        var components = URLComponents(string: url)!
+        components.port = 1
+        return components.string!
+    }
+}
+
+/// A database file that syncs: the package's migrations, opened as a store.
+struct Replica {
+    let path: String
+    let store: Store
+
+    init(_ folder: TemporaryDirectory, _ name: String) throws {
+        path = folder.path("\(name).sqlite")
+        store = try Store(path: path, migrations: packageMigrations, pollInterval: .milliseconds(10))
+    }
+
+    /// Every row of the synced tables, as text, sorted: what two converged replicas share.
+    func contents() throws -> [String] {
+        try store.readConnection { connection in
+            var lines: [String] = []
+            for table in ["customers", "orders"] {
+                for row in try connection.statement("SELECT * FROM \(table) ORDER BY 1").rows() {
+                    lines.append("\(table) " + row.map(\.description).joined(separator: " | "))
+                }
+            }
+            return lines
+        }
+    }
+
+    func client(_ url: String, tables: [String]? = nil) throws -> SyncClient {
+        SyncClient(store: store, url: try PostgresURL(url), tables: tables, pollInterval: .milliseconds(200))
+    }
+}
+
+/// Runs the `sqlite3` shell on `path`: a writer that knows nothing of SignalStore.
+@discardableResult
+func sqlite3(_ path: String, _ sql: String) throws -> String {
+    let result = try runProgram(URL(fileURLWithPath: sqlite3Shell!), [path, ".timeout 5000", sql])
+    #expect(result.status == 0, "sqlite3 failed: \(result.error)")
+    return result.output
+}
+
+/// The `signalstore` executable.
+let signalstore = builtExecutable("signalstore")
+
+/// Waits, without blocking a cooperative thread for long, until `condition` holds.
+func eventuallyAsync(timeout: Duration = .seconds(20), _ condition: () throws -> Bool) async rethrows -> Bool {
+    let clock = ContinuousClock()
+    let deadline = clock.now + timeout
+    while clock.now < deadline {
+        if try condition() { return true }
+        try? await Task.sleep(for: .milliseconds(20))
+    }
+    return try condition()
+}
