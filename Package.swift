@@ -95,6 +95,7 @@ let package = Package(
         .testTarget(
             name: "SyncTests",
             dependencies: ["SignalStoreSync", "SignalStore", "SignalsTesting", "SignalStoreTestSupport", "signalstore"],
+            exclude: ["tcp_proxy.py"],
             swiftSettings: strictSwift
         ),
         // The reliability suites (issue 6): crashes, many writers, model-based and hostile input.

@@ -75,7 +75,10 @@ struct SyncCommand: ParsableCommand {
         }
         context.stop.wait()
         task.cancel()
-        outcome.wait()
+        // Whatever sync was doing ends at its next suspension; a query on a link that went
+        // silent may take longer, and the process exits anyway (the outbox keeps what is not
+        // uploaded).
+        outcome.wait(timeout: .seconds(5))
         if let error = outcome.error { throw CLIError(error.description) }
         if once { report.progress(client.progress.value, final: true) }
     }
@@ -91,7 +94,7 @@ private final class Outcome: Sendable {
         done.fire()
     }
 
-    func wait() { done.wait() }
+    func wait(timeout: Duration) { done.wait(timeout: timeout) }
 
     var error: SyncError? { stored.withLock { $0 } }
 }

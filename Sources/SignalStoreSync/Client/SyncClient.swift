@@ -47,7 +47,7 @@ public final class SyncClient: Sendable {
     ///     should sync the same list: a replica that leaves a table out skips its changes for good.
     ///   - pollInterval: How often to look at the server when no `NOTIFY` arrives (notifications
     ///     are lost while disconnected, and some proxies drop them).
-    public init(store: Store, url: PostgresURL, tables: [String]? = nil, pollInterval: Duration = .seconds(30)) {
+    public init(store: Store, url: PostgresURL, tables: [String]? = nil, pollInterval: Duration = .seconds(5)) {
         self.store = store
         self.url = url
         self.tables = tables
@@ -120,29 +120,29 @@ public final class SyncClient: Sendable {
     // MARK: The loop
 
     /// Passes until cancelled or the connection fails.
+    ///
+    /// The `LISTEN` runs in a task of its own that is cancelled, not awaited: the driver may
+    /// leave a listen on a connection that is closing suspended for good, and waiting for it
+    /// would stop sync. When it ends, it rings the doorbell so the next pass finds out at once
+    /// whether the connection still works.
     private func follow(_ log: ServerLog, _ tables: SyncedTables) async throws(SyncError) {
+        let listener = Task { [doorbell] in
+            try? await log.listen { doorbell.ring() }
+            doorbell.ring()
+        }
+        defer { listener.cancel() }
         do {
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { [doorbell] in
-                    try await log.listen { doorbell.ring() }
-                    throw SyncError.unreachable("PostgreSQL at \(log.url.host):\(log.url.port) ended the connection; sync retries")
-                }
-                group.addTask {
-                    while !Task.isCancelled {
-                        self.statusValue.value = .syncing
-                        try await self.pass(log, tables)
-                        self.statusValue.value = .idle
-                        await self.doorbell.wait(timeout: self.pollInterval)
-                    }
-                }
-                defer { group.cancelAll() }
-                try await group.next()
+            while !Task.isCancelled {
+                statusValue.value = .syncing
+                try await passWithDeadline(log, tables)
+                statusValue.value = .idle
+                await doorbell.wait(timeout: pollInterval)
             }
             await log.close()
         } catch {
             await log.close()
             if Task.isCancelled { return }
-            throw ServerErrors.describe(error, url: url, while: "syncing with")
+            throw error
         }
     }
 
@@ -152,13 +152,67 @@ public final class SyncClient: Sendable {
             let position = try ReplicaState.open(tables, connection)
             return (tables, position, try ReplicaState.highestOutboxSeq(connection))
         }
-        let log = try await ServerLog.connect(url)
+        let log = try await Self.withDeadline(url) { [url] () async throws -> ServerLog in try await ServerLog.connect(url) }
         let stored = try await log.uploadedThrough(origin: position.origin)
         guard stored <= outboxHigh else {
             await log.close()
             throw .duplicateOrigin("the server holds changes #1–\(stored) from this database's origin \(position.origin), but this file made only \(outboxHigh): it is a copy of another replica's file; give it its own origin with `signalstore sync --new-origin` (SyncClient.renewOrigin())")
         }
         return (log, tables)
+    }
+
+    /// How long a round may wait for PostgreSQL before the link counts as dead: a link that
+    /// goes silent (a cable pulled, a proxy that drops packets) fails no query by itself.
+    static let answerTimeout = Duration.seconds(15)
+
+    /// ``pass(_:_:)``, or ``SyncError/unreachable(_:)`` after ``answerTimeout`` without an
+    /// answer; the connection is closed then, which fails the query that waits.
+    private func passWithDeadline(_ log: ServerLog, _ tables: SyncedTables) async throws(SyncError) {
+        try await Self.withDeadline(url, onTimeout: { log.connection.close().whenComplete { _ in } }) {
+            try await self.pass(log, tables)
+        }
+    }
+
+    /// Runs `body`, or throws ``SyncError/unreachable(_:)`` once ``answerTimeout`` passed
+    /// without it finishing (after calling `onTimeout`, which should make `body` fail).
+    ///
+    /// `body` runs in a task of its own that is cancelled, not awaited, on timeout: the driver
+    /// can leave an operation on a connection that was cut during its startup suspended for
+    /// good, and sync must go on.
+    static func withDeadline<Result: Sendable>(
+        _ url: PostgresURL, onTimeout: @escaping @Sendable () -> Void = {}, _ body: @escaping @Sendable () async throws -> Result
+    ) async throws(SyncError) -> Result {
+        let outcome = Locked<CheckedContinuation<Result, any Error>?>(nil)
+        @Sendable func finish(_ result: Swift.Result<Result, any Error>) -> Bool {
+            guard let continuation = outcome.withLock({ continuation in defer { continuation = nil }; return continuation }) else { return false }
+            continuation.resume(with: result)
+            return true
+        }
+        let work = Locked<Task<Void, Never>?>(nil)
+        let timer = Locked<Task<Void, Never>?>(nil)
+        do {
+            return try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { continuation in
+                    outcome.withLock { $0 = continuation }
+                    work.withLock { $0 = Task {
+                        do { _ = finish(.success(try await body())) } catch { _ = finish(.failure(error)) }
+                        timer.withLock { $0 }?.cancel()
+                    } }
+                    timer.withLock { $0 = Task {
+                        guard (try? await Task.sleep(for: answerTimeout)) != nil else { return }
+                        let message = "PostgreSQL at \(url.host):\(url.port) did not answer for \(answerTimeout.formattedSeconds); sync reconnects"
+                        if finish(.failure(SyncError.unreachable(message))) {
+                            onTimeout()
+                            work.withLock { $0 }?.cancel()
+                        }
+                    } }
+                }
+            } onCancel: {
+                if finish(.failure(CancellationError())) { work.withLock { $0 }?.cancel() }
+            }
+        } catch {
+            throw SyncError(error)
+        }
     }
 
     /// One round: upload everything pending, then apply everything new on the server.

@@ -46,6 +46,7 @@ public enum SyncError: Error, Sendable, Equatable, CustomStringConvertible {
         case let error as SyncError: self = error
         case let error as StoreError: self = .store(error)
         case let error as SQLiteError: self = .store(.sqlite(error))
+        case is CancellationError: self = .unreachable("sync was cancelled")
         default: self = .server("sync failed: \(type(of: error)); run again, and report it if it persists")
         }
     }

@@ -99,9 +99,9 @@ enum Outbox {
         ])
         let stamp = Stamp(clock: entry.clock, origin: origin)
         switch entry.operation {
-        case .insert: try ReplicaState.setRowStamp(stamp, entry.table, entry.key, deleted: false, connection)
-        case .delete: try ReplicaState.setRowStamp(stamp, entry.table, entry.key, deleted: true, connection)
-        case .update: try ReplicaState.setStamp(stamp, entry.table, entry.key, entry.column ?? "", connection)
+        case .insert: try ReplicaState.raise(.insert, entry.table, entry.key, to: stamp, connection)
+        case .delete: try ReplicaState.raise(.delete, entry.table, entry.key, to: stamp, connection)
+        case .update: try ReplicaState.raise(.column(entry.column ?? ""), entry.table, entry.key, to: stamp, value: entry.payload, connection)
         }
     }
 

@@ -10,8 +10,16 @@ struct RemoteEntry: Sendable, Equatable {
     var stamp: Stamp { Stamp(clock: entry.clock, origin: origin) }
 }
 
-/// Writes other replicas' changes into the local tables by the conflict rule (SyncDesign:
-/// last writer wins per column by stamp; a delete wins over updates that arrive after it).
+/// Writes other replicas' changes into the local tables by the conflict rule.
+///
+/// Every replica keeps, per row, three kinds of "latest stamp" registers (see
+/// ``ReplicaState/Register``): the latest insert, the latest delete, and per column the latest
+/// update with its value. Registers only ever move to a later stamp, so they end up the same on
+/// every replica whatever order the entries arrive in, and the row is a function of them:
+/// - it exists when its latest insert is later than its latest delete (a delete wins over
+///   every update, however late; only a later insert brings the row back);
+/// - each column holds the latest update's value if that update is later than the insert,
+///   else the insert's value.
 ///
 /// Runs inside the store's write transaction, so the writes are journaled and published like
 /// any other: live objects and signals see each exactly once.
@@ -29,76 +37,65 @@ struct RemoteApplier {
             throw SyncError.schemaMismatch("a change to '\(entry.table)' from replica \(remote.origin) names its row by a key that does not fit this table's primary key (\(table.primaryKey.joined(separator: ", "))); the replicas' schemas differ: migrate them to the same version")
         }
         let rowID = try localRowID(key, in: table)
-        let rowStamp = try ReplicaState.stamp(entry.table, entry.key, ReplicaState.rowMarker, connection)
         switch entry.operation {
-        case .insert: return try applyInsert(remote, table, rowID, rowStamp)
-        case .update: return try applyUpdate(remote, table, rowID, rowStamp)
-        case .delete: return try applyDelete(remote, table, rowID, rowStamp)
+        case .insert: return try applyInsert(remote, table, rowID)
+        case .update: return try applyUpdate(remote, table, rowID)
+        case .delete: return try applyDelete(remote, table, rowID)
         }
     }
 
-    /// An insert starts a new incarnation of the row unless a later delete or insert is known;
-    /// onto a row that exists, its columns merge one by one.
-    private func applyInsert(_ remote: RemoteEntry, _ table: CapturedTable, _ rowID: Int64?, _ rowStamp: ReplicaState.StoredStamp?) throws -> Bool {
+    private func applyInsert(_ remote: RemoteEntry, _ table: CapturedTable, _ rowID: Int64?) throws -> Bool {
         let entry = remote.entry
-        guard let payload = entry.payload, let row = SyncValueCoding.decodeRow(payload) else {
+        guard let payload = entry.payload, let inserted = SyncValueCoding.decodeRow(payload) else {
             throw SyncError.server("the server's log holds an insert into '\(entry.table)' without a readable row (position \(remote.position)); the log was changed by hand")
         }
-        try checkColumns(row.keys, of: table, remote)
-        if let rowStamp, rowStamp.stamp > remote.stamp, rowStamp.isDeleted { return false }
-        let isNewer = rowStamp.map { remote.stamp > $0.stamp } ?? true
-        guard let rowID else {
+        try checkColumns(inserted.keys, of: table, remote)
+        guard try ReplicaState.raise(.insert, entry.table, entry.key, to: remote.stamp, connection) else { return false }
+        if let deleted = try ReplicaState.stamp(entry.table, entry.key, .delete, connection), deleted.stamp > remote.stamp { return false }
+        // This insert is now the row's latest incarnation; later updates keep their values.
+        var row = inserted
+        for (column, register) in try ReplicaState.columnStamps(entry.table, entry.key, connection)
+        where register.stamp > remote.stamp && table.columns.contains(column) {
+            row[column] = register.value.flatMap(SyncValueCoding.decode) ?? .null
+        }
+        if let rowID {
+            let columns = row.keys.sorted()
+            try connection.statement("""
+                UPDATE \(quotedIdentifier(table.name)) SET \(columns.map { "\(quotedIdentifier($0)) = ?" }.joined(separator: ", "))
+                WHERE rowid = ?
+                """).run(columns.map { row[$0] ?? .null } + [.integer(rowID)])
+        } else {
             let columns = row.keys.sorted()
             try connection.statement("""
                 INSERT INTO \(quotedIdentifier(table.name)) (\(columns.map(quotedIdentifier).joined(separator: ", ")))
                 VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))
                 """).run(columns.map { row[$0] ?? .null })
-            try ReplicaState.setRowStamp(remote.stamp, entry.table, entry.key, deleted: false, connection)
-            return true
         }
-        var changed = false
-        for (column, value) in row.sorted(by: { $0.key < $1.key }) where try wins(remote.stamp, entry.table, entry.key, column, rowStamp) {
-            try write(value, column, table, rowID)
-            try ReplicaState.setStamp(remote.stamp, entry.table, entry.key, column, connection)
-            changed = true
-        }
-        if isNewer { try ReplicaState.setStamp(remote.stamp, entry.table, entry.key, ReplicaState.rowMarker, connection) }
-        return changed
+        return true
     }
 
-    /// An update of a row that is not here (deleted, or never arrived) is dropped: deletes win.
-    private func applyUpdate(_ remote: RemoteEntry, _ table: CapturedTable, _ rowID: Int64?, _ rowStamp: ReplicaState.StoredStamp?) throws -> Bool {
+    private func applyUpdate(_ remote: RemoteEntry, _ table: CapturedTable, _ rowID: Int64?) throws -> Bool {
         let entry = remote.entry
         guard let column = entry.column, let payload = entry.payload, let value = SyncValueCoding.decode(payload) else {
             throw SyncError.server("the server's log holds an update of '\(entry.table)' without a readable column and value (position \(remote.position)); the log was changed by hand")
         }
         try checkColumns([column], of: table, remote)
-        guard let rowID, try wins(remote.stamp, entry.table, entry.key, column, rowStamp) else { return false }
-        try write(value, column, table, rowID)
-        try ReplicaState.setStamp(remote.stamp, entry.table, entry.key, column, connection)
+        guard try ReplicaState.raise(.column(column), entry.table, entry.key, to: remote.stamp, value: payload, connection) else { return false }
+        // A row that is not here stays away (deleted: deletes win; or its insert is still to
+        // come, and will take this value then).
+        guard let rowID else { return false }
+        if let inserted = try ReplicaState.stamp(entry.table, entry.key, .insert, connection), inserted.stamp > remote.stamp { return false }
+        try connection.statement("UPDATE \(quotedIdentifier(table.name)) SET \(quotedIdentifier(column)) = ? WHERE rowid = ?")
+            .run([value, .integer(rowID)])
         return true
     }
 
-    /// A delete ends the row unless an insert stamped after it re-created the row.
-    private func applyDelete(_ remote: RemoteEntry, _ table: CapturedTable, _ rowID: Int64?, _ rowStamp: ReplicaState.StoredStamp?) throws -> Bool {
-        if let rowStamp, rowStamp.stamp > remote.stamp, !rowStamp.isDeleted || rowID == nil { return false }
-        if let rowID {
-            try connection.statement("DELETE FROM \(quotedIdentifier(table.name)) WHERE rowid = ?").run([.integer(rowID)])
-        }
-        try ReplicaState.setRowStamp(remote.stamp, remote.entry.table, remote.entry.key, deleted: true, connection)
-        return rowID != nil
-    }
-
-    /// Whether `stamp` beats the stamp of `column`'s current value (its own, or the row's
-    /// insert); the winning column stamp is recorded by the caller.
-    private func wins(_ stamp: Stamp, _ table: String, _ key: String, _ column: String, _ rowStamp: ReplicaState.StoredStamp?) throws -> Bool {
-        let current = try ReplicaState.stamp(table, key, column, connection)?.stamp ?? rowStamp?.stamp
-        return current.map { stamp > $0 } ?? true
-    }
-
-    private func write(_ value: SQLiteValue, _ column: String, _ table: CapturedTable, _ rowID: Int64) throws {
-        try connection.statement("UPDATE \(quotedIdentifier(table.name)) SET \(quotedIdentifier(column)) = ? WHERE rowid = ?")
-            .run([value, .integer(rowID)])
+    private func applyDelete(_ remote: RemoteEntry, _ table: CapturedTable, _ rowID: Int64?) throws -> Bool {
+        guard try ReplicaState.raise(.delete, remote.entry.table, remote.entry.key, to: remote.stamp, connection) else { return false }
+        if let inserted = try ReplicaState.stamp(remote.entry.table, remote.entry.key, .insert, connection), inserted.stamp > remote.stamp { return false }
+        guard let rowID else { return false }
+        try connection.statement("DELETE FROM \(quotedIdentifier(table.name)) WHERE rowid = ?").run([.integer(rowID)])
+        return true
     }
 
     private func localRowID(_ key: [SQLiteValue], in table: CapturedTable) throws -> Int64? {

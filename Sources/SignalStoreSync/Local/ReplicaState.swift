@@ -40,7 +40,7 @@ enum ReplicaState {
                 row_key TEXT NOT NULL, op TEXT NOT NULL, col TEXT, payload TEXT);
             CREATE TABLE IF NOT EXISTS \(stampsTable) (
                 tbl TEXT NOT NULL, row_key TEXT NOT NULL, col TEXT NOT NULL, hlc INTEGER NOT NULL,
-                origin TEXT NOT NULL, deleted INTEGER NOT NULL DEFAULT 0,
+                origin TEXT NOT NULL, value TEXT,
                 PRIMARY KEY (tbl, row_key, col)) WITHOUT ROWID;
             """)
         if let position = try read(connection) { return position }
@@ -86,32 +86,57 @@ enum ReplicaState {
 
     // MARK: Stamps
 
-    /// The row-level column name in the stamps table: the row's latest insert or delete.
-    static let rowMarker = ""
+    /// What the stamps table keeps per row: the latest insert's stamp, the latest delete's, and
+    /// per column the latest update's stamp and value. Each is a "keep the maximum" register,
+    /// so the order in which entries arrive does not change them, and the row is a function of
+    /// them (see ``RemoteApplier``).
+    enum Register {
+        case insert, delete, column(String)
+
+        var name: String {
+            switch self {
+            case .insert: "#insert"
+            case .delete: "#delete"
+            case .column(let name): name
+            }
+        }
+    }
 
     struct StoredStamp {
         let stamp: Stamp
-        let isDeleted: Bool
+        /// An update's value (``SyncValueCoding/encode(_:)``).
+        let value: String?
     }
 
-    static func stamp(_ table: String, _ key: String, _ column: String, _ connection: Connection) throws -> StoredStamp? {
-        let rows = try connection.statement("SELECT hlc, origin, deleted FROM \(stampsTable) WHERE tbl = ? AND row_key = ? AND col = ?")
-            .rows([.text(table), .text(key), .text(column)])
+    static func stamp(_ table: String, _ key: String, _ register: Register, _ connection: Connection) throws -> StoredStamp? {
+        let rows = try connection.statement("SELECT hlc, origin, value FROM \(stampsTable) WHERE tbl = ? AND row_key = ? AND col = ?")
+            .rows([.text(table), .text(key), .text(register.name)])
         guard let row = rows.first, case .integer(let hlc) = row[0], case .text(let origin) = row[1] else { return nil }
-        return StoredStamp(stamp: Stamp(clock: HybridLogicalClock(rawValue: hlc), origin: origin), isDeleted: row[2] == .integer(1))
+        let value: String? = if case .text(let text) = row[2] { text } else { nil }
+        return StoredStamp(stamp: Stamp(clock: HybridLogicalClock(rawValue: hlc), origin: origin), value: value)
     }
 
-    static func setStamp(_ stamp: Stamp, _ table: String, _ key: String, _ column: String, deleted: Bool = false, _ connection: Connection) throws {
+    /// Raises the register to `stamp` (with `value`) if `stamp` is later than what it holds;
+    /// returns whether it did.
+    @discardableResult
+    static func raise(_ register: Register, _ table: String, _ key: String, to stamp: Stamp, value: String? = nil, _ connection: Connection) throws -> Bool {
+        if let current = try self.stamp(table, key, register, connection), current.stamp >= stamp { return false }
         try connection.statement("""
-            INSERT INTO \(stampsTable) (tbl, row_key, col, hlc, origin, deleted) VALUES (?, ?, ?, ?, ?, ?)
-            ON CONFLICT (tbl, row_key, col) DO UPDATE SET hlc = excluded.hlc, origin = excluded.origin, deleted = excluded.deleted
-            """).run([.text(table), .text(key), .text(column), .integer(stamp.clock.rawValue), .text(stamp.origin), .integer(deleted ? 1 : 0)])
+            INSERT INTO \(stampsTable) (tbl, row_key, col, hlc, origin, value) VALUES (?, ?, ?, ?, ?, ?)
+            ON CONFLICT (tbl, row_key, col) DO UPDATE SET hlc = excluded.hlc, origin = excluded.origin, value = excluded.value
+            """).run([.text(table), .text(key), .text(register.name), .integer(stamp.clock.rawValue), .text(stamp.origin), value.map(SQLiteValue.text) ?? .null])
+        return true
     }
 
-    /// A new incarnation of the row (insert) or its end (delete): one row-level stamp, and the
-    /// column stamps of the previous incarnation go.
-    static func setRowStamp(_ stamp: Stamp, _ table: String, _ key: String, deleted: Bool, _ connection: Connection) throws {
-        try connection.statement("DELETE FROM \(stampsTable) WHERE tbl = ? AND row_key = ? AND col <> ''").run([.text(table), .text(key)])
-        try setStamp(stamp, table, key, rowMarker, deleted: deleted, connection)
+    /// The update registers of a row: column → latest stamp and value.
+    static func columnStamps(_ table: String, _ key: String, _ connection: Connection) throws -> [String: StoredStamp] {
+        var result: [String: StoredStamp] = [:]
+        for row in try connection.statement("SELECT col, hlc, origin, value FROM \(stampsTable) WHERE tbl = ? AND row_key = ? AND col NOT IN ('#insert', '#delete')")
+            .rows([.text(table), .text(key)]) {
+            guard case .text(let column) = row[0], case .integer(let hlc) = row[1], case .text(let origin) = row[2] else { continue }
+            let value: String? = if case .text(let text) = row[3] { text } else { nil }
+            result[column] = StoredStamp(stamp: Stamp(clock: HybridLogicalClock(rawValue: hlc), origin: origin), value: value)
+        }
+        return result
     }
 }

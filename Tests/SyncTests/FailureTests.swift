@@ -1,0 +1,112 @@
+import Foundation
+import SignalStoreSync
+import SignalStoreTestSupport
+import Testing
+
+@Suite("Sync: cut links and killed processes lose nothing and duplicate nothing", .enabled(if: TestServer.isEnabled && sqlite3Shell != nil, "needs PostgreSQL (SIGNALSTORE_TEST_POSTGRES_URL) and the sqlite3 shell"))
+struct FailureTests {
+    @Test("20 SIGKILLs of sync processes while both replicas write: afterwards they are equal and hold every committed write once")
+    func killedSyncProcesses() async throws {
+        let folder = TemporaryDirectory()
+        let url = try TestServer.freshURL()
+        let replicas = try [Replica(folder, "a"), Replica(folder, "b")]
+        var random = SeededGenerator(seed: 14)
+        var committed: [Int64] = []
+        for kill in 0..<20 {
+            let replica = replicas[kill % 2]
+            let sync = try ChildProcess(signalstore, ["sync", "--json", "--postgres", url, "--db", replica.path])
+            // Writes go on while the process uploads and applies; the kill lands at a random point.
+            let deadline = ContinuousClock.now + .milliseconds(Int.random(in: 30...400, using: &random))
+            var next = Int64(kill * 1_000)
+            while ContinuousClock.now < deadline {
+                next += 1
+                let writer = replicas[Int.random(in: 0...1, using: &random)]
+                try writer.store.execute("INSERT INTO orders (id, purchase_num, status) VALUES (?, 1, 'new')", arguments: [.integer(next)])
+                committed.append(next)
+                if let old = committed.randomElement(using: &random) {
+                    try writer.store.execute("UPDATE orders SET purchase_num = purchase_num + 1 WHERE id = ?", arguments: [.integer(old)])
+                }
+                try await Task.sleep(for: .milliseconds(3))
+            }
+            sync.send(SIGKILL)
+            _ = sync.waitForExit(timeout: 10)
+        }
+        try await settle(replicas, url)
+        let ids = try replicas.map { replica in
+            try replica.store.readConnection { connection in
+                try connection.statement("SELECT id FROM orders ORDER BY id").rows().map { $0[0] }
+            }
+        }
+        #expect(ids[0] == committed.sorted().map { .integer($0) }, "a replica lost or invented rows")
+        #expect(ids[1] == ids[0])
+        #expect(try replicas[0].contents() == replicas[1].contents())
+        #expect(try ServerLogOracle(url: url).duplicateEntries().isEmpty, "an entry was stored twice")
+    }
+
+    @Test("20 cuts of the link to PostgreSQL (a TCP proxy closes every connection) while both replicas write and sync: they converge")
+    func cutLinks() async throws {
+        let folder = TemporaryDirectory()
+        let url = try TestServer.freshURL()
+        let target = URLComponents(string: url)!
+        let proxy = try ChildProcess(URL(fileURLWithPath: "/usr/bin/env"), [
+            "python3", packageRoot.appendingPathComponent("Tests/SyncTests/tcp_proxy.py").path, target.host!, String(target.port!),
+        ])
+        defer { proxy.send(SIGKILL); _ = proxy.waitForExit(timeout: 5) }
+        #expect(proxy.output.wait(timeout: 10) { $0.contains("\n") }, "the proxy did not start: \(proxy.error.value)")
+        var proxied = target
+        proxied.port = Int(proxy.output.value.trimmingCharacters(in: .whitespacesAndNewlines))
+        let replicas = try [Replica(folder, "a"), Replica(folder, "b")]
+        let syncs = try replicas.map { replica in
+            try ChildProcess(signalstore, ["sync", "--json", "--postgres", proxied.string!, "--db", replica.path])
+        }
+        var stopped = false
+        func stop() {
+            guard !stopped else { return }
+            stopped = true
+            for sync in syncs { sync.send(SIGINT); _ = sync.waitForExit(timeout: 10) }
+        }
+        defer { stop() }
+
+        var random = SeededGenerator(seed: 41)
+        var next: Int64 = 0
+        for _ in 0..<20 {
+            for _ in 0..<Int.random(in: 1...8, using: &random) {
+                next += 1
+                try replicas[Int(next % 2)].store.execute("INSERT INTO orders (id, purchase_num, status) VALUES (?, 1, 'new')", arguments: [.integer(next)])
+                try await Task.sleep(for: .milliseconds(Int.random(in: 1...40, using: &random)))
+            }
+            proxy.send(SIGUSR1)
+        }
+        let converged = try await eventuallyAsync(timeout: .seconds(60)) {
+            let contents = try replicas.map { try $0.contents() }
+            return contents[0].count == Int(next) && contents[1] == contents[0]
+        }
+        let counts = try replicas.map { try $0.contents().count }
+        #expect(converged, "after the cuts: \(counts) rows of \(next); sync said: \(syncs.map { String(($0.output.value + $0.error.value).suffix(600)) })")
+        stop()
+        let offline = syncs.map { $0.output.value.components(separatedBy: "\"offline\"").count - 1 }.reduce(0, +)
+        #expect(offline > 0, "no sync process noticed a cut link: \(syncs.map { $0.output.value + $0.error.value }) proxy: \(proxy.error.value)")
+        #expect(try ServerLogOracle(url: url).duplicateEntries().isEmpty)
+        for sync in syncs { #expect(TestServer.password.isEmpty || !(sync.output.value + sync.error.value).contains(TestServer.password)) }
+    }
+
+    /// Runs `sync --once` on every replica until a round moves nothing.
+    private func settle(_ replicas: [Replica], _ url: String) async throws {
+        for _ in 0..<5 {
+            var moved = false
+            for replica in replicas {
+                let progress = try await replica.client(url).syncOnce()
+                moved = moved || progress.uploaded > 0 || progress.downloaded > 0
+            }
+            if !moved { return }
+        }
+    }
+}
+
+extension ServerLogOracle {
+    /// Inserts of one row from one origin stored more than once: a retried upload that was not
+    /// idempotent.
+    func duplicateEntries() throws -> [String] {
+        try query("SELECT origin || ' ' || row_key FROM %s.log WHERE op = 'insert' GROUP BY origin, row_key HAVING count(*) > 1")
+    }
+}
