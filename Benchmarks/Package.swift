@@ -15,6 +15,8 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/OpenCombine/OpenCombine", exact: "0.14.0"),
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         .target(name: "MallocStats"),
@@ -56,6 +58,18 @@ let package = Package(
                 "BenchmarkModels",
             ],
             path: "Benchmarks/SignalsHarness"
+        ),
+        // A plain executable (no harness): sync through PostgreSQL against its goals and the bare
+        // postgres-nio NOTIFY round trip (needs SIGNALSTORE_TEST_POSTGRES_URL; ../.ci/postgres).
+        .executableTarget(
+            name: "SyncHarness",
+            dependencies: [
+                .product(name: "SignalStoreSync", package: rootIdentity),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                "BenchmarkModels",
+            ],
+            path: "Benchmarks/SyncHarness"
         ),
         // A plain executable (no harness): open-loop read latency beside a writer, the write
         // path's CPU time and live queries, against GRDB and raw C, printed as one table.

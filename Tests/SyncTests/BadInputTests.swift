@@ -33,6 +33,13 @@ struct BadInputTests {
         let url = try TestServer.freshURL()
         try expectFailure(["--postgres", TestServer.withPassword(url, "wrong-pass-4711"), "--db", replica.path], saying: "refused user 'signalstore'", secret: "wrong-pass-4711")
         try expectFailure(["--postgres", TestServer.unreachable(url), "--db", replica.path], saying: "cannot reach PostgreSQL at 127.0.0.1:1")
+        // sslmode=require against a server without TLS is refused; prefer falls back to plain TCP.
+        var requireTLS = URLComponents(string: url)!
+        requireTLS.queryItems = requireTLS.queryItems!.map { $0.name == "sslmode" ? URLQueryItem(name: "sslmode", value: "require") : $0 }
+        try expectFailure(["--postgres", requireTLS.string!, "--db", replica.path], saying: "does not offer TLS, and the URL asks for sslmode=require")
+        var preferTLS = requireTLS
+        preferTLS.queryItems = preferTLS.queryItems!.map { $0.name == "sslmode" ? URLQueryItem(name: "sslmode", value: "prefer") : $0 }
+        #expect(try runProgram(signalstore, ["sync", "--once", "--postgres", preferTLS.string!, "--db", replica.path]).status == 0)
         // The URL may come from the environment, where its password is just as secret.
         try expectFailure(["--db", replica.path], environment: ["SIGNALSTORE_POSTGRES_URL": TestServer.withPassword(url, "env-pass-0815")], saying: "refused user", secret: "env-pass-0815")
     }

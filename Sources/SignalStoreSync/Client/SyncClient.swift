@@ -15,7 +15,7 @@ import SignalStore
 ///
 /// func keepInSync(_ store: Store) async throws {
 ///     let sync = SyncClient(store: store, url: try PostgresURL("postgres://app:secret@db.example.com/app?sslmode=require"))
-///     let printer = sync.status.signal.subscribe { status in print("sync:", status) }
+///     let printer = sync.status.signal.subscribe(onValue: { status in print("sync:", status) })
 ///     defer { printer.dispose() }
 ///     try await sync.run()   // until the task is cancelled, or an error retrying cannot fix
 /// }

@@ -23,9 +23,23 @@ struct RemoteEntry: Sendable, Equatable {
 ///
 /// Runs inside the store's write transaction, so the writes are journaled and published like
 /// any other: live objects and signals see each exactly once.
-struct RemoteApplier {
+final class RemoteApplier {
     let tables: SyncedTables
     let connection: Connection
+    /// What this batch has learned per row (`table` + key): its local rowid (`nil`: not here)
+    /// and its latest insert's stamp. A batch often changes one row many times.
+    private var rowIDs: [RowName: Int64?] = [:]
+    private var insertStamps: [RowName: Stamp?] = [:]
+
+    private struct RowName: Hashable {
+        let table: String
+        let key: String
+    }
+
+    init(tables: SyncedTables, connection: Connection) {
+        self.tables = tables
+        self.connection = connection
+    }
 
     /// Applies one entry; returns whether it changed a row.
     func apply(_ remote: RemoteEntry) throws -> Bool {
@@ -36,7 +50,12 @@ struct RemoteApplier {
         guard let key = SyncValueCoding.decodeKey(entry.key), key.count == table.primaryKey.count else {
             throw SyncError.schemaMismatch("a change to '\(entry.table)' from replica \(remote.origin) names its row by a key that does not fit this table's primary key (\(table.primaryKey.joined(separator: ", "))); the replicas' schemas differ: migrate them to the same version")
         }
-        let rowID = try localRowID(key, in: table)
+        let name = RowName(table: entry.table, key: entry.key)
+        let rowID: Int64?
+        if let known = rowIDs[name] { rowID = known } else {
+            rowID = try localRowID(key, in: table)
+            rowIDs[name] = rowID
+        }
         switch entry.operation {
         case .insert: return try applyInsert(remote, table, rowID)
         case .update: return try applyUpdate(remote, table, rowID)
@@ -51,6 +70,7 @@ struct RemoteApplier {
         }
         try checkColumns(inserted.keys, of: table, remote)
         guard try ReplicaState.raise(.insert, entry.table, entry.key, to: remote.stamp, connection) else { return false }
+        insertStamps[RowName(table: entry.table, key: entry.key)] = remote.stamp
         if let deleted = try ReplicaState.stamp(entry.table, entry.key, .delete, connection), deleted.stamp > remote.stamp { return false }
         // This insert is now the row's latest incarnation; later updates keep their values.
         var row = inserted
@@ -70,6 +90,7 @@ struct RemoteApplier {
                 INSERT INTO \(quotedIdentifier(table.name)) (\(columns.map(quotedIdentifier).joined(separator: ", ")))
                 VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))
                 """).run(columns.map { row[$0] ?? .null })
+            rowIDs[RowName(table: entry.table, key: entry.key)] = connection.lastInsertRowID
         }
         return true
     }
@@ -84,18 +105,29 @@ struct RemoteApplier {
         // A row that is not here stays away (deleted: deletes win; or its insert is still to
         // come, and will take this value then).
         guard let rowID else { return false }
-        if let inserted = try ReplicaState.stamp(entry.table, entry.key, .insert, connection), inserted.stamp > remote.stamp { return false }
+        if let inserted = try insertStamp(RowName(table: entry.table, key: entry.key)), inserted > remote.stamp { return false }
         try connection.statement("UPDATE \(quotedIdentifier(table.name)) SET \(quotedIdentifier(column)) = ? WHERE rowid = ?")
             .run([value, .integer(rowID)])
+        if table.primaryKey.contains(column) { rowIDs.removeAll() }   // the row now has another key
         return true
     }
 
     private func applyDelete(_ remote: RemoteEntry, _ table: CapturedTable, _ rowID: Int64?) throws -> Bool {
         guard try ReplicaState.raise(.delete, remote.entry.table, remote.entry.key, to: remote.stamp, connection) else { return false }
-        if let inserted = try ReplicaState.stamp(remote.entry.table, remote.entry.key, .insert, connection), inserted.stamp > remote.stamp { return false }
+        let name = RowName(table: remote.entry.table, key: remote.entry.key)
+        if let inserted = try insertStamp(name), inserted > remote.stamp { return false }
         guard let rowID else { return false }
         try connection.statement("DELETE FROM \(quotedIdentifier(table.name)) WHERE rowid = ?").run([.integer(rowID)])
+        // A delete can cascade to other rows (foreign keys), and frees rowids for reuse.
+        rowIDs.removeAll()
         return true
+    }
+
+    private func insertStamp(_ name: RowName) throws -> Stamp? {
+        if let known = insertStamps[name] { return known }
+        let stamp = try ReplicaState.stamp(name.table, name.key, .insert, connection)?.stamp
+        insertStamps[name] = stamp
+        return stamp
     }
 
     private func localRowID(_ key: [SQLiteValue], in table: CapturedTable) throws -> Int64? {

@@ -117,15 +117,15 @@ enum ReplicaState {
     }
 
     /// Raises the register to `stamp` (with `value`) if `stamp` is later than what it holds;
-    /// returns whether it did.
+    /// returns whether it did. One statement: the upsert's `WHERE` keeps a later stamp.
     @discardableResult
     static func raise(_ register: Register, _ table: String, _ key: String, to stamp: Stamp, value: String? = nil, _ connection: Connection) throws -> Bool {
-        if let current = try self.stamp(table, key, register, connection), current.stamp >= stamp { return false }
         try connection.statement("""
             INSERT INTO \(stampsTable) (tbl, row_key, col, hlc, origin, value) VALUES (?, ?, ?, ?, ?, ?)
             ON CONFLICT (tbl, row_key, col) DO UPDATE SET hlc = excluded.hlc, origin = excluded.origin, value = excluded.value
+            WHERE excluded.hlc > hlc OR (excluded.hlc = hlc AND excluded.origin > origin)
             """).run([.text(table), .text(key), .text(register.name), .integer(stamp.clock.rawValue), .text(stamp.origin), value.map(SQLiteValue.text) ?? .null])
-        return true
+        return connection.changes > 0
     }
 
     /// The update registers of a row: column → latest stamp and value.

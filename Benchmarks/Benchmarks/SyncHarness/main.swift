@@ -1,0 +1,201 @@
+// Sync through PostgreSQL, measured against the issue's goals and against the floor any
+// PostgreSQL-based sync stands on: a bare postgres-nio INSERT + NOTIFY seen by a LISTEN on a
+// second connection. One run, one table.
+//
+//   eval "$(../.ci/postgres start)"
+//   swift run -c release SyncHarness [--quick]
+//
+// Databases live on /dev/shm when it exists, so disk checkpoints do not decide the numbers.
+import BenchmarkModels
+import Foundation
+import Logging
+import PostgresNIO
+import SignalStoreSync
+import Synchronization
+
+typealias Order = BenchOrder
+
+let quick = CommandLine.arguments.contains("--quick")
+guard let serverURL = ProcessInfo.processInfo.environment["SIGNALSTORE_TEST_POSTGRES_URL"] else {
+    FileHandle.standardError.write(Data("error: no server; run `eval \"$(../.ci/postgres start)\"` first\n".utf8))
+    exit(1)
+}
+
+let root = FileManager.default.fileExists(atPath: "/dev/shm") ? URL(fileURLWithPath: "/dev/shm") : FileManager.default.temporaryDirectory
+let folder = root.appendingPathComponent("signalstore-sync-harness-\(UUID().uuidString)")
+try! FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+defer { try? FileManager.default.removeItem(at: folder) }
+
+/// A URL with a schema of its own: every measurement starts from an empty log.
+func freshURL() -> PostgresURL {
+    try! PostgresURL(serverURL + (serverURL.contains("?") ? "&" : "?") + "schema=h_\(UInt32.random(in: 0...UInt32.max))")
+}
+
+func replica(_ name: String) -> Store {
+    try! Store(path: folder.appendingPathComponent("\(name).sqlite").path, migrations: packageMigrations, pollInterval: .milliseconds(5))
+}
+
+func percentile(_ samples: [Double], _ p: Double) -> Double {
+    let sorted = samples.sorted()
+    return sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]
+}
+
+func milliseconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) * 1e3 + Double(duration.components.attoseconds) / 1e15
+}
+
+/// Runs every client until `body` returns.
+func whileSyncing<Result>(_ clients: [SyncClient], _ body: () async throws -> Result) async rethrows -> Result {
+    let tasks = clients.map { client in Task { try? await client.run() } }
+    defer { for task in tasks { task.cancel() } }
+    for client in clients {
+        while client.status.value != .idle { try? await Task.sleep(for: .milliseconds(5)) }
+    }
+    return try await body()
+}
+
+/// Waits until `condition` holds, looking every `interval` (reading three databases every
+/// 100 µs would take a core from the replicas being measured).
+func until(every interval: Duration = .microseconds(100), _ condition: () throws -> Bool) async rethrows {
+    while try !condition() { try? await Task.sleep(for: interval) }
+}
+
+// MARK: - (1) commit on A → property signal on B
+
+func latency(samples: Int) async -> [Double] {
+    let url = freshURL()
+    let a = replica("latency-a"), b = replica("latency-b")
+    try! a.insert(Order(id: 1, purchaseNum: 0, status: "open"))
+    let syncA = SyncClient(store: a, url: url), syncB = SyncClient(store: b, url: url)
+    return await whileSyncing([syncA, syncB]) {
+        await until { (try? b.find(Order.self, id: 1)) != nil }
+        let order = try! b.find(Order.self, id: 1)!
+        let seen = Mutex<Int>(0)
+        let subscription = order.signal(for: \.purchaseNum).subscribe(onValue: { value in seen.withLock { $0 = value } })
+        defer { subscription.dispose() }
+        var result: [Double] = []
+        let clock = ContinuousClock()
+        for value in 1...samples {
+            let start = clock.now
+            try! a.execute("UPDATE orders SET purchase_num = ? WHERE id = 1", arguments: [.integer(Int64(value))])
+            await until { seen.withLock { $0 } == value }
+            result.append(milliseconds(clock.now - start))
+            try? await Task.sleep(for: .milliseconds(2))
+        }
+        return result
+    }
+}
+
+/// The floor: INSERT + NOTIFY on one connection, seen by LISTEN on another.
+func bareNotifyLatency(samples: Int) async throws -> [Double] {
+    let url = freshURL()
+    var logger = Logger(label: "harness")
+    logger.logLevel = .critical
+    var configuration = PostgresConnection.Configuration(host: url.host, port: url.port, username: url.username, password: URLComponents(string: serverURL)!.password, database: url.database, tls: .disable)
+    configuration.options.requireBackendKeyData = true
+    let writer = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
+    let listener = try await PostgresConnection.connect(configuration: configuration, id: 2, logger: logger)
+    try await writer.query("CREATE TEMP TABLE bench (v bigint)", logger: logger)
+    let received = AsyncStream<Void>.makeStream()
+    let listening = Task {
+        try await listener.listen(on: "bench") { notifications in
+            for try await _ in notifications { received.continuation.yield() }
+        }
+    }
+    try await Task.sleep(for: .milliseconds(200))
+    var iterator = received.stream.makeAsyncIterator()
+    var result: [Double] = []
+    let clock = ContinuousClock()
+    for value in 1...samples {
+        let start = clock.now
+        try await writer.query("INSERT INTO bench VALUES (\(Int64(value))); ", logger: logger)
+        try await writer.query("SELECT pg_notify('bench', '')", logger: logger)
+        _ = await iterator.next()
+        result.append(milliseconds(clock.now - start))
+        try? await Task.sleep(for: .milliseconds(2))
+    }
+    listening.cancel()
+    try await writer.close()
+    try await listener.close()
+    return result
+}
+
+// MARK: - (2) sustained column changes with 3 replicas
+
+/// Each replica writes `perReplica` column changes (transactions of 100 updates) while all
+/// three sync; returns the seconds until every replica holds every change.
+func throughput(perReplica: Int) async -> Double {
+    let url = freshURL()
+    let stores = (0..<3).map { replica("throughput-\($0)") }
+    for (index, store) in stores.enumerated() {
+        try! store.execute("""
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 100)
+            INSERT INTO orders (id, purchase_num, status) SELECT \(index * 1000) + i, 0, 'open' FROM n
+            """)
+    }
+    let clients = stores.map { SyncClient(store: $0, url: url) }
+    return await whileSyncing(clients) {
+        await until(every: .milliseconds(5)) { stores.allSatisfy { store in (try? store.read { try $0.count(Order.self) }) == 300 } }
+        let clock = ContinuousClock()
+        let start = clock.now
+        await withTaskGroup(of: Void.self) { group in
+            for (index, store) in stores.enumerated() {
+                group.addTask {
+                    for round in 1...(perReplica / 100) {
+                        try! store.execute("UPDATE orders SET purchase_num = ? WHERE id > ? AND id <= ?",
+                                           arguments: [.integer(Int64(round)), .integer(Int64(index * 1000)), .integer(Int64(index * 1000 + 100))])
+                    }
+                }
+            }
+        }
+        let final = Int64(perReplica / 100)
+        try! await until(every: .milliseconds(5)) {
+            try stores.allSatisfy { store in
+                try store.read { try $0.count(Order.self, where: "purchase_num = ?", arguments: [.integer(final)]) } == 300
+            }
+        }
+        return Double(milliseconds(clock.now - start)) / 1000
+    }
+}
+
+// MARK: - (3) bootstrap of a fresh replica
+
+func bootstrap(rows: Int) async -> (upload: Double, bootstrap: Double) {
+    let url = freshURL()
+    let source = replica("bootstrap-source")
+    try! source.execute("""
+        WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < \(rows))
+        INSERT INTO orders (id, purchase_num, status, note) SELECT i, i, 'open', 'note ' || i FROM n
+        """)
+    let clock = ContinuousClock()
+    var start = clock.now
+    try! await SyncClient(store: source, url: url).syncOnce()
+    let upload = milliseconds(clock.now - start) / 1000
+    let fresh = replica("bootstrap-fresh")
+    start = clock.now
+    let progress = try! await SyncClient(store: fresh, url: url).syncOnce()
+    precondition(progress.downloaded == rows)
+    return (upload, milliseconds(clock.now - start) / 1000)
+}
+
+// MARK: - The table
+
+let samples = quick ? 50 : 500
+let bare = try await bareNotifyLatency(samples: samples)
+let synced = await latency(samples: samples)
+let perReplica = quick ? 5_000 : 20_000
+let seconds = await throughput(perReplica: perReplica)
+let rows = quick ? 10_000 : 100_000
+let boot = await bootstrap(rows: rows)
+
+func format(_ value: Double) -> String { String(format: value < 10 ? "%.2f" : "%.0f", value) }
+print("""
+| measure | SignalStoreSync | floor: bare postgres-nio INSERT + NOTIFY → LISTEN | ratio | goal | met |
+|---|---|---|---|---|---|
+| commit on A → property signal on B, p50 (ms, \(samples) samples) | \(format(percentile(synced, 0.5))) | \(format(percentile(bare, 0.5))) | \(format(percentile(synced, 0.5) / percentile(bare, 0.5)))× | — | — |
+| commit on A → property signal on B, p99 (ms) | \(format(percentile(synced, 0.99))) | \(format(percentile(bare, 0.99))) | \(format(percentile(synced, 0.99) / percentile(bare, 0.99)))× | ≤ 100 ms | \(percentile(synced, 0.99) <= 100 ? "yes" : "no") |
+| 3 replicas, \(perReplica) column changes each, until all hold all (changes/s per replica, own uploaded) | \(format(Double(perReplica) / seconds)) | — | — | ≥ 5,000 | \(Double(perReplica) / seconds >= 5000 ? "yes" : "no") |
+| same run: changes/s per replica, others' applied | \(format(Double(2 * perReplica) / seconds)) | — | — | — | — |
+| bootstrap of a fresh replica from \(rows) rows (s) | \(format(boot.bootstrap)) | — | — | ≤ 10 s | \(boot.bootstrap <= 10 ? "yes" : "no") |
+| first upload of those \(rows) rows (s) | \(format(boot.upload)) | — | — | — | — |
+""")
