@@ -76,3 +76,33 @@ struct BadInputTests {
         #expect(rows == "1|1\n")
     }
 }
+
+@Suite("Sync: a copied database file", .enabled(if: TestServer.isEnabled && sqlite3Shell != nil, "needs PostgreSQL (SIGNALSTORE_TEST_POSTGRES_URL) and the sqlite3 shell"))
+struct CopiedFileTests {
+    @Test("a copy of a replica's file is refused with a one-line error until it gets a new origin; then both converge")
+    func copiedFileNeedsNewOrigin() async throws {
+        let folder = TemporaryDirectory()
+        let url = try TestServer.freshURL()
+        let original = try Replica(folder, "original")
+        try original.store.execute("INSERT INTO orders (id, purchase_num, status) VALUES (1, 1, 'new')")
+        try await original.client(url).syncOnce()
+        original.store.close()
+        let copyPath = folder.path("copy.sqlite")
+        try FileManager.default.copyItem(atPath: original.path, toPath: copyPath)
+        let reopened = try Replica(folder, "original")
+        try reopened.store.execute("INSERT INTO orders (id, purchase_num, status) VALUES (2, 2, 'new')")
+        try await reopened.client(url).syncOnce()
+
+        try sqlite3(copyPath, "INSERT INTO orders (id, purchase_num, status) VALUES (3, 3, 'copy')")
+        let refused = try runProgram(signalstore, ["sync", "--once", "--postgres", url, "--db", copyPath])
+        #expect(refused.status == 1)
+        #expect(refused.error.contains("is a copy of another replica's file") && refused.error.contains("--new-origin"), "\(refused.error)")
+        #expect(try sqlite3(copyPath, "SELECT count(*) FROM orders") == "2\n", "the refused copy changed")
+
+        let renewed = try runProgram(signalstore, ["sync", "--once", "--new-origin", "--postgres", url, "--db", copyPath])
+        #expect(renewed.status == 0, "\(renewed.error)")
+        try await reopened.client(url).syncOnce()
+        #expect(try sqlite3(copyPath, "SELECT id, status FROM orders ORDER BY id") == "1|new\n2|new\n3|copy\n")
+        #expect(try reopened.contents() == Replica(folder, "copy").contents())
+    }
+}
