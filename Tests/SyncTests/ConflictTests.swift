@@ -54,6 +54,26 @@ struct ConflictTests {
         #expect(try a.contents().count == 1)
     }
 
+    @Test("compacting the log keeps the latest entry of each register: a new replica reads 2 entries for a row written 500 times, and gets the same row")
+    func compactionKeepsTheLatest() async throws {
+        let folder = TemporaryDirectory()
+        let url = try TestServer.freshURL()
+        let a = try Replica(folder, "a"), b = try Replica(folder, "b")
+        try a.store.execute("INSERT INTO orders (id, purchase_num, status) VALUES (1, 0, 'new')")
+        try await a.client(url).syncOnce()   // a first sync uploads the rows as they are, not their history
+        for value in 1...500 { try a.store.execute("UPDATE orders SET purchase_num = ? WHERE id = 1", arguments: [.integer(Int64(value))]) }
+        try await a.client(url).syncOnce()
+        try await b.client(url).syncOnce()
+        let removed = try runProgram(signalstore, ["sync", "--compact", "--postgres", url, "--db", a.path])
+        #expect(removed.status == 0, "\(removed.error)")
+        #expect(removed.output == "compacted: removed 499 superseded entries from the server's log\n")
+
+        let fresh = try Replica(folder, "fresh")
+        #expect(try await fresh.client(url).syncOnce().downloaded == 2)
+        #expect(try fresh.contents() == a.contents())
+        #expect(try await b.client(url).syncOnce().downloaded == 0)   // b's cursor is past what went
+    }
+
     @Test("model-based: random writes on three replicas under random partitions converge to what the rule makes of the server's log", arguments: [1, 2, 3] as [UInt64])
     func randomPartitionsConverge(seed: UInt64) async throws {
         var random = SeededGenerator(seed: seed)
@@ -75,13 +95,23 @@ struct ConflictTests {
             case 6...7:
                 try replica.store.execute("UPDATE orders SET status = ?, note = ? WHERE id = ?",
                                           arguments: [.text("s\(step)"), .text("n\(step)"), .integer(Int64(id))])
-            default:
+            case 8:
                 try await clients[Int.random(in: 0..<3, using: &random)].syncOnce()   // a partition heals, for one replica
+            default:
+                if Int.random(in: 0..<4, using: &random) == 0 {
+                    _ = try await clients[0].compactServerLog()   // under replicas at every cursor
+                } else {
+                    try await clients[Int.random(in: 0..<3, using: &random)].syncOnce()
+                }
             }
             if step % 7 == 0 { try await Task.sleep(for: .milliseconds(2)) }          // clocks move on
         }
         for _ in 0..<2 { for client in clients { try await client.syncOnce() } }
-        let contents = try replicas.map { try $0.contents() }
+        // A replica that joins after the compactions starts from what is left of the log.
+        let late = try Replica(folder, "late")
+        try await late.client(url).syncOnce()
+        let contents = try (replicas + [late]).map { try $0.contents() }
+        #expect(contents[3] == contents[0], "seed \(seed): the late replica")
         #expect(contents[1] == contents[0], "seed \(seed)")
         #expect(contents[2] == contents[0], "seed \(seed)")
 

@@ -23,6 +23,10 @@ struct SyncCommand: ParsableCommand {
             password is never printed. Every synced table needs a primary key; all replicas must \
             sync the same tables with the same schema.
 
+            --compact removes the server log's entries that later writes superseded (every \
+            replica keeps the same rows; new replicas then read only the current state); it is \
+            safe while other replicas sync.
+
             Prints a line after each round (uploaded, downloaded, applied, waiting to upload, \
             behind the server); with --json, one object per line.
 
@@ -40,6 +44,9 @@ struct SyncCommand: ParsableCommand {
 
     @Flag(name: .long, help: "Sync once, then exit: 0 when everything is uploaded and applied.")
     var once = false
+
+    @Flag(name: .long, help: "Remove the server log's superseded entries (what later writes overwrote), then exit.")
+    var compact = false
 
     @Flag(name: .customLong("new-origin"), help: "Give this file a new replica id first: for a copy of another replica's database file.")
     var newOrigin = false
@@ -59,6 +66,7 @@ struct SyncCommand: ParsableCommand {
         if newOrigin {
             do { try client.renewOrigin() } catch { throw CLIError(error.description) }
         }
+        if compact { return try compactServerLog(client, context) }
         let report = SyncReport(console: context.console, json: options.json)
         let watching = client.status.signal.subscribe(onValue: { status in report.status(status, progress: client.progress.value) })
         defer { watching.dispose() }
@@ -81,6 +89,34 @@ struct SyncCommand: ParsableCommand {
         outcome.wait(timeout: .seconds(5))
         if let error = outcome.error { throw CLIError(error.description) }
         if once { report.progress(client.progress.value, final: true) }
+    }
+}
+
+extension SyncCommand {
+    /// `--compact`: one pass over the server's log.
+    private func compactServerLog(_ client: SyncClient, _ context: CommandContext) throws {
+        let outcome = Outcome()
+        let removed = Locked(0)
+        let task = Task {
+            do throws(SyncError) {
+                let count = try await client.compactServerLog()
+                removed.withLock { $0 = count }
+                outcome.finish(nil)
+            } catch {
+                outcome.finish(error)
+            }
+            context.stop.fire()
+        }
+        context.stop.wait()
+        task.cancel()
+        outcome.wait(timeout: .seconds(5))
+        if let error = outcome.error { throw CLIError(error.description) }
+        let count = removed.withLock { $0 }
+        if options.json {
+            context.console.print(JSONValue.object([("type", .string("compacted")), ("removed", .integer(Int64(count)))]).rendered)
+        } else {
+            context.console.print("compacted: removed \(count) superseded entr\(count == 1 ? "y" : "ies") from the server's log")
+        }
     }
 }
 

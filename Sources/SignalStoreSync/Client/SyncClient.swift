@@ -102,6 +102,21 @@ public final class SyncClient: Sendable {
         statusValue.value = .stopped
     }
 
+    /// Removes the entries of the server's log that later writes supersede, and returns how
+    /// many went. Every replica, whatever its cursor, ends with the same rows as without it;
+    /// new replicas then read only what the rows are now. Safe while other replicas sync.
+    public func compactServerLog() async throws(SyncError) -> Int {
+        let log = try await Self.withDeadline(url) { [url] () async throws -> ServerLog in try await ServerLog.connect(url) }
+        do {
+            let deleted = try await log.compact()
+            await log.close()
+            return deleted
+        } catch {
+            await log.close()
+            throw error
+        }
+    }
+
     /// Gives this database file a new origin id and starts its sync state over: for a copy of
     /// another replica's file (sync refuses to run on one with ``SyncError/duplicateOrigin(_:)``).
     /// Its rows are uploaded again as the new replica's; rows with the same keys merge.
