@@ -1,6 +1,14 @@
 // swift-tools-version:6.2
 import CompilerPluginSupport
+import Foundation
 import PackageDescription
+
+// Sync through PostgreSQL builds SwiftNIO, BoringSSL and postgres-nio: about 6.5 minutes per
+// build on 2 cores. CI's sanitizer runs set SIGNALSTORE_WITHOUT_SYNC=1 to leave the sync
+// product, its tests and the CLI's `sync` command out, so that three builds stay under CI's 30
+// minutes; the plain run builds and tests everything. Apps never need this: a package that does
+// not use the SignalStoreSync product does not build its dependencies anyway.
+let withSync = ProcessInfo.processInfo.environment["SIGNALSTORE_WITHOUT_SYNC"] == nil
 
 let strictSwift: [SwiftSetting] = [
     .swiftLanguageMode(.v6),
@@ -14,22 +22,24 @@ let package = Package(
         .library(name: "Signals", targets: ["Signals"]),
         .library(name: "SignalsTesting", targets: ["SignalsTesting"]),
         .library(name: "SignalStore", targets: ["SignalStore"]),
+        .executable(name: "signalstore", targets: ["signalstore"]),
+    ] + (withSync ? [
         // Sync through PostgreSQL: its own product, so apps that do not sync never build
         // postgres-nio and SwiftNIO.
         .library(name: "SignalStoreSync", targets: ["SignalStoreSync"]),
-        .executable(name: "signalstore", targets: ["signalstore"]),
-    ],
+    ] : []),
     dependencies: [
         .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // Test-only: property-based (model-based) testing in the reliability suites.
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+    ] + (withSync ? [
         // SignalStoreSync only: the PostgreSQL client, and the two packages it is built on whose
         // types its API needs (a logger, and TLS settings for `sslmode=require`).
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
-        // Test-only: property-based (model-based) testing in the reliability suites.
-        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
-    ],
+    ] : []),
     targets: [
         .target(name: "Signals", swiftSettings: strictSwift),
         .target(name: "SignalsTesting", dependencies: ["Signals"], swiftSettings: strictSwift),
@@ -45,21 +55,12 @@ let package = Package(
             swiftSettings: strictSwift
         ),
         .target(name: "SignalStore", dependencies: ["Signals", "CSQLite", "SignalStoreMacros"], swiftSettings: strictSwift),
-        .target(
-            name: "SignalStoreSync",
-            dependencies: [
-                "SignalStore",
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-            ],
-            swiftSettings: strictSwift
-        ),
         // The CLI's commands live in a library so tests can drive them in-process.
         .target(
             name: "SignalStoreCLI",
-            dependencies: ["SignalStore", "SignalStoreSync", .product(name: "ArgumentParser", package: "swift-argument-parser")],
-            swiftSettings: strictSwift
+            dependencies: ["SignalStore", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+                + (withSync ? ["SignalStoreSync"] : []),
+            swiftSettings: strictSwift + (withSync ? [.define("SIGNALSTORE_SYNC")] : [])
         ),
         .executableTarget(name: "signalstore", dependencies: ["SignalStoreCLI"], swiftSettings: strictSwift),
         .testTarget(name: "SignalsTests", dependencies: ["Signals", "SignalsTesting"], swiftSettings: strictSwift),
@@ -91,13 +92,6 @@ let package = Package(
             dependencies: ["SignalStore", "SignalsTesting", "SignalStoreTestSupport"],
             swiftSettings: strictSwift + [.defaultIsolation(MainActor.self)]
         ),
-        // Sync through a real PostgreSQL server (SIGNALSTORE_TEST_POSTGRES_URL; `.ci/postgres`).
-        .testTarget(
-            name: "SyncTests",
-            dependencies: ["SignalStoreSync", "SignalStore", "SignalsTesting", "SignalStoreTestSupport", "signalstore"],
-            exclude: ["tcp_proxy.py"],
-            swiftSettings: strictSwift
-        ),
         // The reliability suites (issue 6): crashes, many writers, model-based and hostile input.
         .testTarget(
             name: "ReliabilityTests",
@@ -122,5 +116,23 @@ let package = Package(
             path: "Tests/StoreTestHelper",
             swiftSettings: strictSwift
         ),
-    ]
+    ] + (withSync ? [
+        .target(
+            name: "SignalStoreSync",
+            dependencies: [
+                "SignalStore",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            swiftSettings: strictSwift
+        ),
+        // Sync through a real PostgreSQL server (SIGNALSTORE_TEST_POSTGRES_URL; `.ci/postgres`).
+        .testTarget(
+            name: "SyncTests",
+            dependencies: ["SignalStoreSync", "SignalStore", "SignalsTesting", "SignalStoreTestSupport", "signalstore"],
+            exclude: ["tcp_proxy.py"],
+            swiftSettings: strictSwift
+        ),
+    ] : [])
 )

@@ -1,5 +1,12 @@
 import ArgumentParser
 
+#if SIGNALSTORE_SYNC
+/// `sync`, when the package builds sync (always, except in CI's sanitizer runs).
+private let syncCommands: [any ParsableCommand.Type] = [SyncCommand.self]
+#else
+private let syncCommands: [any ParsableCommand.Type] = []
+#endif
+
 /// The `signalstore` command: inspect and change a SignalStore database from a terminal.
 ///
 /// Every mutation goes through a ``SignalStore/Store``, so the change feed records it and running
@@ -25,8 +32,8 @@ public struct SignalStoreTool: ParsableCommand {
         subcommands: [
             DemoCommand.self, MigrateCommand.self, StatusCommand.self, TablesCommand.self, SchemaCommand.self,
             GetCommand.self, SetCommand.self, InsertCommand.self, DeleteCommand.self,
-            WatchCommand.self, ChangesCommand.self, ConsumersCommand.self, PruneCommand.self, SyncCommand.self,
-        ]
+            WatchCommand.self, ChangesCommand.self, ConsumersCommand.self, PruneCommand.self,
+        ] + syncCommands
     )
 
     public init() {}

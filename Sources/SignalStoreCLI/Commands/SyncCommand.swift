@@ -1,3 +1,5 @@
+// Built when the package builds sync (see Package.swift: CI's sanitizer runs leave it out).
+#if SIGNALSTORE_SYNC
 import ArgumentParser
 import Foundation
 import SignalStore
@@ -189,3 +191,4 @@ extension Duration {
         return String(format: "%.1f s", seconds)
     }
 }
+#endif
