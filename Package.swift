@@ -35,7 +35,7 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ] + (withSync ? [
         // SignalStoreSync only: the PostgreSQL client, and the two packages it is built on whose
-        // types its API needs (a logger, and TLS settings for `sslmode=require`).
+        // types its API needs (a logger, and the TLS settings `sslmode` and `sslrootcert` become).
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),

@@ -22,6 +22,19 @@ enum TestServer {
         return baseURL + (baseURL.contains("?") ? "&" : "?") + "schema=\(schema)"
     }
 
+    /// The second server, which accepts TLS connections only, with the tests' CA as
+    /// `sslrootcert` (`.ci/postgres` starts both).
+    static let tlsURL = ProcessInfo.processInfo.environment["SIGNALSTORE_TEST_POSTGRES_TLS_URL"]
+
+    /// A URL of the TLS server with a schema of its own.
+    static func freshTLSURL(sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        guard let tlsURL else {
+            Issue.record("SIGNALSTORE_TEST_POSTGRES_TLS_URL is not set; start the servers with `eval \"$(.ci/postgres start)\"`", sourceLocation: sourceLocation)
+            throw CancellationError()
+        }
+        return tlsURL + "&schema=t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(16)
+    }
+
     /// The server's password, which no output may contain.
     static var password: String {
         guard let baseURL, let components = URLComponents(string: baseURL) else { return "" }

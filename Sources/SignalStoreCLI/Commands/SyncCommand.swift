@@ -20,9 +20,12 @@ struct SyncCommand: ParsableCommand {
             wait and sync retries (1 s to 60 s apart).
 
             The URL is --postgres or SIGNALSTORE_POSTGRES_URL: \
-            postgres://user:password@host:port/database?sslmode=require (sslmode: disable, prefer \
-            (default), require; schema=NAME for the sync tables, default signalstore). The \
-            password is never printed. Every synced table needs a primary key; all replicas must \
+            postgres://user:password@host:port/database?sslmode=verify-full. sslmode is read as \
+            libpq reads it: disable; prefer (the default: TLS if the server offers it) and require \
+            (TLS or nothing) do not check the certificate; verify-ca checks who signed it; \
+            verify-full also checks that it is for the host. sslrootcert=PATH names the CA's PEM \
+            file (default: the system's trust roots). schema=NAME holds the sync tables (default \
+            signalstore). The password is never printed. Every synced table needs a primary key; all replicas must \
             sync the same tables with the same schema.
 
             --compact removes the server log's entries that later writes superseded (every \

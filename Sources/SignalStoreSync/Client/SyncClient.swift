@@ -14,7 +14,7 @@ import SignalStore
 /// import SignalStoreSync
 ///
 /// func keepInSync(_ store: Store) async throws {
-///     let sync = SyncClient(store: store, url: try PostgresURL("postgres://app:secret@db.example.com/app?sslmode=require"))
+///     let sync = SyncClient(store: store, url: try PostgresURL("postgres://app:secret@db.example.com/app?sslmode=verify-full"))
 ///     let printer = sync.status.signal.subscribe(onValue: { status in print("sync:", status) })
 ///     defer { printer.dispose() }
 ///     try await sync.run()   // until the task is cancelled, or an error retrying cannot fix

@@ -12,7 +12,8 @@ public enum SyncError: Error, Sendable, Equatable, CustomStringConvertible {
     /// ``SyncClient/run()`` retries with backoff; ``SyncClient/syncOnce()`` throws it.
     case unreachable(String)
     /// PostgreSQL refused the connection for good: a wrong password, an unknown user or
-    /// database, TLS required by one side and refused by the other.
+    /// database, TLS required by one side and refused by the other, a server certificate that
+    /// does not check out.
     case refused(String)
     /// The server's log and this database disagree (a table or column missing here, a table
     /// without a primary key, a copied database file). Nothing of the failing batch was

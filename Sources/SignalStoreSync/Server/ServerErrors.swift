@@ -1,4 +1,5 @@
 import NIOCore
+import NIOSSL
 import PostgresNIO
 
 /// Turns the PostgreSQL driver's errors into ``SyncError``s that say what happened and what
@@ -29,6 +30,10 @@ enum ServerErrors {
         let state = error.serverInfo?[.sqlState] ?? ""
         let message = url.redacting(error.serverInfo?[.message] ?? "no message")
         switch state {
+        case "28000" where message.hasSuffix("no encryption"):
+            return .refused("\(place) accepts only TLS connections from this client, and the URL has sslmode=disable; use sslmode=verify-full with the server's CA as sslrootcert=PATH (or sslmode=require)")
+        case "28000" where message.hasSuffix("SSL encryption") || message.hasSuffix("GSS encryption"):
+            return .refused("\(place) accepts only unencrypted connections from this client; use sslmode=disable, or enable hostssl for it in the server's pg_hba.conf")
         case "28P01", "28000":
             return .refused("\(place) refused user '\(url.username)': \(message); check the user and password in the URL or SIGNALSTORE_POSTGRES_URL")
         case "3D000":
@@ -43,6 +48,7 @@ enum ServerErrors {
     }
 
     private static func network(_ error: any Error, place: String, action: String, url: PostgresURL) -> SyncError {
+        if let refusal = tls(error, place: place, url: url) { return refusal }
         let text = url.redacting(String(describing: error))
         if let error = error as? ChannelError, case .connectTimeout = error {
             return .unreachable("timed out \(action) \(place); check the host and port, and that no firewall drops the connection")
@@ -54,5 +60,19 @@ enum ServerErrors {
             return .unreachable("cannot find host '\(url.host)' (name lookup failed); check the URL's host")
         }
         return .unreachable("lost the connection to \(place) while \(action.replacingOccurrences(of: " to", with: "").replacingOccurrences(of: " from", with: "")) it; sync retries")
+    }
+
+    /// A TLS handshake that failed: the certificate is not trusted or not for this host. Not
+    /// transient: retrying meets the same certificate.
+    private static func tls(_ error: any Error, place: String, url: PostgresURL) -> SyncError? {
+        let trusted = url.rootCertificatePath.map { "the CA in sslrootcert '\($0)'" } ?? "an authority the system trusts"
+        if let error = error as? NIOSSLExtraError, error == .failedToValidateHostname {
+            return .refused("the TLS certificate of \(place) is not issued for '\(url.host)'; connect by a host name the certificate lists, or use sslmode=verify-ca to check only who signed it")
+        }
+        guard let error = error as? NIOSSLError, case .handshakeFailed = error else { return nil }
+        if String(describing: error).contains("CERTIFICATE_VERIFY_FAILED") {
+            return .refused("the TLS certificate of \(place) is not signed by \(trusted); give the CA that signed it as sslrootcert=PATH, or use sslmode=require to encrypt without checking the certificate")
+        }
+        return .refused("the TLS handshake with \(place) failed; check the server's ssl settings, or use sslmode=disable on a trusted network")
     }
 }

@@ -1,6 +1,5 @@
 import Foundation
 import Logging
-import NIOSSL
 import PostgresNIO
 
 /// The server's half of sync: the ordered log of every replica's changes in PostgreSQL, read
@@ -25,16 +24,7 @@ struct ServerLog: Sendable {
     static func connect(_ url: PostgresURL, timeout: Duration = .seconds(10)) async throws(SyncError) -> ServerLog {
         var logger = Logger(label: "SignalStoreSync")
         logger.logLevel = .critical
-        let tls: PostgresConnection.Configuration.TLS
-        do {
-            switch url.tls {
-            case .disable: tls = .disable
-            case .prefer: tls = .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
-            case .require: tls = .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
-            }
-        } catch {
-            throw .refused("cannot set up TLS for \(url.redacted): \(url.redacting(String(describing: error))); check the system's certificates, or use sslmode=disable on a trusted network")
-        }
+        let tls = try TLSSettings.make(for: url)
         var configuration = PostgresConnection.Configuration(
             host: url.host, port: url.port, username: url.username, password: url.password, database: url.database, tls: tls
         )
