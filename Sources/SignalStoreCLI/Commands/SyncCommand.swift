@@ -76,23 +76,9 @@ struct SyncCommand: ParsableCommand {
         let watching = client.status.signal.subscribe(onValue: { status in report.status(status, progress: client.progress.value) })
         defer { watching.dispose() }
         context.console.printError("syncing \((try? options.databasePath()) ?? "the database") with \(url.redacted)\(once ? " once" : " until Ctrl-C")")
-        let outcome = Outcome()
-        let task = Task {
-            do throws(SyncError) {
-                if once { try await client.syncOnce() } else { try await client.run() }
-                outcome.finish(nil)
-            } catch {
-                outcome.finish(error)
-            }
-            context.stop.fire()
+        _ = try runUntilStopped(context) { () async throws(SyncError) in
+            if once { try await client.syncOnce() } else { try await client.run() }
         }
-        context.stop.wait()
-        task.cancel()
-        // Whatever sync was doing ends at its next suspension; a query on a link that went
-        // silent may take longer, and the process exits anyway (the outbox keeps what is not
-        // uploaded).
-        outcome.wait(timeout: .seconds(5))
-        if let error = outcome.error { throw CLIError(error.description) }
         if once { report.progress(client.progress.value, final: true) }
     }
 }
@@ -100,44 +86,58 @@ struct SyncCommand: ParsableCommand {
 extension SyncCommand {
     /// `--compact`: one pass over the server's log.
     private func compactServerLog(_ client: SyncClient, _ context: CommandContext) throws {
-        let outcome = Outcome()
-        let removed = Locked(0)
-        let task = Task {
-            do throws(SyncError) {
-                let count = try await client.compactServerLog()
-                removed.withLock { $0 = count }
-                outcome.finish(nil)
-            } catch {
-                outcome.finish(error)
-            }
-            context.stop.fire()
-        }
-        context.stop.wait()
-        task.cancel()
-        outcome.wait(timeout: .seconds(5))
-        if let error = outcome.error { throw CLIError(error.description) }
-        let count = removed.withLock { $0 }
+        // Stopped before it ended: the server rolls the compaction back or finishes it; either
+        // way there is no count to print.
+        guard let count = try runUntilStopped(context, { () async throws(SyncError) in try await client.compactServerLog() }) else { return }
         if options.json {
             context.console.print(JSONValue.object([("type", .string("compacted")), ("removed", .integer(Int64(count)))]).rendered)
         } else {
             context.console.print("compacted: removed \(count) superseded entr\(count == 1 ? "y" : "ies") from the server's log")
         }
     }
+
+    /// Runs `work` in a task until it ends or the user stops the command (Ctrl-C), and returns
+    /// its value, or `nil` when it was stopped first. A stopped run is cancelled: it ends at its
+    /// next suspension; a query on a link that went silent may take longer, and the process
+    /// exits anyway after 5 s (the outbox keeps what is not uploaded).
+    /// - Throws: the run's ``SyncError`` as a ``CLIError``.
+    private func runUntilStopped<Value: Sendable>(
+        _ context: CommandContext, _ work: @escaping @Sendable () async throws(SyncError) -> Value
+    ) throws -> Value? {
+        let outcome = Outcome<Value>()
+        let task = Task {
+            do throws(SyncError) {
+                outcome.finish(.success(try await work()))
+            } catch {
+                outcome.finish(.failure(error))
+            }
+            context.stop.fire()
+        }
+        context.stop.wait()
+        task.cancel()
+        switch outcome.wait(timeout: .seconds(5)) {
+        case .success(let value): return value
+        case .failure(let error): throw CLIError(error.description)
+        case nil: return nil
+        }
+    }
 }
 
 /// How a sync run ended, handed from its task to the command's thread.
-private final class Outcome: Sendable {
+private final class Outcome<Value: Sendable>: Sendable {
     private let done = StopRequest()
-    private let stored = Locked<SyncError?>(nil)
+    private let stored = Locked<Result<Value, SyncError>?>(nil)
 
-    func finish(_ error: SyncError?) {
-        stored.withLock { $0 = error }
+    func finish(_ result: Result<Value, SyncError>) {
+        stored.withLock { $0 = result }
         done.fire()
     }
 
-    func wait(timeout: Duration) { done.wait(timeout: timeout) }
-
-    var error: SyncError? { stored.withLock { $0 } }
+    /// The result, or `nil` if the run has not ended within `timeout`.
+    func wait(timeout: Duration) -> Result<Value, SyncError>? {
+        done.wait(timeout: timeout)
+        return stored.withLock { $0 }
+    }
 }
 
 /// Prints what sync does: a line per round, and every change of connection state.
