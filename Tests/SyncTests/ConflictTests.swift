@@ -5,14 +5,20 @@ import Testing
 
 @Suite("Sync: conflicts resolve alike everywhere", .enabled(if: TestServer.isEnabled && sqlite3Shell != nil, "needs PostgreSQL (SIGNALSTORE_TEST_POSTGRES_URL) and the sqlite3 shell"))
 struct ConflictTests {
-    @Test("concurrent writes to one column on two partitioned replicas: the later write wins on both, whichever uploads first", arguments: [false, true])
-    func laterWriteWins(laterUploadsFirst: Bool) async throws {
-        let folder = TemporaryDirectory()
+    /// Two replicas on a fresh log that both hold order 1 (`purchaseNum` 1, status `new`).
+    private func twoReplicasHoldingOneOrder(_ folder: TemporaryDirectory) async throws -> (Replica, Replica, SyncClient, SyncClient) {
         let url = try TestServer.freshURL()
         let a = try Replica(folder, "a"), b = try Replica(folder, "b")
         let syncA = try a.client(url), syncB = try b.client(url)
         try a.store.insert(Order(id: 1, purchaseNum: 1, status: "new"))
         try await syncA.syncOnce(); try await syncB.syncOnce()
+        return (a, b, syncA, syncB)
+    }
+
+    @Test("concurrent writes to one column on two partitioned replicas: the later write wins on both, whichever uploads first", arguments: [false, true])
+    func laterWriteWins(laterUploadsFirst: Bool) async throws {
+        let folder = TemporaryDirectory()
+        let (a, b, syncA, syncB) = try await twoReplicasHoldingOneOrder(folder)
 
         // Partitioned: neither syncs while both write the same columns.
         try a.store.execute("UPDATE orders SET status = 'from a', purchase_num = 10 WHERE id = 1")
@@ -31,11 +37,7 @@ struct ConflictTests {
     @Test("a delete wins over a concurrent update, in either upload order", arguments: [false, true])
     func deleteWinsOverConcurrentUpdate(deleteUploadsFirst: Bool) async throws {
         let folder = TemporaryDirectory()
-        let url = try TestServer.freshURL()
-        let a = try Replica(folder, "a"), b = try Replica(folder, "b")
-        let syncA = try a.client(url), syncB = try b.client(url)
-        try a.store.insert(Order(id: 1, purchaseNum: 1, status: "new"))
-        try await syncA.syncOnce(); try await syncB.syncOnce()
+        let (a, b, syncA, syncB) = try await twoReplicasHoldingOneOrder(folder)
 
         try await Task.sleep(for: .milliseconds(5))
         try sqlite3(a.path, "DELETE FROM orders WHERE id = 1")
