@@ -1,3 +1,5 @@
+import SignalStore
+
 /// A JSON document, written with keys in the order given, so output is stable.
 indirect enum JSONValue: Sendable {
     case null
@@ -24,7 +26,7 @@ indirect enum JSONValue: Sendable {
             // Reals always show a fraction or exponent, so readers keep them apart from integers.
             let text = "\(value)"
             output += text.contains(where: { $0 == "." || $0 == "e" }) ? text : text + ".0"
-        case .string(let value): Self.writeString(value, to: &output)
+        case .string(let value): JSONString.append(value, to: &output)
         case .array(let values):
             output += "["
             for (index, value) in values.enumerated() {
@@ -36,32 +38,11 @@ indirect enum JSONValue: Sendable {
             output += "{"
             for (index, (key, value)) in members.enumerated() {
                 if index > 0 { output += "," }
-                Self.writeString(key, to: &output)
+                JSONString.append(key, to: &output)
                 output += ":"
                 value.write(to: &output)
             }
             output += "}"
         }
-    }
-
-    private static func writeString(_ text: String, to output: inout String) {
-        output += "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": output += "\\\""
-            case "\\": output += "\\\\"
-            case "\n": output += "\\n"
-            case "\r": output += "\\r"
-            case "\t": output += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    output.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        output += "\""
     }
 }

@@ -14,8 +14,8 @@ enum SyncValueCoding {
         switch value {
         case .null: return "null"
         case .integer(let number): return "{\"i\":\(number)}"
-        case .real(let number): return "{\"r\":\(quoted(number.description))}"
-        case .text(let text): return "{\"t\":\(quoted(text))}"
+        case .real(let number): return "{\"r\":\(JSONString.literal(number.description))}"
+        case .text(let text): return "{\"t\":\(JSONString.literal(text))}"
         case .blob(let bytes): return "{\"b\":\"\(bytes.base64EncodedString())\"}"
         }
     }
@@ -27,7 +27,7 @@ enum SyncValueCoding {
 
     /// The JSON text of a whole row.
     static func encodeRow(_ row: [String: SQLiteValue]) -> String {
-        "{" + row.keys.sorted().map { "\(quoted($0)):\(encode(row[$0] ?? .null))" }.joined(separator: ",") + "}"
+        "{" + row.keys.sorted().map { "\(JSONString.literal($0)):\(encode(row[$0] ?? .null))" }.joined(separator: ",") + "}"
     }
 
     /// The value that ``encode(_:)`` wrote, or `nil` if `json` is not one.
@@ -60,22 +60,5 @@ enum SyncValueCoding {
         case "b": return (payload as? String).flatMap { Data(base64Encoded: $0) }.map { .blob($0) }
         default: return nil
         }
-    }
-
-    /// `text` as a JSON string literal.
-    private static func quoted(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20: result += String(format: "\\u%04x", scalar.value)
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
     }
 }
