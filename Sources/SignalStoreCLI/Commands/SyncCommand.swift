@@ -163,7 +163,7 @@ private final class SyncReport: Sendable {
                     ("retry_in", .number(Double(retryIn.components.seconds) + Double(retryIn.components.attoseconds) / 1e18)),
                 ]).rendered)
             } else {
-                console.printError("offline: \(error) (retrying in \(retryIn.formattedSeconds))")
+                console.printError("\(status)")
             }
         case .stopped, .connecting, .syncing, .failed:
             break
@@ -188,10 +188,4 @@ private final class SyncReport: Sendable {
     }
 }
 
-extension Duration {
-    fileprivate var formattedSeconds: String {
-        let seconds = Double(components.seconds) + Double(components.attoseconds) / 1e18
-        return String(format: "%.1f s", seconds)
-    }
-}
 #endif
