@@ -41,6 +41,25 @@ struct ConvergenceTests {
         #expect(try await syncA.syncOnce().downloaded == 0)
     }
 
+    @Test("a running replica hears of another's upload by NOTIFY: polling once a minute, it gets the change in seconds")
+    func notifyWakesARunningReplica() async throws {
+        let folder = TemporaryDirectory()
+        let url = try TestServer.freshURL()
+        let a = try Replica(folder, "a"), b = try Replica(folder, "b")
+        let listening = SyncClient(store: b.store, url: try PostgresURL(url), pollInterval: .seconds(60))
+        let statuses = listening.status.signal.record()
+        let running = Task { try await listening.run() }
+        #expect(await eventuallyAsync { statuses.values.last == .idle }, "\(statuses.values)")
+
+        for id in 1...3 {
+            try sqlite3(a.path, "INSERT INTO orders (id, purchase_num, status) VALUES (\(id), \(id), 'rung')")
+            try await a.client(url).syncOnce()
+            #expect(try await eventuallyAsync(timeout: .seconds(10)) { try b.contents() == a.contents() }, "change \(id) did not arrive")
+        }
+        running.cancel()
+        _ = await running.result
+    }
+
     @Test("three replicas in three `signalstore sync` processes converge under writes on each, by the CLI and the sqlite3 shell")
     func threeProcessesConverge() async throws {
         let folder = TemporaryDirectory()

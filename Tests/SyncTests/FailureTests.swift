@@ -5,6 +5,28 @@ import Testing
 
 @Suite("Sync: cut links and killed processes lose nothing and duplicate nothing", .enabled(if: TestServer.isEnabled && sqlite3Shell != nil, "needs PostgreSQL (SIGNALSTORE_TEST_POSTGRES_URL) and the sqlite3 shell"))
 struct FailureTests {
+    @Test("while PostgreSQL cannot be reached, status says offline, retries back off from 1 s, and cancelling stops the client")
+    func offlineBacksOff() async throws {
+        let folder = TemporaryDirectory()
+        let replica = try Replica(folder, "a")
+        let sync = SyncClient(store: replica.store, url: try PostgresURL(TestServer.unreachable(try TestServer.freshURL())))
+        let statuses = sync.status.signal.record()
+        let retries = { statuses.values.compactMap { status -> Duration? in
+            if case .offline(_, let retryIn) = status { retryIn } else { nil }
+        } }
+        let running = Task { try await sync.run() }
+        #expect(await eventuallyAsync(timeout: .seconds(15)) { retries().count >= 3 }, "\(statuses.values)")
+        running.cancel()
+        try await running.value
+        // Each retry waits between half and all of a delay that doubles from 1 s (the jitter
+        // keeps replicas that lost one server from coming back in step).
+        for (attempt, wait) in retries().prefix(3).enumerated() {
+            let delay = Duration.seconds(1 << attempt)
+            #expect(wait >= delay / 2 && wait <= delay, "retry \(attempt + 1) waited \(wait)")
+        }
+        #expect(statuses.values.last == .stopped, "\(statuses.values)")
+    }
+
     @Test("20 SIGKILLs of sync processes while both replicas write: afterwards they are equal and hold every committed write once")
     func killedSyncProcesses() async throws {
         let folder = TemporaryDirectory()

@@ -138,8 +138,9 @@ public final class SyncClient: Sendable {
     ///
     /// The `LISTEN` runs in a task of its own that is cancelled, not awaited: the driver may
     /// leave a listen on a connection that is closing suspended for good, and waiting for it
-    /// would stop sync. When it ends, it rings the doorbell so the next pass finds out at once
-    /// whether the connection still works.
+    /// would stop sync. It rings the doorbell once the `LISTEN` is in place (the first pass may
+    /// have run before it, and a change committed in between notified nobody) and when it ends,
+    /// so the next pass finds out at once whether the connection still works.
     private func follow(_ log: ServerLog, _ tables: SyncedTables) async throws(SyncError) {
         let listener = Task { [doorbell] in
             try? await log.listen { doorbell.ring() }

@@ -192,9 +192,13 @@ struct ServerLog: Sendable {
         }
     }
 
-    /// Calls `ring` whenever another replica's upload commits, until the connection closes.
+    /// Calls `ring` once the `LISTEN` is in place, then whenever another replica's upload
+    /// commits, until the connection closes.
     func listen(_ ring: @escaping @Sendable () -> Void) async throws {
         try await connection.listen(on: channel) { notifications in
+            // Listening from here on: a pass that starts now misses no change, though one
+            // committed while the LISTEN was on its way sent its NOTIFY to nobody.
+            ring()
             for try await _ in notifications { ring() }
         }
     }
