@@ -121,15 +121,7 @@ public final class SyncClient: Sendable {
     /// another replica's file (sync refuses to run on one with ``SyncError/duplicateOrigin(_:)``).
     /// Its rows are uploaded again as the new replica's; rows with the same keys merge.
     public func renewOrigin() throws(SyncError) {
-        do {
-            try store.writeTransaction { connection in
-                for table in [ReplicaState.stateTable, ReplicaState.outboxTable, ReplicaState.stampsTable] {
-                    try connection.execute("DROP TABLE IF EXISTS \(table)")
-                }
-            }
-        } catch {
-            throw SyncError(error)
-        }
+        try local(ReplicaState.forget)
     }
 
     // MARK: The loop

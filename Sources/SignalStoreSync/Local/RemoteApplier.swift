@@ -78,14 +78,13 @@ final class RemoteApplier {
         where register.stamp > remote.stamp && table.columns.contains(column) {
             row[column] = register.value.flatMap(SyncValueCoding.decode) ?? .null
         }
+        let columns = row.keys.sorted()
         if let rowID {
-            let columns = row.keys.sorted()
             try connection.statement("""
                 UPDATE \(quotedIdentifier(table.name)) SET \(columns.map { "\(quotedIdentifier($0)) = ?" }.joined(separator: ", "))
                 WHERE rowid = ?
                 """).run(columns.map { row[$0] ?? .null } + [.integer(rowID)])
         } else {
-            let columns = row.keys.sorted()
             try connection.statement("""
                 INSERT INTO \(quotedIdentifier(table.name)) (\(columns.map(quotedIdentifier).joined(separator: ", ")))
                 VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))

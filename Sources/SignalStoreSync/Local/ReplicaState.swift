@@ -52,9 +52,12 @@ enum ReplicaState {
         return position
     }
 
-    /// Gives this file a new origin id: for a copy of another replica's file.
-    static func renewOrigin(_ connection: Connection) throws {
-        try connection.statement("UPDATE \(stateTable) SET value = ? WHERE name = 'origin'").run([.text(UUID().uuidString.lowercased())])
+    /// Forgets all sync state: the next ``open(_:_:)`` gives the file a new origin id and puts
+    /// its rows in the outbox again. For a copy of another replica's file.
+    static func forget(_ connection: Connection) throws {
+        for table in [stateTable, outboxTable, stampsTable] {
+            try connection.execute("DROP TABLE IF EXISTS \(table)")
+        }
     }
 
     static func read(_ connection: Connection) throws -> Position? {

@@ -144,8 +144,6 @@ struct ServerLog: Sendable {
                 )))
             }
             return (entries, through)
-        } catch let error as SyncError {
-            throw error
         } catch {
             throw ServerErrors.describe(error, url: url, while: "downloading from")
         }
