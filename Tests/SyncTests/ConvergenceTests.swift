@@ -89,6 +89,22 @@ struct ConvergenceTests {
         for replica in replicas {
             #expect(try replica.contents().filter { $0.contains("'paid'") }.count == 3)
         }
+        // `--json`: one object per line. Once all is quiet, each process's last progress line
+        // says what it moved: its own writes up (a: 5 inserts, 1 update, 1 delete), the others'
+        // down, nothing waiting, nothing behind.
+        for (index, process) in processes.enumerated() {
+            let own = index == 0 ? 7 : 6
+            let settled = await eventuallyAsync {
+                let last = jsonLines(process.output.value).last { $0["type"] as? String == "progress" }
+                return last?["pending"] as? Int == 0 && last?["behind"] as? Int == 0 && last?["downloaded"] as? Int == 19 - own
+            }
+            #expect(settled, "\(process.output.value)")
+            let last = jsonLines(process.output.value).last { $0["type"] as? String == "progress" }
+            #expect(last?["uploaded"] as? Int == own, "\(process.output.value)")
+            for line in jsonLines(process.output.value) {
+                #expect(["progress", "offline"].contains(line["type"] as? String ?? ""), "\(line)")
+            }
+        }
         for process in processes {
             #expect(process.error.value.contains(TestServer.password) == false || TestServer.password.isEmpty)
             #expect(process.output.value.contains(TestServer.password) == false || TestServer.password.isEmpty)
@@ -109,5 +125,15 @@ struct ConvergenceTests {
         let progress = try await fresh.client(url).syncOnce()
         #expect(progress.downloaded == 50)
         #expect(try fresh.contents() == a.contents())
+    }
+}
+
+/// The objects of `signalstore sync --json` output, one per line; a line that is not a JSON
+/// object fails the test.
+private func jsonLines(_ output: String, sourceLocation: SourceLocation = #_sourceLocation) -> [[String: Any]] {
+    output.split(separator: "\n").compactMap { line in
+        let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+        if object == nil { Issue.record("not a JSON object: \(line)", sourceLocation: sourceLocation) }
+        return object
     }
 }
