@@ -23,34 +23,39 @@ final class Doorbell: Sendable {
     }
 
     /// Returns at the next ring (at once if it rang since the last wait), after `timeout`, or
-    /// when the task is cancelled.
+    /// when the task is cancelled. Only a wait that a ring ends uses the ring up: one that
+    /// arrives after a timeout is left for the next wait.
     func wait(timeout: Duration) async {
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await self.nextRing() }
             group.addTask { try? await Task.sleep(for: timeout) }
             await group.next()
             group.cancelAll()
-            ring()   // ends the ring waiter if the timeout won; remembered for the next wait
-            await group.waitForAll()
-            state.withLock { $0.isRung = false }
         }
     }
 
+    /// Waits for a ring, or until the task is cancelled; consumes the ring only in the first case.
     private func nextRing() async {
         await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
+                // Under the lock, so a cancellation either is seen here or finds the waiter.
                 let resumeNow = state.withLock { state -> Bool in
-                    if state.isRung || Task.isCancelled {
+                    if state.isRung {
                         state.isRung = false
                         return true
                     }
+                    if Task.isCancelled { return true }
                     state.waiter = continuation
                     return false
                 }
                 if resumeNow { continuation.resume() }
             }
         } onCancel: {
-            ring()
+            let waiter = state.withLock { state in
+                defer { state.waiter = nil }
+                return state.waiter
+            }
+            waiter?.resume()
         }
     }
 }
