@@ -27,6 +27,23 @@ struct FailureTests {
         #expect(statuses.values.last == .stopped, "\(statuses.values)")
     }
 
+    @Test("cancelling while the server has not answered yet stops the client without reporting offline")
+    func cancellingWhileConnecting() async throws {
+        let folder = TemporaryDirectory()
+        let replica = try Replica(folder, "a")
+        let silent = try SilentServer()
+        let sync = SyncClient(store: replica.store, url: try PostgresURL("postgres://app:secret@127.0.0.1:\(silent.port)/app?sslmode=disable"))
+        let statuses = sync.status.signal.record()
+        let running = Task { try await sync.run() }
+        #expect(await eventuallyAsync { statuses.values.last == .connecting })
+        try await Task.sleep(for: .milliseconds(200))   // the startup message is sent; no answer comes
+        running.cancel()
+        try await running.value
+        let offline = statuses.values.filter { if case .offline = $0 { true } else { false } }
+        #expect(offline.isEmpty, "a cancellation was reported as a lost connection: \(offline)")
+        #expect(statuses.values.last == .stopped, "\(statuses.values)")
+    }
+
     @Test("20 SIGKILLs of sync processes while both replicas write: afterwards they are equal and hold every committed write once")
     func killedSyncProcesses() async throws {
         let folder = TemporaryDirectory()

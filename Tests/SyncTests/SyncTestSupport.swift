@@ -56,6 +56,32 @@ enum TestServer {
     }
 }
 
+/// A TCP port on loopback that takes connections (the kernel completes them) and never says a
+/// word: a client connecting to it waits in PostgreSQL's startup until it gives up.
+final class SilentServer {
+    let port: Int
+    private let socket: Int32
+
+    init() throws {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        self.socket = socket
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
+                Glibc.bind(socket, generic, length) == 0 && listen(socket, 16) == 0
+                    && getsockname(socket, generic, &length) == 0
+            }
+        }
+        guard socket >= 0, bound else { throw POSIXError(.EADDRNOTAVAIL) }
+        port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    deinit { close(socket) }
+}
+
 /// A database file that syncs: the package's migrations, opened as a store.
 struct Replica {
     let path: String

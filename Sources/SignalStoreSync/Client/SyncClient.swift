@@ -89,6 +89,8 @@ public final class SyncClient: Sendable {
                 let (log, tables) = try await connect()
                 delay = .seconds(1)
                 try await follow(log, tables)
+            } catch where Task.isCancelled {
+                break   // what failed was cut short by the cancellation: not offline, stopping
             } catch where error.isTransient {
                 let wait = delay * Double.random(in: 0.5...1.0)
                 statusValue.value = .offline(error, retryIn: wait)
