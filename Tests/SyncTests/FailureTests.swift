@@ -15,7 +15,7 @@ struct FailureTests {
             if case .offline(_, let retryIn) = status { retryIn } else { nil }
         } }
         let running = Task { try await sync.run() }
-        #expect(await eventuallyAsync(timeout: .seconds(15)) { retries().count >= 3 }, "\(statuses.values)")
+        #expect(await eventuallyAsync { retries().count >= 3 }, "\(statuses.values)")
         running.cancel()
         try await running.value
         // Each retry waits between half and all of a delay that doubles from 1 s (the jitter
@@ -116,7 +116,7 @@ struct FailureTests {
             }
             proxy.send(SIGUSR1)
         }
-        let converged = try await eventuallyAsync(timeout: .seconds(60)) {
+        let converged = try await eventuallyAsync {
             let contents = try replicas.map { try $0.contents() }
             return contents[0].count == Int(next) && contents[1] == contents[0]
         }

@@ -122,7 +122,12 @@ func sqlite3(_ path: String, _ sql: String) throws -> String {
 let signalstore = builtExecutable("signalstore")
 
 /// Waits, without blocking a cooperative thread for long, until `condition` holds.
-func eventuallyAsync(timeout: Duration = .seconds(20), _ condition: () throws -> Bool) async rethrows -> Bool {
+///
+/// The timeout only bounds a failure, so it is long: in the full suite these tests share the
+/// concurrency runtime's worker threads (two on a 2-core machine) with hundreds of others, many
+/// of which block a thread while a child process runs. A sync client's next step can then wait
+/// 30 s for a thread; a 15–20 s timeout failed that way in CI.
+func eventuallyAsync(timeout: Duration = .seconds(120), _ condition: () throws -> Bool) async rethrows -> Bool {
     let clock = ContinuousClock()
     let deadline = clock.now + timeout
     while clock.now < deadline {
