@@ -98,7 +98,7 @@ final class ModelRegistry {
             pruneThreshold = max(64, entries.count * 2)
         }
         entries[RowKey(table: table, rowID: rowID)] = Entry(object: object, currentThrough: currentThrough)
-        if let displaced, let store = displaced._$model.managedStore { displaced._$model.link = .deleted(store) }
+        if let displaced, let host = displaced._$model.host { displaced._$model.link = .deleted(host) }
         return displaced
     }
 
@@ -128,7 +128,7 @@ final class ModelRegistry {
         let currentThrough = entries[RowKey(table: table, rowID: oldRowID)]?.currentThrough ?? 0
         unregister(table: table, rowID: oldRowID)
         let displaced = register(object, table: table, rowID: newRowID, currentThrough: currentThrough)
-        if let store = object._$model.managedStore { object._$model.link = .managed(store, rowID: newRowID) }
+        if let host = object._$model.host { object._$model.link = .managed(host, rowID: newRowID) }
         return displaced
     }
 
@@ -151,7 +151,7 @@ final class ModelRegistry {
     /// the notifications to deliver later, one per changed (object, column) with its final
     /// value, in the order first changed. A column that ends where it started (set and set back
     /// in one transaction) notifies nothing.
-    func apply(_ changes: [Change]) -> [ChangePublisher.Item] {
+    func apply(_ changes: [Change]) -> [ModelNotification] {
         // Each changed column's final value, in the order first changed: stored once, so no
         // other thread ever reads a value the batch passed through (a transaction's
         // intermediate values are not committed states).
@@ -180,7 +180,7 @@ final class ModelRegistry {
                 continue   // the object takes the new row from the insert that follows
             case .delete:
                 unregister(table: change.table, rowID: change.rowID)
-                if let store = object._$model.managedStore { object._$model.link = .deleted(store) }
+                if let host = object._$model.host { object._$model.link = .deleted(host) }
                 deleted.append(object)
             case .insert:
                 // A live object for the inserted rowid: its row was replaced. Take the new row.
@@ -190,13 +190,13 @@ final class ModelRegistry {
                 }
             }
         }
-        var items: [ChangePublisher.Item] = order.compactMap { changed in
+        var notifications: [ModelNotification] = order.compactMap { changed in
             let object = changed.object
             guard let value = final[changed], object._$apply(column: changed.column, value: value) else { return nil }
-            return .notification { object.willChange(column: changed.column); object._$model.emit(column: changed.column, value: value) }
+            return .changed(object, column: changed.column, value: value)
         }
-        items += deleted.map { object in .notification { object._$model.completeAll() } }
-        return items
+        notifications += deleted.map(ModelNotification.ended)
+        return notifications
     }
 }
 
@@ -212,16 +212,6 @@ struct ChangedColumn: Hashable {
     func hash(into hasher: inout Hasher) {
         hasher.combine(ObjectIdentifier(object))
         hasher.combine(column)
-    }
-}
-
-extension ModelState {
-    /// The store, while managed or deleted.
-    var managedStore: Store? {
-        switch link {
-        case .managed(let store, _), .deleted(let store): return store
-        case .unmanaged: return nil
-        }
     }
 }
 

@@ -12,11 +12,26 @@ public enum ModelRuntime {
             guard object._$apply(column: index, value: value) else { return }
             object.willChange(column: index)
             object._$model.emit(column: index, value: value)
-        case .managed(let store, let rowID):
-            store.writeColumn(object, column: index, rowID: rowID, value: value)
-        case .deleted(let store):
-            store.report(.rowDeleted("cannot set \(Model.self).\(Model._$columns[index].property): the row was deleted"))
+        case .managed(let host, let rowID):
+            write(object, column: index, value: value, rowID: rowID, to: host)
+        case .deleted(let host):
+            host.report(.rowDeleted("cannot set \(Model.self).\(Model._$columns[index].property): the row was deleted"))
         }
+    }
+
+    /// Hands a set of a managed object to its host, unless the value the calling thread sees is
+    /// already `value`; keeps the value as uncommitted when the write joined a transaction.
+    private static func write<Model: PersistentModel>(
+        _ object: Model, column index: Int, value: SQLiteValue, rowID: Int64, to host: any ModelHost
+    ) {
+        let state = object._$model
+        let uncommitted = state.uncommittedValue(column: index)
+        guard (uncommitted ?? object._$value(column: index)) != value else { return }
+        let write = ColumnWrite(sql: ModelSQL.of(Model.self), column: index, rowID: rowID, value: value)
+        guard case .joined(let transaction) = host.writeColumn(write) else { return }
+        // Seen by this thread only until the commit, whose journal entry stores it.
+        transaction.recordColumn(.init(object: object, column: index, previous: uncommitted))
+        state.setUncommitted(column: index, to: value)
     }
 
     /// Stores `value` in `storage` if it can be read as the storage's type and differs; returns

@@ -1,6 +1,10 @@
 /// The SQL and lookups of one model type, built once and reused by every write.
 struct ModelSQL: Sendable {
+    /// The model type's name, for messages.
+    let typeName: String
     let table: String
+    /// The property of each column, for messages.
+    let propertyNames: [String]
     let columnNames: [String]
     let primaryKeyIndex: Int
     let insert: String
@@ -14,7 +18,9 @@ struct ModelSQL: Sendable {
     private let columnIndexes: [String: Int]
 
     init<Model: PersistentModel>(_ type: Model.Type) {
+        typeName = "\(type)"
         table = type._$table
+        propertyNames = type._$columns.map(\.property)
         columnNames = type._$columnNames
         primaryKeyIndex = type._$columns.firstIndex(where: \.isPrimaryKey) ?? 0
         let quotedTable = quotedIdentifier(table)

@@ -20,8 +20,8 @@ public final class ModelState: @unchecked Sendable {
     /// Where the object stands.
     enum Link {
         case unmanaged
-        case managed(Store, rowID: Int64)
-        case deleted(Store)
+        case managed(any ModelHost, rowID: Int64)
+        case deleted(any ModelHost)
     }
 
     /// One property's signal: a typed broadcaster, and how to feed it a stored value.
@@ -93,6 +93,14 @@ public final class ModelState: @unchecked Sendable {
     var rowID: Int64? {
         if case .managed(_, let rowID) = link { return rowID }
         return nil
+    }
+
+    /// The host, while managed or deleted.
+    var host: (any ModelHost)? {
+        switch link {
+        case .managed(let host, _), .deleted(let host): return host
+        case .unmanaged: return nil
+        }
     }
 
     /// The subject of column `index`'s signal, made by `make` on first use. It runs under the

@@ -51,9 +51,7 @@ final class ReaderPool: Sendable {
         defer { free.signal() }
         let connection = try checkOut(for: thread)
         defer { checkIn(connection) }
-        try connection.statement("BEGIN DEFERRED").run()
-        defer { if connection.isInTransaction { try? connection.statement("COMMIT").run() } }
-        return try body(connection)
+        return try connection.transaction(.deferred) { try body(connection) }
     }
 
     /// Closes the idle connections; those in use close when their read ends.

@@ -19,9 +19,8 @@ package final class Connection {
     /// Whether the connection was opened for reading only.
     package let isReadOnly: Bool
     private var cache: [String: Statement] = [:]
-    private var savepointDepth = 0
-    private var keptBegin: Statement?
-    private var keptCommit: Statement?
+    /// The transaction statements, by ``TransactionStatement`` (see `Connection+Transaction`).
+    private var transactionStatements = [Statement?](repeating: nil, count: TransactionStatement.allCases.count)
 
     /// Opens (creating if needed) the database at `path`; `":memory:"` opens a private
     /// in-memory database.
@@ -59,8 +58,7 @@ package final class Connection {
 
     deinit {
         cache.removeAll()
-        keptBegin = nil
-        keptCommit = nil
+        transactionStatements.removeAll()
         sqlite3_close_v2(handle)
     }
 
@@ -109,6 +107,14 @@ package final class Connection {
         return statement
     }
 
+    /// The prepared transaction statement `which`.
+    func kept(_ which: TransactionStatement) throws(SQLiteError) -> Statement {
+        if let prepared = transactionStatements[which.rawValue] { return prepared }
+        let prepared = try Statement(database: handle, sql: which.sql)
+        transactionStatements[which.rawValue] = prepared
+        return prepared
+    }
+
     /// The most statements kept prepared.
     static let cacheLimit = 256
 
@@ -122,48 +128,23 @@ package final class Connection {
         Int(sqlite3_changes(handle))
     }
 
-    /// Whether a transaction is open.
+    /// Whether a transaction is open, as SQLite itself reports it (`sqlite3_get_autocommit`):
+    /// true inside `BEGIN … COMMIT`, whoever began it.
     package var isInTransaction: Bool {
         sqlite3_get_autocommit(handle) == 0
     }
 
-    /// Runs `body` in a transaction: `BEGIN IMMEDIATE` … `COMMIT` at the outermost level, a
-    /// savepoint when nested. Rolls back (to the savepoint) if `body` throws.
-    @discardableResult
-    package func transaction<Result>(_ body: () throws -> Result) throws -> Result {
-        let isOutermost = savepointDepth == 0
-        // The outermost level, every write's, builds no SQL text: its statements are kept.
-        let name = isOutermost ? "" : "signalstore_\(savepointDepth)"
-        try (isOutermost ? beginImmediate() : statement("SAVEPOINT \(name)")).run()
-        savepointDepth += 1
-        defer { savepointDepth -= 1 }
-        do {
-            let result = try body()
-            try (isOutermost ? commit() : statement("RELEASE \(name)")).run()
-            return result
-        } catch {
-            if isOutermost {
-                if isInTransaction { try? execute("ROLLBACK") }
-            } else {
-                try? execute("ROLLBACK TO \(name); RELEASE \(name)")
-            }
-            throw error
-        }
+    /// The value of the first column of the first row `sql` returns, or `nil` when it returns
+    /// no row.
+    package func scalar(_ sql: String, _ arguments: [SQLiteValue] = []) throws(SQLiteError) -> SQLiteValue? {
+        let statement = try statement(sql)
+        try statement.bind(arguments)
+        defer { statement.reset() }
+        return try statement.step() ? statement.column(0) : nil
     }
 
-    /// `BEGIN IMMEDIATE`, prepared once.
-    private func beginImmediate() throws(SQLiteError) -> Statement {
-        if let kept = keptBegin { return kept }
-        let prepared = try Statement(database: handle, sql: "BEGIN IMMEDIATE")
-        keptBegin = prepared
-        return prepared
-    }
-
-    /// `COMMIT`, prepared once.
-    private func commit() throws(SQLiteError) -> Statement {
-        if let kept = keptCommit { return kept }
-        let prepared = try Statement(database: handle, sql: "COMMIT")
-        keptCommit = prepared
-        return prepared
+    /// Whether the main schema has a table (not a view) called `name`.
+    package func tableExists(_ name: String) throws(SQLiteError) -> Bool {
+        try scalar("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?", [.text(name)]) == .integer(1)
     }
 }

@@ -10,7 +10,9 @@ final class ChangePublisher: Sendable {
     enum Item {
         /// A journal entry for the feed.
         case change(Change)
-        /// A model notification: Observation's `withMutation` and the property's signal.
+        /// A live object's notification, made by the model registry.
+        case model(ModelNotification)
+        /// Work that must run in line with the feed (a query signal's catch-up run).
         case notification(@Sendable () -> Void)
         /// A commit (or several, read together from another connection) changed these tables;
         /// the journal is read through `seq`.
@@ -55,6 +57,7 @@ final class ChangePublisher: Sendable {
             for item in items {
                 switch item {
                 case .change(let change): feed.send(.value(change))
+                case .model(let notification): notification.deliver()
                 case .notification(let notify): notify()
                 case .commit(let notice): commits.send(.value(notice))
                 }

@@ -1,4 +1,4 @@
-extension Store {
+extension Store: ModelHost {
     /// Inserts `object`'s row. When this returns, `object` is *managed*: it is the live instance
     /// for its row, and setting a property writes through.
     /// - Throws: ``StoreError`` if the row is rejected (constraint, duplicate key…), the object
@@ -13,7 +13,7 @@ extension Store {
             let rowID = connection.lastInsertRowID
             object._$model.link = .managed(self, rowID: rowID)
             if let displaced = registry.withLock({ $0.register(object, table: Model._$table, rowID: rowID) }) {
-                publisher.enqueue([.notification { displaced._$model.completeAll() }])
+                publisher.enqueue([.model(.ended(displaced))])
             }
             state.transaction?.recordInsert(object, table: Model._$table, rowID: rowID)
         }
@@ -77,24 +77,16 @@ extension Store {
         errorSubject.signal
     }
 
-    /// Writes one column of a managed object: an `UPDATE` in its own transaction, or in the open
-    /// one. Equal values write nothing. Failures go to ``errors`` (or fail the transaction).
-    func writeColumn<Model: PersistentModel>(_ object: Model, column index: Int, rowID: Int64, value: SQLiteValue) {
+    /// Writes one column of a managed object (``ModelHost``): an `UPDATE` in its own
+    /// transaction, or in the open one. Failures go to ``errors`` (or fail the transaction).
+    func writeColumn(_ write: ColumnWrite) -> ColumnWriteOutcome {
         do {
-            try write { state, connection in
-                let uncommitted = object._$model.uncommittedValue(column: index)
-                guard (uncommitted ?? object._$value(column: index)) != value else { return }
-                try connection.statement(ModelSQL.of(Model.self).updates[index]).run([value, .integer(rowID)])
+            return try self.write { state, connection in
+                try connection.statement(write.sql.updates[write.column]).run([write.value, .integer(write.rowID)])
                 guard connection.changes > 0 else {
-                    throw StoreError.rowDeleted("cannot set \(Model.self).\(Model._$columns[index].property): its row in '\(Model._$table)' no longer exists")
+                    throw StoreError.rowDeleted("cannot set \(write.propertyName): its row in '\(write.sql.table)' no longer exists")
                 }
-                // Inside a transaction the value stays uncommitted, seen by this thread only;
-                // the commit's journal entry stores it. Alone, the write commits here, and its
-                // entry stores it before `write` returns.
-                if let transaction = state.transaction {
-                    transaction.recordColumn(.init(object: object, column: index, previous: uncommitted))
-                    object._$model.setUncommitted(column: index, to: value)
-                }
+                return state.transaction.map(ColumnWriteOutcome.joined) ?? .committed
             }
         } catch {
             let failed = database.withLock { state -> Bool in
@@ -103,6 +95,7 @@ extension Store {
                 return true
             }
             if !failed { report(error) }
+            return .failed
         }
     }
 

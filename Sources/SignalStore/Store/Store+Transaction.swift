@@ -19,39 +19,30 @@ extension Store {
     public func transaction<Result>(_ body: () throws -> Result) throws -> Result {
         let (result, isOutermost) = try database.withLock { state -> (Result, Bool) in
             guard let connection = state.connection else { throw StoreError.closed }
-            let transaction = state.transaction ?? ModelTransaction()
-            let isOutermost = state.transaction == nil
-            let savepoint = "signalstore_model_\(transaction.depth)"
-            if isOutermost {
-                try connection.statement("BEGIN IMMEDIATE").run()
-                state.transaction = transaction
-            } else {
-                try connection.statement("SAVEPOINT \(savepoint)").run()
-                transaction.beginLevel()
-            }
+            let isOutermost = !connection.isInTransaction
+            let enclosing = state.transaction
+            let transaction = enclosing ?? ModelTransaction()
+            if enclosing == nil { state.transaction = transaction } else { transaction.beginLevel() }
+            var written: [Change]?
             do {
-                let result = try body()
-                if let failure = transaction.failure { throw failure }
-                if isOutermost {
-                    let written = try readNewChanges(connection)   // inside, before COMMIT
-                    try connection.statement("COMMIT").run()
+                let result = try connection.transaction { () throws -> Result in
+                    let result = try body()
+                    if let failure = transaction.failure { throw failure }
+                    // Read inside, before COMMIT: the entries are visible to the transaction.
+                    if isOutermost { written = try readNewChanges(connection) }
+                    return result
+                }
+                if enclosing == nil {
                     state.transaction = nil
-                    publish(written)
+                    if isOutermost { publish(written) }
                     transaction.clearUncommittedValues()
                 } else {
-                    try connection.statement("RELEASE \(savepoint)").run()
                     transaction.commitLevel()
                 }
                 return (result, isOutermost)
             } catch {
-                if isOutermost {
-                    if connection.isInTransaction { try? connection.statement("ROLLBACK").run() }
-                    state.transaction = nil
-                } else {
-                    try? connection.statement("ROLLBACK TO \(savepoint)").run()
-                    try? connection.statement("RELEASE \(savepoint)").run()
-                    transaction.failure = nil
-                }
+                if isOutermost { state.forgetSchemaVersion() }
+                if enclosing == nil { state.transaction = nil } else { transaction.failure = nil }
                 transaction.rollbackLevel(registry)
                 throw error
             }

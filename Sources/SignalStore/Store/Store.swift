@@ -202,10 +202,16 @@ public final class Store: Sendable {
             // to it), saving a separate read transaction after COMMIT; they are published only
             // once the commit succeeded.
             var written: [Change]?
-            let result = try connection.transaction { () throws -> Result in
-                let result = try body(state, connection)
-                written = try readNewChanges(connection)
-                return result
+            let result: Result
+            do {
+                result = try connection.transaction { () throws -> Result in
+                    let result = try body(state, connection)
+                    written = try readNewChanges(connection)
+                    return result
+                }
+            } catch {
+                state.forgetSchemaVersion()
+                throw error
             }
             publish(written)
             return (result, false)
@@ -241,7 +247,7 @@ public final class Store: Sendable {
         }
         let notifications = applyToLiveObjects(changes)
         guard let last = changes.last else { return }
-        var items = notifications + changes.map(ChangePublisher.Item.change)
+        var items = notifications.map(ChangePublisher.Item.model) + changes.map(ChangePublisher.Item.change)
         if publisher.commits.subscriberCount > 0 {
             items.append(.commit(CommitNotice(tables: Set(changes.map(\.table)), seq: last.seq)))
         }
@@ -251,10 +257,10 @@ public final class Store: Sendable {
     /// Applies a batch to the live objects and returns their notifications. A large batch (a
     /// big transaction) is first narrowed, outside the registry's lock, to the entries of rows
     /// that have a live object, so readers filing objects wait for the lookups of those only.
-    private func applyToLiveObjects(_ changes: [Change]) -> [ChangePublisher.Item] {
+    private func applyToLiveObjects(_ changes: [Change]) -> [ModelNotification] {
         let rows = ChangedRows(changes)
         let isLarge = changes.count > 64
-        let applied = registry.withLock { registry -> [ChangePublisher.Item]? in
+        let applied = registry.withLock { registry -> [ModelNotification]? in
             registry.noteRead(rows)
             return isLarge && changes.count > registry.entryCount ? nil : registry.apply(changes)
         }

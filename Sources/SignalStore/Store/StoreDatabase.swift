@@ -20,6 +20,12 @@ final class StoreDatabase: @unchecked Sendable {
         init(connection: Connection) {
             self.connection = connection
         }
+
+        /// Makes the next write check the capture triggers again: a rolled-back transaction may
+        /// have changed the schema (and `schemaVersion`) and then undone it.
+        func forgetSchemaVersion() {
+            schemaVersion = -1
+        }
     }
 
     private let lock = RecursiveLock()

@@ -1,0 +1,40 @@
+/// What a managed model object writes through, as the model layer sees it. The model layer
+/// owns this protocol and the store implements it, so data crosses it in one direction: a
+/// property set hands over the column, the encoded value and the row, and gets back what
+/// happened. The host never reads from or calls into the object; committed values come back
+/// to it the one way every writer's do, through the journal and ``ModelRegistry``.
+protocol ModelHost: AnyObject, Sendable {
+    /// Writes one column of one row: an `UPDATE` committed on its own, or joined to the open
+    /// transaction. A failure is reported by the host (on its error signal, or as the open
+    /// transaction's failure); the model keeps the value the database holds.
+    func writeColumn(_ write: ColumnWrite) -> ColumnWriteOutcome
+
+    /// Reports a failure of a write that cannot throw (a set on an object whose row is gone).
+    func report(_ error: StoreError)
+}
+
+/// One property set on a managed object, as the model hands it to its ``ModelHost``.
+struct ColumnWrite {
+    /// The model type's SQL: its table and the `UPDATE` of each column.
+    let sql: ModelSQL
+    /// The column, in the model's `_$columns` order.
+    let column: Int
+    let rowID: Int64
+    let value: SQLiteValue
+
+    /// `Order.purchaseNum`, for messages.
+    var propertyName: String {
+        "\(sql.typeName).\(sql.propertyNames[column])"
+    }
+}
+
+/// What became of a ``ColumnWrite``.
+enum ColumnWriteOutcome {
+    /// Committed; the journal entry has already updated the object (or nothing changed).
+    case committed
+    /// Written inside the open transaction: the value is uncommitted, the model keeps it as such
+    /// and records it in the transaction so a rollback can undo it.
+    case joined(ModelTransaction)
+    /// Not written; the host reported why.
+    case failed
+}

@@ -1,0 +1,22 @@
+/// What a live object tells its observers after a commit was applied to it: made by
+/// ``ModelRegistry`` under its lock, delivered later by the store with no lock held, in commit
+/// order.
+enum ModelNotification: Sendable {
+    /// Column `column` of `object` now holds `value`: Observation's `withMutation`, then the
+    /// property's signal.
+    case changed(any PersistentModel, column: Int, value: SQLiteValue)
+    /// The object's row is gone (deleted, or its rowid taken by another row): its signals
+    /// complete.
+    case ended(any PersistentModel)
+
+    /// Tells the observers. Call with no lock held.
+    func deliver() {
+        switch self {
+        case .changed(let object, let column, let value):
+            object.willChange(column: column)
+            object._$model.emit(column: column, value: value)
+        case .ended(let object):
+            object._$model.completeAll()
+        }
+    }
+}
