@@ -2,7 +2,7 @@ extension Journal {
     /// The entries each durable consumer has acknowledged, in name order. An older database
     /// opened read-only, which has no consumers table yet, has none.
     package static func consumers(_ connection: Connection) throws -> [FeedConsumer] {
-        guard try tableExists(consumers, connection) else { return [] }
+        guard try connection.tableExists(consumers) else { return [] }
         return try connection.statement("SELECT name, acknowledged_seq FROM \(consumers) ORDER BY name").rows().compactMap { row in
             guard case .text(let name) = row[0], case .integer(let seq) = row[1] else { return nil }
             return FeedConsumer(name: name, acknowledgedSeq: seq)
@@ -14,7 +14,7 @@ extension Journal {
     package static func register(consumer: String, _ connection: Connection) throws -> Int64 {
         try connection.statement("INSERT INTO \(consumers) (name, acknowledged_seq, registered_at) VALUES (?, ?, \(now)) ON CONFLICT(name) DO NOTHING")
             .run([.text(consumer), .integer(try prunedThrough(connection))])
-        guard case .integer(let seq)? = try connection.statement("SELECT acknowledged_seq FROM \(consumers) WHERE name = ?").rows([.text(consumer)]).first?.first else {
+        guard let seq = try connection.scalar("SELECT acknowledged_seq FROM \(consumers) WHERE name = ?", [.text(consumer)])?.integerValue else {
             return 0
         }
         return seq
@@ -38,10 +38,6 @@ extension Journal {
     static func remove(consumer: String, _ connection: Connection) throws {
         try connection.statement("DELETE FROM \(consumers) WHERE name = ?").run([.text(consumer)])
         guard connection.changes > 0 else { throw StoreError.unknownConsumer(consumer) }
-    }
-
-    private static func tableExists(_ name: String, _ connection: Connection) throws -> Bool {
-        try connection.statement("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?").rows([.text(name)]).first?.first == .integer(1)
     }
 }
 

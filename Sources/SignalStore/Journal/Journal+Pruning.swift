@@ -14,8 +14,7 @@ extension Journal {
         var from = try prunedThrough(connection)
         while from < seq {
             // The batch ends at the pruneBatch-th entry kept after `from` (seqs may have gaps).
-            let end = try connection.statement("SELECT seq FROM \(changes) WHERE seq > ? ORDER BY seq LIMIT 1 OFFSET ?")
-                .rows([.integer(from), .integer(pruneBatch - 1)]).first?.first
+            let end = try connection.scalar("SELECT seq FROM \(changes) WHERE seq > ? ORDER BY seq LIMIT 1 OFFSET ?", [.integer(from), .integer(pruneBatch - 1)])
             let to: Int64
             if case .integer(let batchEnd)? = end { to = min(seq, batchEnd) } else { to = seq }
             try connection.statement("DELETE FROM \(changes) WHERE seq > ? AND seq <= ?").run([.integer(from), .integer(to)])

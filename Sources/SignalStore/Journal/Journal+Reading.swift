@@ -1,16 +1,12 @@
 extension Journal {
     /// The highest seq ever written (by any connection); 0 if none. Pruning does not lower it.
     package static func highestSeq(_ connection: Connection) throws -> Int64 {
-        let rows = try connection.statement("SELECT seq FROM sqlite_sequence WHERE name = ?").rows([.text(changes)])
-        guard case .integer(let seq)? = rows.first?.first else { return 0 }
-        return seq
+        try connection.scalar("SELECT seq FROM sqlite_sequence WHERE name = ?", [.text(changes)])?.integerValue ?? 0
     }
 
     /// The prune horizon: entries up to this seq were deleted.
     static func prunedThrough(_ connection: Connection) throws -> Int64 {
-        let rows = try connection.statement("SELECT value FROM \(state) WHERE key = 'pruned_through'").rows()
-        guard case .integer(let seq)? = rows.first?.first else { return 0 }
-        return seq
+        try connection.scalar("SELECT value FROM \(state) WHERE key = 'pruned_through'")?.integerValue ?? 0
     }
 
     /// Built once: every write reads its entries back with it.
@@ -33,7 +29,7 @@ extension Journal {
 
     /// The number of entries kept.
     static func entryCount(_ connection: Connection) throws -> Int64 {
-        guard case .integer(let count)? = try connection.statement("SELECT count(*) FROM \(changes)").rows().first?.first else { return 0 }
+        guard let count = try connection.scalar("SELECT count(*) FROM \(changes)")?.integerValue else { return 0 }
         return count
     }
 }

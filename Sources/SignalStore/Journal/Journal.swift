@@ -62,7 +62,6 @@ package enum Journal {
 
     /// Whether the database on `connection` has a journal: it is a SignalStore database.
     package static func exists(_ connection: Connection) throws -> Bool {
-        try connection.statement("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?")
-            .rows([.text(changes)]).first?.first == .integer(1)
+        try connection.tableExists(changes)
     }
 }

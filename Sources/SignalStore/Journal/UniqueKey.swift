@@ -40,8 +40,8 @@ package struct UniqueKey: Sendable, Equatable {
         let hasExpression = keyColumns.contains { $0[0] == .integer(-2) }
         var definition: IndexDefinition?
         if hasExpression || partial {
-            let sql = try connection.statement("SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ?").rows([.text(index)])
-            guard case .text(let text)? = sql.first?.first, let parsed = IndexDefinition(sql: text), parsed.terms.count == keyColumns.count else {
+            let sql = try connection.scalar("SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ?", [.text(index)])
+            guard let text = sql?.textValue, let parsed = IndexDefinition(sql: text), parsed.terms.count == keyColumns.count else {
                 return coarse(keyColumns)
             }
             definition = parsed

@@ -21,11 +21,8 @@ public struct AppliedMigration: Sendable, Equatable {
     /// The migrations applied to the database on `connection`, by version; none if it has no
     /// migration table.
     package static func all(_ connection: Connection) throws -> [AppliedMigration] {
-        let exists = try connection.statement("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?")
-            .rows([.text(Migrator.table)]).first?.first == .integer(1)
-        guard exists else { return [] }
-        let hasAfterSeq = try connection.statement("SELECT count(*) FROM pragma_table_info(?) WHERE name = 'after_seq'")
-            .rows([.text(Migrator.table)]).first?.first == .integer(1)
+        guard let table = try TableSchema.read(Migrator.table, connection) else { return [] }
+        let hasAfterSeq = table.column(named: "after_seq") != nil
         let sql = "SELECT version, name, applied_at, \(hasAfterSeq ? "after_seq" : "NULL") FROM \(Migrator.table) ORDER BY version"
         return try connection.statement(sql).rows().compactMap { row in
             guard case .integer(let version) = row[0], case .text(let name) = row[1], let seconds = Double(sqliteValue: row[2]) else { return nil }

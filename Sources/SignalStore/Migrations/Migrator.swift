@@ -40,8 +40,7 @@ package struct Migrator {
     package static func pending(_ migrations: [Migration], in connection: Connection) throws -> [Migration] {
         let migrator = Migrator(migrations: migrations)
         try migrator.validateSequence()
-        let hasTable = try connection.statement("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?")
-            .rows([.text(table)]).first?.first == .integer(1)
+        let hasTable = try connection.tableExists(table)
         let applied = hasTable ? try migrator.appliedMigrations(connection) : [:]
         try migrator.validate(applied: applied)
         return migrations.filter { applied[$0.version] == nil }
@@ -87,8 +86,7 @@ package struct Migrator {
 
     /// Databases made before `after_seq` existed get the column (NULL for their migrations).
     private func addAfterSeqColumn(_ connection: Connection) throws {
-        let columns = try connection.statement("SELECT name FROM pragma_table_info(?)").rows([.text(Self.table)])
-        if !columns.contains([.text("after_seq")]) {
+        if try TableSchema.read(Self.table, connection)?.column(named: "after_seq") == nil {
             try connection.execute("ALTER TABLE \(Self.table) ADD COLUMN after_seq INTEGER")
         }
     }

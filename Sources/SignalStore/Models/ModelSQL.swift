@@ -19,18 +19,19 @@ struct ModelSQL: Sendable {
 
     init<Model: PersistentModel>(_ type: Model.Type) {
         typeName = "\(type)"
-        table = type._$table
+        let table = type._$table
+        self.table = table
         propertyNames = type._$columns.map(\.property)
         columnNames = type._$columnNames
         primaryKeyIndex = type._$columns.firstIndex(where: \.isPrimaryKey) ?? 0
         let quotedTable = quotedIdentifier(table)
         let quotedColumns = columnNames.map(quotedIdentifier)
-        insert = "INSERT INTO \(quotedTable) (\(quotedColumns.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columnNames.count).joined(separator: ", ")))"
+        insert = RowSQL.insert(into: table, columns: columnNames)
         select = "SELECT rowid, \(quotedColumns.joined(separator: ", ")) FROM \(quotedTable)"
         selectByRowID = select + " WHERE rowid = ?"
         primaryKeyCondition = "\(quotedColumns[primaryKeyIndex]) = ?"
-        updates = quotedColumns.map { "UPDATE \(quotedTable) SET \($0) = ? WHERE rowid = ?" }
-        delete = "DELETE FROM \(quotedTable) WHERE rowid = ?"
+        updates = columnNames.map { RowSQL.update(table, columns: [$0]) }
+        delete = RowSQL.delete(from: table)
         columnIndexes = Dictionary(uniqueKeysWithValues: columnNames.enumerated().map { ($1, $0) })
     }
 

@@ -44,7 +44,7 @@ public struct StoreSnapshot {
         do {
             var sql = "SELECT count(*) FROM \(quotedIdentifier(Model._$table))"
             if let predicate { sql += " WHERE \(predicate)" }
-            guard case .integer(let count)? = try connection.statement(sql).rows(arguments).first?.first else { return 0 }
+            guard let count = try connection.scalar(sql, arguments)?.integerValue else { return 0 }
             return Int(count)
         } catch {
             throw StoreError(error)

@@ -31,4 +31,16 @@ public enum SQLiteValue: Sendable, Hashable, CustomStringConvertible {
         if case .null = self { return true }
         return false
     }
+
+    /// The text, for `.text`; `nil` otherwise.
+    package var textValue: String? {
+        if case .text(let text) = self { return text }
+        return nil
+    }
+
+    /// The integer, for `.integer`; `nil` otherwise.
+    package var integerValue: Int64? {
+        if case .integer(let value) = self { return value }
+        return nil
+    }
 }

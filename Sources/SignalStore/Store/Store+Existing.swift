@@ -41,9 +41,7 @@ extension Store {
 
     /// Whether the database on `connection` has the store's journal and migration tables.
     package static func isSignalStoreDatabase(_ connection: Connection) throws -> Bool {
-        let count = try connection.statement("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN (?, ?)")
-            .rows([.text(Journal.changes), .text(Migrator.table)]).first?.first
-        return count == .integer(2)
+        try connection.tableExists(Journal.changes) && connection.tableExists(Migrator.table)
     }
 
     /// The migrations applied to this database, by version, with the change-feed seq each one

@@ -27,7 +27,7 @@ extension Store {
     }
 
     private static func hasUserTables(_ connection: Connection) -> Bool {
-        (try? CapturedTable.userTables(connection).isEmpty) == false
+        (try? TableSchema.userTables(connection).isEmpty) == false
     }
 
     private static func setUp(_ connection: Connection, _ migrations: [Migration]) throws {
@@ -48,7 +48,6 @@ extension Store {
     }
 
     static func schemaVersion(_ connection: Connection) throws -> Int64 {
-        guard case .integer(let version)? = try connection.statement("PRAGMA schema_version").rows().first?.first else { return 0 }
-        return version
+        try connection.scalar("PRAGMA schema_version")?.integerValue ?? 0
     }
 }

@@ -4,20 +4,15 @@ extension Store {
     func checkSchema<Model: PersistentModel>(_ type: Model.Type, _ connection: Connection) throws {
         guard checkedModels.withLock({ $0.insert(ObjectIdentifier(Model.self)).inserted }) else { return }
         do {
-            let rows = try connection.statement("SELECT name, type FROM pragma_table_info(?)").rows([.text(Model._$table)])
-            guard !rows.isEmpty else {
+            guard let table = try TableSchema.read(Model._$table, connection) else {
                 throw StoreError.schemaMismatch("\(Model.self) maps to table '\(Model._$table)', which does not exist; create it in a migration or fix @Model(table:)")
             }
-            var declared: [String: String] = [:]
-            for row in rows {
-                if case .text(let name) = row[0], case .text(let type) = row[1] { declared[name] = type }
-            }
             for column in Model._$columns {
-                guard let sqlType = declared[column.name] else {
+                guard let declared = table.columns.first(where: { $0.name == column.name }) else {
                     throw StoreError.schemaMismatch("property '\(column.property)' of \(Model.self) maps to column '\(column.name)', which table '\(Model._$table)' does not have; add the column in a migration or name an existing one with @Column")
                 }
-                if !StorageKind.isCompatible(swiftType: column.valueType, declaredType: sqlType) {
-                    throw StoreError.schemaMismatch("property '\(column.property)' of \(Model.self) is \(column.valueType), but column '\(column.name)' of table '\(Model._$table)' is declared \(sqlType); change the property's type or the column's")
+                if !StorageKind.isCompatible(swiftType: column.valueType, affinity: declared.affinity) {
+                    throw StoreError.schemaMismatch("property '\(column.property)' of \(Model.self) is \(column.valueType), but column '\(column.name)' of table '\(Model._$table)' is declared \(declared.declaredType); change the property's type or the column's")
                 }
             }
         } catch {
@@ -43,18 +38,12 @@ enum StorageKind {
         }
     }
 
-    /// Whether a column declared `declaredType` can hold values of `swiftType` (SQLite's type
-    /// affinity rules: https://www.sqlite.org/datatype3.html#determination_of_column_affinity).
-    static func isCompatible(swiftType: Any.Type, declaredType: String) -> Bool {
+    /// Whether a column of `affinity` can hold values of `swiftType`: text goes in text columns
+    /// only, numbers in numeric ones, and a column without a type (or `BLOB`) holds anything.
+    static func isCompatible(swiftType: Any.Type, affinity: ColumnAffinity) -> Bool {
         guard let kind = of(swiftType) else { return true }
-        let type = declaredType.uppercased()
-        let affinity: StorageKind?
-        if type.contains("INT") { affinity = .integer }
-        else if type.contains("CHAR") || type.contains("CLOB") || type.contains("TEXT") { affinity = .text }
-        else if type.isEmpty || type.contains("BLOB") { affinity = nil }
-        else { affinity = .real }   // REAL, FLOA, DOUB, and NUMERIC
         switch (kind, affinity) {
-        case (_, nil): return true
+        case (_, .blob): return true
         case (.text, .text): return true
         case (.text, _), (_, .text): return false
         default: return true   // numbers in numeric columns

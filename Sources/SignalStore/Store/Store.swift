@@ -323,7 +323,6 @@ public final class Store: Sendable {
     }
 
     static func dataVersion(_ connection: Connection) throws -> Int64 {
-        guard case .integer(let version)? = try connection.statement("PRAGMA data_version").rows().first?.first else { return 0 }
-        return version
+        try connection.scalar("PRAGMA data_version")?.integerValue ?? 0
     }
 }

@@ -31,7 +31,7 @@ struct DeleteCommand: ParsableCommand {
         let access = RowAccess(table: schema)
         let row = try store.writeForCLI { connection in
             guard let row = try access.row(key, connection) else { throw access.noRow(key) }
-            try connection.statement("DELETE FROM \(quotedIdentifier(schema.name)) WHERE \(schema.keyExpression) = ?").run([key])
+            try connection.statement(RowSQL.delete(from: schema.name, where: schema.keyExpression)).run([key])
             return row
         }
         let printer = Printer(json: options.json)

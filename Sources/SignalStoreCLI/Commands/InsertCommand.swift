@@ -31,14 +31,7 @@ struct InsertCommand: ParsableCommand {
         let values = try Assignment.resolve(parsed, in: schema)
         let access = RowAccess(table: schema)
         let row = try store.writeForCLI { connection in
-            let name = quotedIdentifier(schema.name)
-            if values.isEmpty {
-                try connection.statement("INSERT INTO \(name) DEFAULT VALUES").run()
-            } else {
-                let columns = values.map { quotedIdentifier($0.0.name) }.joined(separator: ", ")
-                let placeholders = Array(repeating: "?", count: values.count).joined(separator: ", ")
-                try connection.statement("INSERT INTO \(name) (\(columns)) VALUES (\(placeholders))").run(values.map(\.1))
-            }
+            try connection.statement(RowSQL.insert(into: schema.name, columns: values.map(\.0.name))).run(values.map(\.1))
             return try insertedRow(values, schema, access, connection)
         }
         let printer = Printer(json: options.json)

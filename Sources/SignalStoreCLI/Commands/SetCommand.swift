@@ -51,8 +51,7 @@ struct SetCommand: ParsableCommand {
         let access = RowAccess(table: schema)
         let (old, new) = try store.writeForCLI { connection in
             guard let old = try access.row(key, connection) else { throw access.noRow(key) }
-            let setList = values.map { "\(quotedIdentifier($0.0.name)) = ?" }.joined(separator: ", ")
-            try connection.statement("UPDATE \(quotedIdentifier(schema.name)) SET \(setList) WHERE \(schema.keyExpression) = ?")
+            try connection.statement(RowSQL.update(schema.name, columns: values.map(\.0.name), where: schema.keyExpression))
                 .run(values.map(\.1) + [key])
             // The key itself may have been changed.
             let newKey = values.first { $0.0.name == schema.keyColumn?.name }?.1 ?? key

@@ -98,7 +98,7 @@ private enum MigrationPlan {
 func rowCount(of table: String, in store: Store) throws(CLIError) -> Int64 {
     try CLIFailure.run {
         try store.readConnection { connection in
-            try connection.statement("SELECT count(*) FROM \(quotedIdentifier(table))").rows().first?.first?.integerValue ?? 0
+            try connection.scalar("SELECT count(*) FROM \(quotedIdentifier(table))")?.integerValue ?? 0
         }
     }
 }

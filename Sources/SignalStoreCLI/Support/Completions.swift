@@ -10,7 +10,7 @@ import SignalStore
 enum Completions {
     /// The tables of the database.
     static let tables = CompletionKind.custom { words, _, prefix in
-        names(words) { connection, _ in try CapturedTable.userTables(connection).map(\.name) }.filter { $0.hasPrefix(prefix) }
+        names(words) { connection, _ in try TableSchema.userTables(connection).map(\.name) }.filter { $0.hasPrefix(prefix) }
     }
 
     /// The columns of the table named after the command.
@@ -66,6 +66,6 @@ enum Completions {
 
     private static func columnNames(of table: String?, _ connection: Connection) throws -> [String] {
         guard let table else { return [] }
-        return try connection.statement("SELECT name FROM pragma_table_info(?)").rows([.text(table)]).compactMap(\.first?.textValue)
+        return try TableSchema.read(table, connection)?.columnNames ?? []
     }
 }

@@ -44,8 +44,7 @@ struct RowAccess {
     /// The rowid of the row whose key is `id`; `nil` if none or the table has no rowid.
     func rowID(of id: SQLiteValue, _ connection: Connection) throws -> Int64? {
         guard !table.isWithoutRowID else { return nil }
-        return try connection.statement("SELECT rowid FROM \(quotedIdentifier(table.name)) WHERE \(table.keyExpression) = ?")
-            .rows([id]).first?.first?.integerValue
+        return try connection.scalar("SELECT rowid FROM \(quotedIdentifier(table.name)) WHERE \(table.keyExpression) = ?", [id])?.integerValue
     }
 
     /// The error for an id that matches no row.

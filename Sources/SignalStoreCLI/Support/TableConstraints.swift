@@ -53,8 +53,7 @@ struct TableConstraints: Sendable {
                 }
             }, condition: key.condition)
         }
-        let sql = try connection.statement("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?")
-            .rows([.text(table)]).first?.first?.textValue ?? ""
+        let sql = try connection.scalar("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", [.text(table)])?.textValue ?? ""
         let keys = try connection.statement("SELECT id, \"table\", \"from\", \"to\", on_update, on_delete FROM pragma_foreign_key_list(?) ORDER BY id, seq")
             .rows([.text(table)])
         var foreignKeys: [ForeignKey] = []

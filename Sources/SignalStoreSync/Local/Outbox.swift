@@ -81,7 +81,7 @@ enum Outbox {
 
     /// The number of entries waiting to be uploaded.
     static func count(_ connection: Connection) throws -> Int64 {
-        guard case .integer(let count)? = try connection.statement("SELECT count(*) FROM \(ReplicaState.outboxTable)").rows().first?.first else { return 0 }
+        guard let count = try connection.scalar("SELECT count(*) FROM \(ReplicaState.outboxTable)")?.integerValue else { return 0 }
         return count
     }
 

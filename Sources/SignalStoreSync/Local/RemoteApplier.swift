@@ -80,15 +80,9 @@ final class RemoteApplier {
         }
         let columns = row.keys.sorted()
         if let rowID {
-            try connection.statement("""
-                UPDATE \(quotedIdentifier(table.name)) SET \(columns.map { "\(quotedIdentifier($0)) = ?" }.joined(separator: ", "))
-                WHERE rowid = ?
-                """).run(columns.map { row[$0] ?? .null } + [.integer(rowID)])
+            try connection.statement(RowSQL.update(table.name, columns: columns)).run(columns.map { row[$0] ?? .null } + [.integer(rowID)])
         } else {
-            try connection.statement("""
-                INSERT INTO \(quotedIdentifier(table.name)) (\(columns.map(quotedIdentifier).joined(separator: ", ")))
-                VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))
-                """).run(columns.map { row[$0] ?? .null })
+            try connection.statement(RowSQL.insert(into: table.name, columns: columns)).run(columns.map { row[$0] ?? .null })
             rowIDs[RowName(table: entry.table, key: entry.key)] = connection.lastInsertRowID
         }
         return true
@@ -105,8 +99,7 @@ final class RemoteApplier {
         // come, and will take this value then).
         guard let rowID else { return false }
         if let inserted = try insertStamp(RowName(table: entry.table, key: entry.key)), inserted > remote.stamp { return false }
-        try connection.statement("UPDATE \(quotedIdentifier(table.name)) SET \(quotedIdentifier(column)) = ? WHERE rowid = ?")
-            .run([value, .integer(rowID)])
+        try connection.statement(RowSQL.update(table.name, columns: [column])).run([value, .integer(rowID)])
         if table.primaryKey.contains(column) { rowIDs.removeAll() }   // the row now has another key
         return true
     }
@@ -116,7 +109,7 @@ final class RemoteApplier {
         let name = RowName(table: remote.entry.table, key: remote.entry.key)
         if let inserted = try insertStamp(name), inserted > remote.stamp { return false }
         guard let rowID else { return false }
-        try connection.statement("DELETE FROM \(quotedIdentifier(table.name)) WHERE rowid = ?").run([.integer(rowID)])
+        try connection.statement(RowSQL.delete(from: table.name)).run([.integer(rowID)])
         // A delete can cascade to other rows (foreign keys), and frees rowids for reuse.
         rowIDs.removeAll()
         return true
@@ -131,9 +124,7 @@ final class RemoteApplier {
 
     private func localRowID(_ key: [SQLiteValue], in table: CapturedTable) throws -> Int64? {
         let condition = table.primaryKey.map { "\(quotedIdentifier($0)) IS ?" }.joined(separator: " AND ")
-        let rows = try connection.statement("SELECT rowid FROM \(quotedIdentifier(table.name)) WHERE \(condition)").rows(key)
-        guard case .integer(let rowID)? = rows.first?.first else { return nil }
-        return rowID
+        return try connection.scalar("SELECT rowid FROM \(quotedIdentifier(table.name)) WHERE \(condition)", key)?.integerValue
     }
 
     private func checkColumns(_ columns: some Sequence<String>, of table: CapturedTable, _ remote: RemoteEntry) throws {

@@ -82,9 +82,7 @@ enum ReplicaState {
 
     /// The highest outbox seq ever used in this file (uploaded or not).
     static func highestOutboxSeq(_ connection: Connection) throws -> Int64 {
-        let rows = try connection.statement("SELECT seq FROM sqlite_sequence WHERE name = ?").rows([.text(outboxTable)])
-        guard case .integer(let seq)? = rows.first?.first else { return 0 }
-        return seq
+        try connection.scalar("SELECT seq FROM sqlite_sequence WHERE name = ?", [.text(outboxTable)])?.integerValue ?? 0
     }
 
     // MARK: Stamps

@@ -1,0 +1,18 @@
+/// One column of a table, as the schema declares it.
+package struct ColumnSchema: Sendable, Equatable {
+    /// The column's name.
+    package let name: String
+    /// The declared type as written (`INTEGER`, `VARCHAR(20)`), `""` when none.
+    package let declaredType: String
+    /// Whether the column is declared `NOT NULL`.
+    package let notNull: Bool
+    /// The `DEFAULT` expression as written, if any.
+    package let defaultSQL: String?
+    /// The column's position in the primary key (1-based), 0 if not part of it.
+    package let primaryKeyPosition: Int
+
+    /// SQLite's affinity for the declared type.
+    package var affinity: ColumnAffinity {
+        ColumnAffinity(declaredType: declaredType)
+    }
+}
