@@ -12,12 +12,16 @@ import Signals
 /// The recorder is thread-safe; ``waitForEvents(count:timeout:)`` waits on a condition
 /// (not a sleep) for events that arrive on other threads.
 public final class Recorder<Value, Failure: Error>: @unchecked Sendable {
-    // @unchecked: `recorded`, `waiters` and `nextWaiterID` are guarded by `condition`, an
-    // NSCondition (a mutex with a wait queue).
-    private let condition = NSCondition()
-    private var recorded: [Event<Value, Failure>] = []
-    private var waiters: [(id: Int, count: Int, continuation: CheckedContinuation<Bool, Never>)] = []
-    private var nextWaiterID = 0
+    // @unchecked: the events and waiters are guarded by `state`'s lock (a LockedCondition);
+    // `subscription` is set once, in `init`. Events need not be Sendable: the recorder hands
+    // them to the test that made it.
+    private struct State {
+        var recorded: [Event<Value, Failure>] = []
+        var waiters: [(id: Int, count: Int, continuation: CheckedContinuation<Bool, Never>)] = []
+        var nextWaiterID = 0
+    }
+
+    private let state = LockedCondition(State())
 
     /// The subscription that feeds this recorder; dispose it to stop recording.
     public private(set) var subscription: any Disposable = AnyDisposable()
@@ -28,21 +32,18 @@ public final class Recorder<Value, Failure: Error>: @unchecked Sendable {
     }
 
     private func append(_ event: Event<Value, Failure>) {
-        condition.lock()
-        recorded.append(event)
-        let count = recorded.count
-        let satisfied = waiters.filter { $0.count <= count }
-        waiters.removeAll { $0.count <= count }
-        condition.broadcast()
-        condition.unlock()
+        let satisfied = state.withLock { state in
+            state.recorded.append(event)
+            let count = state.recorded.count
+            defer { state.waiters.removeAll { $0.count <= count } }
+            return state.waiters.filter { $0.count <= count }
+        }
         for waiter in satisfied { waiter.continuation.resume(returning: true) }
     }
 
     /// Every event received so far, in order.
     public var events: [Event<Value, Failure>] {
-        condition.lock()
-        defer { condition.unlock() }
-        return recorded
+        state.withLock { $0.recorded }
     }
 
     /// The values received so far, in order.
@@ -72,14 +73,7 @@ public final class Recorder<Value, Failure: Error>: @unchecked Sendable {
     /// - Returns: `true` if the events arrived in time.
     @discardableResult
     public func waitForEvents(count: Int, timeout: Duration = .seconds(10)) -> Bool {
-        let (seconds, attoseconds) = timeout.components
-        let deadline = Date().addingTimeInterval(Double(seconds) + Double(attoseconds) / 1e18)
-        condition.lock()
-        defer { condition.unlock() }
-        while recorded.count < count {
-            if !condition.wait(until: deadline) { return recorded.count >= count }
-        }
-        return true
+        state.wait(until: { $0.recorded.count >= count }, timeout: timeout) { _, arrived in arrived }
     }
 }
 
@@ -94,15 +88,13 @@ extension Recorder {
     @discardableResult
     public func events(count: Int, timeout: Duration = .seconds(10)) async -> Bool {
         await withCheckedContinuation { continuation in
-            condition.lock()
-            guard recorded.count < count else {
-                condition.unlock()
-                return continuation.resume(returning: true)
+            let id = state.withLock { state -> Int? in
+                guard state.recorded.count < count else { return nil }
+                defer { state.nextWaiterID += 1 }
+                state.waiters.append((state.nextWaiterID, count, continuation))
+                return state.nextWaiterID
             }
-            let id = nextWaiterID
-            nextWaiterID += 1
-            waiters.append((id, count, continuation))
-            condition.unlock()
+            guard let id else { return continuation.resume(returning: true) }
             Task { [weak self] in
                 try? await Task.sleep(for: timeout)
                 self?.expireWaiter(id)
@@ -111,10 +103,10 @@ extension Recorder {
     }
 
     private func expireWaiter(_ id: Int) {
-        condition.lock()
-        let expired = waiters.first { $0.id == id }
-        waiters.removeAll { $0.id == id }
-        condition.unlock()
+        let expired = state.withLock { state in
+            defer { state.waiters.removeAll { $0.id == id } }
+            return state.waiters.first { $0.id == id }
+        }
         expired?.continuation.resume(returning: false)
     }
 }

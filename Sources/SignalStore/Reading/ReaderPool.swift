@@ -20,14 +20,15 @@ final class ReaderPool: Sendable {
     let capacity: Int
     private let path: String
     private let busyTimeout: Duration
-    private let state = Locked(State())
-    /// Counts the connections free to use (idle or not yet opened).
-    private let free: DispatchSemaphore
+    /// Waited on by reads that find every connection in use.
+    private let state: LockedCondition<State>
 
     private struct State {
         var idle: [Connection] = []
         /// The connections in use, by the thread reading on each.
         var reading: [(thread: pthread_t, connection: Connection)] = []
+        /// The connections free to use: idle, or not opened yet.
+        var free: Int
         var isClosed = false
     }
 
@@ -36,7 +37,7 @@ final class ReaderPool: Sendable {
         self.path = path
         self.capacity = capacity
         self.busyTimeout = busyTimeout
-        free = DispatchSemaphore(value: capacity)
+        state = LockedCondition(State(free: capacity))
     }
 
     /// Runs `body` in one read transaction on a reader: every statement in it sees the same
@@ -47,14 +48,13 @@ final class ReaderPool: Sendable {
         if let joined = state.withLock({ $0.reading.first { pthread_equal($0.thread, thread) != 0 }?.connection }) {
             return try body(joined)
         }
-        free.wait()
-        defer { free.signal() }
         let connection = try checkOut(for: thread)
         defer { checkIn(connection) }
         return try connection.transaction(.deferred) { try body(connection) }
     }
 
-    /// Closes the idle connections; those in use close when their read ends.
+    /// Closes the idle connections; those in use close when their read ends. Reads waiting for
+    /// a connection fail with ``StoreError/closed``.
     func close() {
         let closing = state.withLock { state -> [Connection] in
             state.isClosed = true
@@ -64,20 +64,28 @@ final class ReaderPool: Sendable {
         _ = closing   // released here, outside the lock
     }
 
+    /// Takes a free connection, waiting for one when all are in use, and opens it if needed.
     private func checkOut(for thread: pthread_t) throws -> Connection {
-        let idle = try state.withLock { state -> Connection? in
+        let idle = try state.wait(until: { $0.free > 0 || $0.isClosed }) { state, _ -> Connection? in
             if state.isClosed { throw StoreError.closed }
+            state.free -= 1
             return state.idle.popLast()
         }
-        let connection = try idle ?? Connection(path: path, busyTimeout: busyTimeout, readOnly: true)
-        state.withLock { $0.reading.append((thread, connection)) }
-        return connection
+        do {
+            let connection = try idle ?? Connection(path: path, busyTimeout: busyTimeout, readOnly: true)
+            state.withLock { $0.reading.append((thread, connection)) }
+            return connection
+        } catch {
+            state.withLock { $0.free += 1 }
+            throw error
+        }
     }
 
     private func checkIn(_ connection: Connection) {
         state.withLock { state in
             state.reading.removeAll { $0.connection === connection }
             if !state.isClosed { state.idle.append(connection) }
+            state.free += 1
         }
     }
 

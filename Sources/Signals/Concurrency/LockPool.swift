@@ -15,7 +15,8 @@ import Darwin
 /// user objects while holding it.
 @usableFromInline
 final class LockPool: @unchecked Sendable {
-    // @unchecked: the mutexes are only used through pthread calls, which synchronize themselves.
+    // @unchecked: the mutexes are only used through PlatformMutex, whose calls synchronize
+    // themselves.
     private static let count = 64
     private static let stride = 64   // one cache line per mutex, so neighbours do not contend
     private let storage: UnsafeMutableRawPointer
@@ -27,8 +28,7 @@ final class LockPool: @unchecked Sendable {
         storage = UnsafeMutableRawPointer.allocate(byteCount: Self.count * Self.stride, alignment: Self.stride)
         for index in 0..<Self.count {
             let mutex = (storage + index * Self.stride).bindMemory(to: pthread_mutex_t.self, capacity: 1)
-            mutex.initialize(to: pthread_mutex_t())
-            pthread_mutex_init(mutex, nil)
+            PlatformMutex.initialize(mutex)
         }
         // Never deallocated: the pool lives as long as the process.
     }
@@ -37,8 +37,8 @@ final class LockPool: @unchecked Sendable {
     @usableFromInline
     func withLock<Result>(for object: AnyObject, _ body: () throws -> Result) rethrows -> Result {
         let mutex = self.mutex(for: object)
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
+        PlatformMutex.lock(mutex)
+        defer { PlatformMutex.unlock(mutex) }
         return try body()
     }
 

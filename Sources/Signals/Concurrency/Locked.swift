@@ -8,10 +8,20 @@ import Darwin
 
 /// A value protected by a mutex that lives in the same heap allocation.
 ///
-/// This is the single lock type of the package. It wraps a `pthread_mutex_t` rather than
-/// `Synchronization.Mutex` because, measured on Linux with Swift 6.3, the pthread lock is about
-/// five times faster uncontended (7 ns against 36 ns a lock/unlock pair) and Thread Sanitizer
-/// reports no false "Swift access race" on it. Swap the implementation here and nowhere else.
+/// The lock of almost all state in the package. The others, all in this folder and all on
+/// ``PlatformMutex`` (which says why pthread, not `Synchronization.Mutex`), exist only where
+/// this one cannot serve:
+/// - ``LockPool``: subscriptions share 64 pooled mutexes instead of allocating one each, on
+///   their rare slow paths (about 100 bytes saved per subscription);
+/// - ``RecursiveLock``: the store's writer lock, held across a `store.transaction` body that
+///   writes again on the same thread, and a model's lock;
+/// - ``LockedCondition``: the three places that block a thread until a state is reached (the
+///   reader pool, the test recorder, the CLI's stop latch);
+/// - `Atomic` flag words (Synchronization), for the one-CAS entry of a subscription's
+///   serialized section and a subject's state, where even an uncontended mutex costs too much.
+///
+/// To try `Synchronization.Mutex` here, replace ``LockedStorage`` with a class holding a
+/// `Mutex<State>`: the API (`withLock`) is the same, and no caller changes.
 ///
 /// Rule of use: never call user code inside ``withLock(_:)``. Change the state, return what has to
 /// be done, and do it after the lock is released.
@@ -40,11 +50,7 @@ final class LockedStorage<State>: ManagedBuffer<State, pthread_mutex_t> {
     @inlinable
     static func make(_ initialState: State) -> LockedStorage<State> {
         let buffer = create(minimumCapacity: 1) { _ in initialState }
-        buffer.withUnsafeMutablePointerToElements { mutex in
-            mutex.initialize(to: pthread_mutex_t())
-            let result = pthread_mutex_init(mutex, nil)
-            precondition(result == 0, "pthread_mutex_init failed with \(result)")
-        }
+        buffer.withUnsafeMutablePointerToElements { mutex in PlatformMutex.initialize(mutex) }
         // `create` is declared to return the base class; it allocates an instance of `Self`.
         return unsafeDowncast(buffer, to: LockedStorage<State>.self)
     }
@@ -52,16 +58,13 @@ final class LockedStorage<State>: ManagedBuffer<State, pthread_mutex_t> {
     @inlinable @inline(__always)
     func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
         try withUnsafeMutablePointers { state, mutex in
-            pthread_mutex_lock(mutex)
-            defer { pthread_mutex_unlock(mutex) }
+            PlatformMutex.lock(mutex)
+            defer { PlatformMutex.unlock(mutex) }
             return try body(&state.pointee)
         }
     }
 
     deinit {
-        withUnsafeMutablePointerToElements { mutex in
-            pthread_mutex_destroy(mutex)
-            mutex.deinitialize(count: 1)
-        }
+        withUnsafeMutablePointerToElements { mutex in PlatformMutex.destroy(mutex) }
     }
 }
