@@ -2,16 +2,18 @@ import Foundation
 import Testing
 @testable import SignalStoreCLI
 
-/// Each command's help shows the options it uses, and only those; giving one to a command that
-/// does not use it says which commands do.
+/// Each command's help shows the context options (`--db`, `--migrations`, `--json`) and the
+/// command-specific options it uses, and only those; giving a command-specific option to a
+/// command that does not use it says which commands do.
 @Suite struct OptionScopeTests {
     @Test(arguments: [
-        ("get", ["--db", "--json", "--limit"], ["--timeout", "--migrations", "--quiet"]),
-        ("tables", ["--db", "--json"], ["--timeout", "--migrations", "--quiet"]),
-        ("set", ["--db", "--json", "--timeout"], ["--migrations", "--quiet"]),
+        ("get", ["--db", "--json", "--migrations", "--limit"], ["--timeout", "--quiet"]),
+        ("tables", ["--db", "--json", "--migrations"], ["--timeout", "--quiet"]),
+        ("set", ["--db", "--json", "--migrations", "--timeout"], ["--quiet"]),
         ("migrate", ["--db", "--json", "--migrations", "--timeout", "--quiet"], [String]()),
         ("status", ["--db", "--migrations"], ["--timeout", "--quiet"]),
-        ("changes", ["--since", "--follow", "--quiet"], ["--timeout", "--migrations"]),
+        ("changes", ["--since", "--follow", "--quiet", "--migrations"], ["--timeout"]),
+        ("demo", ["--db", "--json", "--migrations"], ["--timeout", "--quiet"]),
     ])
     func helpShowsTheOptionsTheCommandUses(command: String, shown: [String], hidden: [String]) throws {
         let help = try runBinary(["help", command]).output
@@ -26,10 +28,35 @@ import Testing
     }
 }
 
-/// The table of which commands take `--timeout`, `--migrations` and `--quiet` (for the error
-/// message) agrees with the options each command really declares.
+/// The context options are accepted by every command, before or after it (DESIGN §4), so a
+/// script or an alias that passes them to every command works.
+@Suite struct ContextOptionTests {
+    @Test func everyCommandAcceptsTheContextOptions() throws {
+        let folder = TemporaryDirectory()
+        let db = folder.path("app.sqlite")
+        let migrations = packageMigrations.path
+        #expect(try runBinary(["migrate", "--db", db, "--migrations", migrations]).status == 0)
+        let invocations: [[String]] = [
+            ["status"], ["tables"], ["schema", "orders"], ["get", "orders"], ["changes", "--limit", "1"],
+            ["consumers"], ["insert", "orders", "id=1", "purchase_num=1", "status=open"],
+            ["set", "orders", "1", "status=paid"], ["delete", "orders", "1"], ["prune", "--through", "0"],
+            ["migrate"],
+        ]
+        let context = ["--db", db, "--migrations", migrations, "--json"]
+        for contextFirst in [false, true] {
+            for command in invocations {
+                let arguments = contextFirst ? context + command : command + context
+                let result = try runBinary(arguments)
+                #expect(result.status == 0, "\(arguments.joined(separator: " ")): \(result.error)")
+            }
+        }
+    }
+}
+
+/// The table of which commands take `--timeout` and `--quiet` (for the error message) agrees
+/// with the options each command really declares.
 @Suite struct OptionScopeAgreementTests {
-    @Test(arguments: ["--timeout", "--migrations", "--quiet"])
+    @Test(arguments: ["--timeout", "--quiet"])
     func theScopeTableMatchesEveryCommandsOptions(option: String) {
         for command in SignalStoreTool.configuration.subcommands {
             guard let name = command.configuration.commandName else { continue }

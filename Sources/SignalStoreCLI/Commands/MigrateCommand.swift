@@ -18,7 +18,6 @@ struct MigrateCommand: ParsableCommand {
     )
 
     @OptionGroup var options: GlobalOptions
-    @OptionGroup var folder: MigrationsOption
     @OptionGroup var lockTimeout: TimeoutOption
     @OptionGroup var progressOption: QuietOption
 
@@ -33,7 +32,7 @@ struct MigrateCommand: ParsableCommand {
         let store: Store
         do {
             defer { progress?.finish() }
-            store = try DatabaseOpener.openMigrating(options, migrations: folder, busyTimeout: lockTimeout.busyTimeout)
+            store = try DatabaseOpener.openMigrating(options, busyTimeout: lockTimeout.busyTimeout)
         } catch {
             if !existed { removeCreatedDatabase(path) }
             throw error
@@ -59,7 +58,7 @@ struct MigrateCommand: ParsableCommand {
     /// The files `migrate` is about to apply (for the progress line), read without changing
     /// anything.
     private func pendingFiles(_ path: String, existed: Bool) throws -> [String] {
-        let migrations = try DatabaseOpener.loadMigrations(folder)
+        let migrations = try DatabaseOpener.loadMigrations(options.migrationFiles)
         guard existed else { return migrations.map { $0.file ?? $0.name } }
         let connection = try Connection(path: path, busyTimeout: lockTimeout.busyTimeout, readOnly: true)
         return try Migrator.pending(migrations, in: connection).map { $0.file ?? $0.name }

@@ -19,7 +19,6 @@ struct StatusCommand: ParsableCommand {
     )
 
     @OptionGroup var options: GlobalOptions
-    @OptionGroup var folder: MigrationsOption
 
     func run() throws {
         let store = try DatabaseOpener.open(options, access: .readOnly)
@@ -60,7 +59,7 @@ struct StatusCommand: ParsableCommand {
     /// it would fail. The same checks as `migrate`, run without changing anything.
     private func migrationPlan(_ store: Store) -> MigrationPlan {
         do {
-            let migrations = try Migration.load(from: folder.migrationsDirectory)
+            let migrations = try Migration.load(from: options.migrationFiles.migrationsDirectory)
             let pending = try store.readConnection { connection in try Migrator.pending(migrations, in: connection) }
             return .pending(pending.map { $0.file ?? $0.name })
         } catch let error as MigrationError {

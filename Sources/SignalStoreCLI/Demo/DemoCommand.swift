@@ -17,7 +17,9 @@ struct DemoCommand: ParsableCommand {
             """
     )
 
-    @OptionGroup var migrationFiles: MigrationsOption
+    /// Only `--migrations` is read; `--db` and `--json` are accepted and ignored (the demo
+    /// makes its own database and talks to a person).
+    @OptionGroup var options: GlobalOptions
 
     @Flag(name: .long, help: "Keep the demo database and print where it is.")
     var keep = false
@@ -38,7 +40,7 @@ struct DemoCommand: ParsableCommand {
         guard MainScheduler.isOnMainQueue else {
             throw CLIError("the demo's views need the main actor; run the demo from the signalstore executable (swift run signalstore demo)")
         }
-        let directory = migrationFiles.migrationsDirectory
+        let directory = options.migrationFiles.migrationsDirectory
         try MainActor.assumeIsolated {
             try DemoScript(path: path, migrations: directory).run()
         }

@@ -21,9 +21,9 @@ enum DatabaseOpener {
     }
 
     /// Opens (creating if needed) the database named by `options` and applies the migrations.
-    static func openMigrating(_ options: GlobalOptions, migrations folder: MigrationsOption, busyTimeout: Duration) throws -> Store {
+    static func openMigrating(_ options: GlobalOptions, busyTimeout: Duration) throws -> Store {
         let path = try options.databasePath()
-        let migrations = try loadMigrations(folder)
+        let migrations = try loadMigrations(options.migrationFiles)
         if FileManager.default.fileExists(atPath: path) {
             try DatabaseFile.checkExisting(path)
             if !DatabaseFile.isWritable(path) {

@@ -1,13 +1,17 @@
 import ArgumentParser
 import Foundation
 
-/// The options every database command takes: the database, and JSON output.
+/// The context options every command takes (DESIGN §4): the database, the migrations folder,
+/// and JSON output. A command that does not use one ignores it, so a script or an alias can
+/// always pass all three.
 struct GlobalOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The database file (default: $SIGNALSTORE_DB).", valueName: "path"), completion: .file())
     var db: String?
 
     @Flag(name: .long, help: "Print JSON: one document, or one JSON object per line for streams.")
     var json = false
+
+    @OptionGroup var migrationFiles: MigrationsOption
 
     /// The database path from `--db` or `SIGNALSTORE_DB`.
     /// - Throws: A usage error when neither is given.
@@ -35,9 +39,10 @@ struct TimeoutOption: ParsableArguments {
     }
 }
 
-/// `--migrations`, for the commands that read the migration files.
+/// `--migrations`, a context option: read by `migrate`, `status` and `demo`, accepted and
+/// ignored by the others.
 struct MigrationsOption: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("The folder of NNNN_description.sql migrations.", valueName: "dir"), completion: .directory)
+    @Option(name: .long, help: ArgumentHelp("The folder of NNNN_description.sql migrations (read by migrate, status and demo).", valueName: "dir"), completion: .directory)
     var migrations: String = "Migrations"
 
     /// The migrations folder as a URL.

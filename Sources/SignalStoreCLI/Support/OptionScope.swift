@@ -6,7 +6,6 @@ enum OptionScope {
     /// do not.
     private static let scopes: [String: (commands: [String], reason: String)] = [
         "--timeout": (["set", "insert", "delete", "migrate", "prune"], "reads never wait for a writer's lock"),
-        "--migrations": (["migrate", "status", "demo"], "it reads no migration files"),
         "--quiet": (["migrate", "prune", "changes"], "it shows no progress"),
     ]
 
