@@ -5,7 +5,7 @@ import Testing
 /// A child process writes through models and acknowledges each write after it returns; the
 /// parent kills it with SIGKILL at random moments. After every kill the database is sound, holds
 /// every acknowledged write, and its change journal replays to exactly its tables.
-@Suite struct CrashSafetyTests {
+@Suite(.ownThread) struct CrashSafetyTests {
     /// What the parent knows of an order: its acknowledged values, or deleted.
     enum OrderState: Equatable, CustomStringConvertible {
         case present(purchaseNum: Int64, status: String)

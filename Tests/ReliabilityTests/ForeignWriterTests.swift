@@ -7,7 +7,7 @@ import Testing
 /// deletes with and without foreign-key enforcement, interleaved with writes through the store
 /// and its models. After every batch the journal replays (strictly) to every table, and every
 /// live object equals its row, or was completed because its row is gone.
-@Suite(.enabled(if: sqlite3Shell != nil && python3 != nil, "needs the sqlite3 shell and python3"))
+@Suite(.enabled(if: sqlite3Shell != nil && python3 != nil, "needs the sqlite3 shell and python3"), .ownThread)
 struct ForeignWriterTests {
     static let migrations = packageMigrationList + [
         Migration(version: 3, name: "people", sql: """

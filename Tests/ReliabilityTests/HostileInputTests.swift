@@ -5,7 +5,7 @@ import Testing
 
 /// The CLI against generated malformed invocations and damaged files: a clear error, the right
 /// exit status, no crash, and the database bytes unchanged.
-@Suite struct HostileInputTests {
+@Suite(.ownThread) struct HostileInputTests {
     /// Strings no schema would contain: unicode, SQL, control characters, flags, huge.
     static func hostileString(_ random: inout SeededGenerator) -> String {
         let pieces = [

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// Several processes write through the store while others watch the change feed.
-@Suite struct ManyWritersTests {
+@Suite(.ownThread) struct ManyWritersTests {
     @Test func fourWritingProcessesAndTwoWatchersLoseNothingAndSeeEverySeqOnce() throws {
         let writes = isHeavy ? 2_000 : 300
         let directory = TemporaryDirectory()

@@ -5,7 +5,7 @@ import Testing
 
 /// Every kind of bad input: a clear message on stderr, exit status 1 (2 for usage errors), and
 /// the database file byte-for-byte unchanged. Each case runs in-process and through the binary.
-@Suite struct BadInputTests {
+@Suite(.ownThread) struct BadInputTests {
     /// How a case runs the CLI.
     enum Runner: String, CaseIterable, CustomTestStringConvertible, Sendable {
         case inProcess, binary

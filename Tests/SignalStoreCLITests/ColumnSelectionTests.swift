@@ -4,7 +4,7 @@ import Testing
 
 /// Columns chosen on the command line, through the built binary: several for `get`, one across
 /// every row for `watch --column`, and a watch with nothing to print says it is waiting.
-@Suite struct ColumnSelectionTests {
+@Suite(.ownThread) struct ColumnSelectionTests {
     @Test func getTakesSeveralColumns() throws {
         let directory = TemporaryDirectory()
         let path = try exampleDatabase(in: directory)

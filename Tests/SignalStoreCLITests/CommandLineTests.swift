@@ -6,7 +6,7 @@ import Testing
 /// The command line as a `sqlite3` or `git` user types it, through the built binary: global
 /// options on either side of the command, suggestions for typos, help and version, negative
 /// numbers, `changes` after a prune.
-@Suite struct CommandLineTests {
+@Suite(.ownThread) struct CommandLineTests {
     @Test(arguments: [
         ["--db", "{db}", "get", "orders", "1"],
         ["--db={db}", "get", "orders", "1"],

@@ -4,7 +4,7 @@ import SignalStore
 import Testing
 
 /// The commands driven in-process: what each prints, in human form and as JSON.
-@Suite struct CommandTests {
+@Suite(.ownThread) struct CommandTests {
     @Test func migrateCreatesTheDatabaseThenReportsItUpToDate() throws {
         let directory = TemporaryDirectory()
         let path = directory.path("new.sqlite")

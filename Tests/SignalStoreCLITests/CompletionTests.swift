@@ -4,7 +4,7 @@ import Testing
 /// Shell completion: the generated scripts call the binary back with the words typed so far,
 /// and it answers with names from the database. Tested through the built binary, with the call
 /// the bash script makes.
-@Suite struct CompletionTests {
+@Suite(.ownThread) struct CompletionTests {
     /// What the shell script runs to complete the argument `argument` of `command`.
     private func complete(_ command: String, _ argument: String, words: [String], environment: [String: String]? = nil) throws -> CLIResult {
         let current = words.count - 1

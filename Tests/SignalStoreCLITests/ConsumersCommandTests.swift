@@ -3,7 +3,7 @@ import SignalStore
 import Testing
 
 /// `signalstore consumers` and `prune` with a durable consumer, through the built binary.
-@Suite struct ConsumersCommandTests {
+@Suite(.ownThread) struct ConsumersCommandTests {
     @Test func consumersAreListedWithTheirLagAndHoldBackPrune() throws {
         let directory = TemporaryDirectory()
         let path = try exampleDatabase(in: directory)   // two inserts: seq 1 and 2

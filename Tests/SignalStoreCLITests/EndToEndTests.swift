@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The built `signalstore` binary, as a user runs it: separate processes, pipes, SIGINT.
-@Suite struct EndToEndTests {
+@Suite(.ownThread) struct EndToEndTests {
     @Test func watchInOneProcessSeesASetFromAnother() throws {
         let directory = TemporaryDirectory()
         let path = try exampleDatabase(in: directory)

@@ -5,7 +5,7 @@ import Testing
 
 /// A feed of 200,000 entries, through the built binary: output starts at once, and Ctrl-C
 /// stops a one-shot command with status 130 and a follow with status 0.
-@Suite(.enabled(if: sqlite3Shell != nil, "needs the sqlite3 shell"))
+@Suite(.enabled(if: sqlite3Shell != nil, "needs the sqlite3 shell"), .ownThread)
 struct LargeFeedTests {
     /// A database whose journal has `entries` insert entries, written by the sqlite3 shell.
     static func largeFeed(in directory: TemporaryDirectory, entries: Int = 200_000) throws -> String {

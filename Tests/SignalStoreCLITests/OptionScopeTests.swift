@@ -5,7 +5,7 @@ import Testing
 /// Each command's help shows the context options (`--db`, `--migrations`, `--json`) and the
 /// command-specific options it uses, and only those; giving a command-specific option to a
 /// command that does not use it says which commands do.
-@Suite struct OptionScopeTests {
+@Suite(.ownThread) struct OptionScopeTests {
     @Test(arguments: [
         ("get", ["--db", "--json", "--migrations", "--limit"], ["--timeout", "--quiet"]),
         ("tables", ["--db", "--json", "--migrations"], ["--timeout", "--quiet"]),
@@ -30,7 +30,7 @@ import Testing
 
 /// The context options are accepted by every command, before or after it (DESIGN §4), so a
 /// script or an alias that passes them to every command works.
-@Suite struct ContextOptionTests {
+@Suite(.ownThread) struct ContextOptionTests {
     @Test func everyCommandAcceptsTheContextOptions() throws {
         let folder = TemporaryDirectory()
         let db = folder.path("app.sqlite")
@@ -55,7 +55,7 @@ import Testing
 
 /// The table of which commands take `--timeout` and `--quiet` (for the error message) agrees
 /// with the options each command really declares.
-@Suite struct OptionScopeAgreementTests {
+@Suite(.ownThread) struct OptionScopeAgreementTests {
     @Test(arguments: ["--timeout", "--quiet"])
     func theScopeTableMatchesEveryCommandsOptions(option: String) {
         for command in SignalStoreTool.configuration.subcommands {

@@ -4,7 +4,7 @@ import Testing
 /// Progress of long work, through the built binary on a pseudo-terminal (`script` gives the
 /// command one): shown on a terminal's stderr, erased at the end, never in redirected output,
 /// and off with --quiet.
-@Suite(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script") && sqlite3Shell != nil, "needs script(1) and sqlite3"))
+@Suite(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script") && sqlite3Shell != nil, "needs script(1) and sqlite3"), .ownThread)
 struct ProgressTests {
     /// Runs `command` (a shell command line) with a terminal for its standard streams; returns
     /// what the terminal showed.

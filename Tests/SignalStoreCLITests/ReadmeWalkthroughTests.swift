@@ -5,7 +5,7 @@ import Testing
 /// The README's command-line walkthrough works as printed: each `$ signalstore …` line is run
 /// and its output compared with the README's (timestamps masked), including the second
 /// terminal's `watch`.
-@Suite struct ReadmeWalkthroughTests {
+@Suite(.ownThread) struct ReadmeWalkthroughTests {
     static let readme = packageRoot.appendingPathComponent("README.md")
 
     /// The `console` blocks of the walkthrough section, in order.

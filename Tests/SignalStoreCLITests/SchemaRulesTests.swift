@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `schema` shows what a constraint error refers to: UNIQUE keys, CHECK conditions, foreign keys.
-@Suite(.enabled(if: sqlite3Shell != nil, "needs the sqlite3 shell"))
+@Suite(.enabled(if: sqlite3Shell != nil, "needs the sqlite3 shell"), .ownThread)
 struct SchemaRulesTests {
     @Test func schemaShowsUniqueCheckAndForeignKeys() throws {
         let directory = TemporaryDirectory()

@@ -3,7 +3,7 @@ import Testing
 
 /// `status` runs `migrate`'s checks: it lists what `migrate` would apply, or says why it would
 /// fail, and changes nothing.
-@Suite struct StatusPlanTests {
+@Suite(.ownThread) struct StatusPlanTests {
     private func migrationsCopy(in directory: TemporaryDirectory) throws -> URL {
         let folder = directory.url.appendingPathComponent("Migrations")
         try FileManager.default.copyItem(at: packageMigrations, to: folder)

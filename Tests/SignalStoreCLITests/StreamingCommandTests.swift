@@ -4,7 +4,7 @@ import SignalStore
 import Testing
 
 /// `watch` and `changes --follow`, driven in-process: replay, live changes, stopping.
-@Suite struct StreamingCommandTests {
+@Suite(.ownThread) struct StreamingCommandTests {
     /// Runs a streaming command on a background thread; returns its result once stopped.
     private func start(_ arguments: [String], output: CapturedText, stop: StopRequest) -> StopRequestResult {
         let result = StopRequestResult()

@@ -3,7 +3,7 @@ import Testing
 
 /// Values as a shell delivers them: the help's forms work as typed, what the shell mangled is
 /// refused with the fix, and output tells NULL, empty text and the text "null" apart.
-@Suite struct ValueFormsTests {
+@Suite(.ownThread) struct ValueFormsTests {
     @Test func theHelpShowsTheShellSafeForms() throws {
         let help = try runBinary(["help", "set"])
         for form in [#""note='null'""#, #""note=''""#, #""data=x'0aff'""#, "note=null"] {

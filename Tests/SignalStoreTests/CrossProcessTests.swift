@@ -4,7 +4,7 @@ import Testing
 @testable import SignalStore
 
 /// Other processes write; this store's feed sees exactly their changes.
-@Suite("Cross-process capture")
+@Suite("Cross-process capture", .ownThread)
 struct CrossProcessTests {
     @Test(.enabled(if: sqlite3Shell != nil, "needs the sqlite3 shell"))
     func theSQLite3ShellsChangesReachTheFeed() async throws {

@@ -5,7 +5,7 @@ import Testing
 
 /// Conflict clauses written by foreign writers with SQLite's default settings (the `sqlite3`
 /// shell, Python's `sqlite3`): every row they evict is journaled, live objects follow.
-@Suite("Every writer", .enabled(if: sqlite3Shell != nil, "needs the sqlite3 shell"))
+@Suite("Every writer", .enabled(if: sqlite3Shell != nil, "needs the sqlite3 shell"), .ownThread)
 struct EveryWriterTests {
     /// The package's tables plus tables with every kind of UNIQUE index.
     static let migrations = packageMigrationList + [

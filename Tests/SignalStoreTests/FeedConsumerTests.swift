@@ -4,7 +4,7 @@ import Testing
 
 /// Durable named consumers: they resume after what they acknowledged, across restarts and
 /// SIGKILL, and pruning never deletes what one has not acknowledged.
-@Suite("Durable feed consumers")
+@Suite("Durable feed consumers", .ownThread)
 struct FeedConsumerTests {
     private func insertOrders(_ store: Store, _ ids: ClosedRange<Int>) throws {
         for id in ids { try store.execute("INSERT INTO orders (id, purchase_num, status) VALUES (?, 1, 'open')", arguments: [.integer(Int64(id))]) }
@@ -92,7 +92,7 @@ struct FeedConsumerTests {
 
 /// Pruning deletes in batches (so a tool can show progress) inside one transaction: every
 /// entry through the seq goes, none after it, whatever the batch boundaries.
-@Suite("Pruning in batches")
+@Suite("Pruning in batches", .ownThread)
 struct PruningBatchTests {
     @Test func aPruneOfManyBatchesDeletesExactlyThroughTheSeq() throws {
         let store = try Store.inMemory(migrations: packageMigrations)

@@ -4,7 +4,7 @@ import Testing
 
 /// Query signals: the current result on subscribe, then a new result only when a commit changed
 /// it, from any writer; failures on `store.errors`.
-@Suite("Live queries")
+@Suite("Live queries", .ownThread)
 struct LiveQueryTests {
     private func openStore(_ directory: TemporaryDirectory) throws -> Store {
         try Store(path: directory.path("queries.sqlite"), migrations: packageMigrations)
@@ -90,7 +90,7 @@ struct LiveQueryTests {
 }
 
 /// The poll for other connections' commits reports a failure once and retries until it works.
-@Suite("Poll failures")
+@Suite("Poll failures", .ownThread)
 struct PollFailureTests {
     @Test func aFailingPollIsReportedOnceAndRetried() throws {
         guard let shell = sqlite3Shell else { return }

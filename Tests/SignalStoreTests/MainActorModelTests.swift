@@ -20,7 +20,7 @@ final class MainActorCustomer {
     }
 }
 
-@Suite struct MainActorModelTests {
+@Suite(.ownThread) struct MainActorModelTests {
     @Test func theModelKnowsItIsMainActorIsolated() {
         #expect(MainActorCustomer._$isolation.isMainActor)
         #expect(!Order._$isolation.isMainActor)

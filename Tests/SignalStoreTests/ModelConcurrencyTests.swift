@@ -5,7 +5,7 @@ import Synchronization
 import Testing
 @testable import SignalStore
 
-@Suite("Models under concurrency and failure")
+@Suite("Models under concurrency and failure", .ownThread)
 struct ModelConcurrencyTests {
     private func openStore(_ directory: TemporaryDirectory) throws -> Store {
         try Store(path: directory.path("models.sqlite"), migrations: packageMigrations)

@@ -5,7 +5,7 @@ import Testing
 
 /// Migrations that add, drop and rename columns and rebuild, rename and drop tables, with the
 /// journal replaying across them; tables adopted or created by other writers.
-@Suite("Schema evolution")
+@Suite("Schema evolution", .ownThread)
 struct SchemaEvolutionTests {
     /// Opens a file store at the package migrations with some rows, then applies `migration` as
     /// version 3 and checks that replaying the journal (migrations at their recorded seqs)

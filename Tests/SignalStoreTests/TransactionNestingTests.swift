@@ -5,7 +5,7 @@ import Testing
 
 /// Every nesting the public API allows, on the one transaction implementation
 /// (`Connection.transaction`, which reads SQLite's own state to decide "outermost or nested").
-@Suite("Transaction nesting")
+@Suite("Transaction nesting", .ownThread)
 struct TransactionNestingTests {
     private struct Abort: Error {}
 

@@ -74,8 +74,13 @@ struct SchedulingTests {
     @Test func queueSchedulerRunsDelayedActionsAndCancels() {
         let scheduler = labelledScheduler("delayed")
         let ran = Log<String>()
+        // The queue is held by a gate until the action is disposed, so the test never races the
+        // clock: however slow this thread, the action cannot start before `dispose()`.
+        let gate = DispatchSemaphore(value: 0)
+        scheduler.schedule { gate.wait() }
         let cancelled = scheduler.schedule(after: .milliseconds(1)) { ran.append("cancelled") }
         cancelled.dispose()
+        gate.signal()
         scheduler.schedule(after: .milliseconds(5)) { ran.append("delayed") }
         #expect(waitUntil { ran.count == 1 })
         // The queue is serial: once this runs, the earlier-due cancelled action has had its turn.

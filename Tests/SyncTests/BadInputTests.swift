@@ -3,7 +3,7 @@ import SignalStoreSync
 import SignalStoreTestSupport
 import Testing
 
-@Suite("Sync: bad input gets one clear line, loses nothing, shows no password", .enabled(if: TestServer.isEnabled && sqlite3Shell != nil, "needs PostgreSQL (SIGNALSTORE_TEST_POSTGRES_URL) and the sqlite3 shell"))
+@Suite("Sync: bad input gets one clear line, loses nothing, shows no password", .enabled(if: TestServer.isEnabled && sqlite3Shell != nil, "needs PostgreSQL (SIGNALSTORE_TEST_POSTGRES_URL) and the sqlite3 shell"), .ownThread)
 struct BadInputTests {
     /// Runs `signalstore sync --once` and checks the failure is one line that says `expected`.
     private func expectFailure(_ arguments: [String], environment: [String: String]? = nil, saying expected: String, secret: String? = nil) throws {
@@ -77,7 +77,7 @@ struct BadInputTests {
     }
 }
 
-@Suite("Sync: a copied database file", .enabled(if: TestServer.isEnabled && sqlite3Shell != nil, "needs PostgreSQL (SIGNALSTORE_TEST_POSTGRES_URL) and the sqlite3 shell"))
+@Suite("Sync: a copied database file", .enabled(if: TestServer.isEnabled && sqlite3Shell != nil, "needs PostgreSQL (SIGNALSTORE_TEST_POSTGRES_URL) and the sqlite3 shell"), .ownThread)
 struct CopiedFileTests {
     @Test("a copy of a replica's file is refused with a one-line error until it gets a new origin; then both converge")
     func copiedFileNeedsNewOrigin() async throws {

@@ -3,7 +3,7 @@ import SignalStoreSync
 import SignalStoreTestSupport
 import Testing
 
-@Suite("Sync: conflicts resolve alike everywhere", .enabled(if: TestServer.isEnabled && sqlite3Shell != nil, "needs PostgreSQL (SIGNALSTORE_TEST_POSTGRES_URL) and the sqlite3 shell"))
+@Suite("Sync: conflicts resolve alike everywhere", .enabled(if: TestServer.isEnabled && sqlite3Shell != nil, "needs PostgreSQL (SIGNALSTORE_TEST_POSTGRES_URL) and the sqlite3 shell"), .ownThread)
 struct ConflictTests {
     /// Two replicas on a fresh log that both hold order 1 (`purchaseNum` 1, status `new`).
     private func twoReplicasHoldingOneOrder(_ folder: TemporaryDirectory) async throws -> (Replica, Replica, SyncClient, SyncClient) {

@@ -4,7 +4,7 @@ import SignalStoreTestSupport
 import SignalsTesting
 import Testing
 
-@Suite("Sync: replicas converge", .enabled(if: TestServer.isEnabled && sqlite3Shell != nil, "needs PostgreSQL (SIGNALSTORE_TEST_POSTGRES_URL) and the sqlite3 shell"))
+@Suite("Sync: replicas converge", .enabled(if: TestServer.isEnabled && sqlite3Shell != nil, "needs PostgreSQL (SIGNALSTORE_TEST_POSTGRES_URL) and the sqlite3 shell"), .ownThread)
 struct ConvergenceTests {
     @Test("writes by a model, store.execute and the sqlite3 shell reach the other replica; its live object sees each once")
     func everyWriterReachesTheOtherReplica() async throws {
@@ -55,7 +55,7 @@ struct ConvergenceTests {
         for id in 1...3 {
             try sqlite3(a.path, "INSERT INTO orders (id, purchase_num, status) VALUES (\(id), \(id), 'rung')")
             try await a.client(url).syncOnce()
-            #expect(try await eventuallyAsync { try b.contents() == a.contents() }, "change \(id) did not arrive")
+            #expect(try await eventuallyAsync(timeout: .seconds(10)) { try b.contents() == a.contents() }, "change \(id) did not arrive")
         }
         running.cancel()
         _ = await running.result
@@ -81,7 +81,7 @@ struct ConvergenceTests {
         }
         try sqlite3(replicas[0].path, "DELETE FROM orders WHERE id = 2")
 
-        let converged = try await eventuallyAsync {
+        let converged = try await eventuallyAsync(timeout: .seconds(60)) {
             let contents = try replicas.map { try $0.contents() }
             return contents[0].count == 14 && contents.allSatisfy { $0 == contents[0] }
         }

@@ -3,7 +3,7 @@ import SignalStoreSync
 import SignalStoreTestSupport
 import Testing
 
-@Suite("Sync: cut links and killed processes lose nothing and duplicate nothing", .enabled(if: TestServer.isEnabled && sqlite3Shell != nil, "needs PostgreSQL (SIGNALSTORE_TEST_POSTGRES_URL) and the sqlite3 shell"))
+@Suite("Sync: cut links and killed processes lose nothing and duplicate nothing", .enabled(if: TestServer.isEnabled && sqlite3Shell != nil, "needs PostgreSQL (SIGNALSTORE_TEST_POSTGRES_URL) and the sqlite3 shell"), .ownThread)
 struct FailureTests {
     @Test("while PostgreSQL cannot be reached, status says offline, retries back off from 1 s, and cancelling stops the client")
     func offlineBacksOff() async throws {
@@ -15,7 +15,7 @@ struct FailureTests {
             if case .offline(_, let retryIn) = status { retryIn } else { nil }
         } }
         let running = Task { try await sync.run() }
-        #expect(await eventuallyAsync { retries().count >= 3 }, "\(statuses.values)")
+        #expect(await eventuallyAsync(timeout: .seconds(15)) { retries().count >= 3 }, "\(statuses.values)")
         running.cancel()
         try await running.value
         // Each retry waits between half and all of a delay that doubles from 1 s (the jitter
@@ -119,7 +119,7 @@ struct FailureTests {
             }
             proxy.send(SIGUSR1)
         }
-        let converged = try await eventuallyAsync {
+        let converged = try await eventuallyAsync(timeout: .seconds(60)) {
             let contents = try replicas.map { try $0.contents() }
             return contents[0].count == Int(next) && contents[1] == contents[0]
         }

@@ -121,13 +121,13 @@ func sqlite3(_ path: String, _ sql: String) throws -> String {
 /// The `signalstore` executable.
 let signalstore = builtExecutable("signalstore")
 
-/// Waits, without blocking a cooperative thread for long, until `condition` holds.
+/// Waits, without blocking a thread, until `condition` holds.
 ///
-/// The timeout only bounds a failure, so it is long: in the full suite these tests share the
-/// concurrency runtime's worker threads (two on a 2-core machine) with hundreds of others, many
-/// of which block a thread while a child process runs. A sync client's next step can then wait
-/// 30 s for a thread; a 15–20 s timeout failed that way in CI.
-func eventuallyAsync(timeout: Duration = .seconds(120), _ condition: () throws -> Bool) async rethrows -> Bool {
+/// The timeout only bounds a failure; passing runs take milliseconds to a few seconds. Tests
+/// that block run on their own threads (`.ownThread`), so a sync client's next step no longer
+/// waits for a worker thread of the concurrency runtime (it waited up to 30 s when blocked
+/// tests held both of a 2-core machine's, and the waits here had been raised to 120 s).
+func eventuallyAsync(timeout: Duration = .seconds(20), _ condition: () throws -> Bool) async rethrows -> Bool {
     let clock = ContinuousClock()
     let deadline = clock.now + timeout
     while clock.now < deadline {
