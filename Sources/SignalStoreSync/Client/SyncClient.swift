@@ -40,6 +40,9 @@ public final class SyncClient: Sendable {
     private let progressValue = MutableProperty(SyncProgress())
     private let doorbell = Doorbell()
     private let pollInterval: Duration
+    /// The journal seq through which local commits are this client's own applies of remote
+    /// changes (their echo): they ring no doorbell, as there is nothing to upload.
+    private let appliedThrough = Locked<Int64>(0)
 
     /// Makes a client; nothing happens until ``run()`` or ``syncOnce()``.
     /// - Parameters:
@@ -80,7 +83,9 @@ public final class SyncClient: Sendable {
     /// - Throws: ``SyncError`` that retrying cannot fix (a wrong password, a schema mismatch);
     ///   returns normally when cancelled.
     public func run() async throws(SyncError) {
-        let localCommits = store.changes().subscribe(onValue: { [doorbell] _ in doorbell.ring() })
+        let localCommits = store.changes().subscribe(onValue: { [doorbell, appliedThrough] change in
+            if change.seq > appliedThrough.withLock({ $0 }) { doorbell.ring() }
+        })
         defer { localCommits.dispose() }
         var delay = Duration.seconds(1)
         while !Task.isCancelled {
@@ -120,7 +125,7 @@ public final class SyncClient: Sendable {
     }
 
     /// Gives this database file a new origin id and starts its sync state over: for a copy of
-    /// another replica's file (sync refuses to run on one with ``SyncError/duplicateOrigin(_:)``).
+    /// another replica's file (sync refuses to run on one with ``SyncError/duplicateOrigin``).
     /// Its rows are uploaded again as the new replica's; rows with the same keys merge.
     public func renewOrigin() throws(SyncError) {
         try local(ReplicaState.forget)
@@ -166,7 +171,7 @@ public final class SyncClient: Sendable {
         let stored = try await log.uploadedThrough(origin: position.origin)
         guard stored <= outboxHigh else {
             await log.close()
-            throw .duplicateOrigin("the server holds changes #1–\(stored) from this database's origin \(position.origin), but this file made only \(outboxHigh): it is a copy of another replica's file; give it its own origin with `signalstore sync --new-origin` (SyncClient.renewOrigin())")
+            throw SyncError(.duplicateOrigin, "the server holds changes #1–\(stored) from this database's origin \(position.origin), but this file made only \(outboxHigh): it is a copy of another replica's file; give it its own origin with `signalstore sync --new-origin` (SyncClient.renewOrigin())")
         }
         return (log, tables)
     }
@@ -175,15 +180,15 @@ public final class SyncClient: Sendable {
     /// goes silent (a cable pulled, a proxy that drops packets) fails no query by itself.
     static let answerTimeout = Duration.seconds(15)
 
-    /// ``pass(_:_:)``, or ``SyncError/unreachable(_:)`` after ``answerTimeout`` without an
+    /// ``pass(_:_:)``, or ``SyncError/unreachable`` after ``answerTimeout`` without an
     /// answer; the connection is closed then, which fails the query that waits.
     private func passWithDeadline(_ log: ServerLog, _ tables: SyncedTables) async throws(SyncError) {
-        try await Self.withDeadline(url, onTimeout: { log.connection.close().whenComplete { _ in } }) {
+        try await Self.withDeadline(url, onTimeout: { log.abort() }) {
             try await self.pass(log, tables)
         }
     }
 
-    /// Runs `body`, or throws ``SyncError/unreachable(_:)`` once ``answerTimeout`` passed
+    /// Runs `body`, or throws ``SyncError/unreachable`` once ``answerTimeout`` passed
     /// without it finishing (after calling `onTimeout`, which should make `body` fail).
     ///
     /// `body` runs in a task of its own that is cancelled, not awaited, on timeout: the driver
@@ -211,7 +216,7 @@ public final class SyncClient: Sendable {
                     timer.withLock { $0 = Task {
                         guard (try? await Task.sleep(for: answerTimeout)) != nil else { return }
                         let message = "PostgreSQL at \(url.host):\(url.port) did not answer for \(answerTimeout.formattedSeconds); sync reconnects"
-                        if finish(.failure(SyncError.unreachable(message))) {
+                        if finish(.failure(SyncError(.unreachable, message))) {
                             onTimeout()
                             work.withLock { $0 }?.cancel()
                         }
@@ -229,7 +234,7 @@ public final class SyncClient: Sendable {
     private func pass(_ log: ServerLog, _ tables: SyncedTables) async throws(SyncError) {
         try await upload(log, tables)
         try await download(log, tables)
-        let (pending, cursor) = try local { connection in
+        let (pending, cursor) = try reading { connection in
             (try Outbox.count(connection), try ReplicaState.read(connection)?.serverCursor ?? 0)
         }
         let head = try await log.head()
@@ -239,10 +244,9 @@ public final class SyncClient: Sendable {
 
     private func upload(_ log: ServerLog, _ tables: SyncedTables) async throws(SyncError) {
         while true {
-            let (batch, origin) = try local { connection -> ([SyncEntry], String) in
-                guard var position = try ReplicaState.read(connection) else { throw SyncError.store(.closed) }
-                try Outbox.stampPending(tables, at: &position, connection)
-                try ReplicaState.save(position, connection)
+            try stampPending(tables)
+            let (batch, origin) = try reading { connection -> ([SyncEntry], String) in
+                guard let position = try ReplicaState.read(connection) else { throw SyncError(store: .closed) }
                 return (try Outbox.pending(limit: Self.batchSize, connection), position.origin)
             }
             guard let last = batch.last else { return }
@@ -254,17 +258,33 @@ public final class SyncClient: Sendable {
 
     private func download(_ log: ServerLog, _ tables: SyncedTables) async throws(SyncError) {
         while true {
-            let (cursor, origin) = try local { connection -> (Int64, String) in
-                guard let position = try ReplicaState.read(connection) else { throw SyncError.store(.closed) }
+            let (cursor, origin) = try reading { connection -> (Int64, String) in
+                guard let position = try ReplicaState.read(connection) else { throw SyncError(store: .closed) }
                 return (position.serverCursor, position.origin)
             }
             let (entries, through) = try await log.download(after: cursor, excluding: origin, tables: tables.names, limit: Self.batchSize)
             guard through > cursor else { return }
-            let applied = try local { connection -> Int in
-                guard var position = try ReplicaState.read(connection) else { throw SyncError.store(.closed) }
-                // Local writes made before this batch get their stamps first, so the rule
-                // compares them with the batch; the batch's own journal entries are its echo.
+            let (applied, stampedLocal) = try apply(entries, through: through, tables)
+            // Local writes stamped in the same transaction are still to upload.
+            if stampedLocal { doorbell.ring() }
+            progressValue.value.downloaded += entries.count
+            progressValue.value.applied += applied
+        }
+    }
+
+    /// Applies a downloaded batch in one local transaction with the new cursor. Local writes
+    /// made before it get their stamps first, so the rule compares them with the batch; the
+    /// batch's own journal entries are its echo: stamped past, never uploaded, and ringing no
+    /// doorbell.
+    /// - Returns: How many entries changed a row, and whether local entries were stamped.
+    private func apply(_ entries: [RemoteEntry], through: Int64, _ tables: SyncedTables) throws(SyncError) -> (Int, Bool) {
+        let previousEcho = appliedThrough.withLock { $0 }
+        do {
+            return try local { connection -> (Int, Bool) in
+                guard var position = try ReplicaState.read(connection) else { throw SyncError(store: .closed) }
+                let before = position.stampedThrough
                 try Outbox.stampPending(tables, at: &position, connection)
+                let stampedLocal = position.stampedThrough > before
                 let applier = RemoteApplier(tables: tables, connection: connection)
                 var applied = 0
                 for entry in entries {
@@ -274,10 +294,38 @@ public final class SyncClient: Sendable {
                 position.serverCursor = through
                 position.stampedThrough = try Journal.highestSeq(connection)
                 try ReplicaState.save(position, connection)
-                return applied
+                // Set before the commit publishes the echo to the doorbell's subscriber.
+                appliedThrough.withLock { $0 = position.stampedThrough }
+                return (applied, stampedLocal)
             }
-            progressValue.value.downloaded += entries.count
-            progressValue.value.applied += applied
+        } catch {
+            appliedThrough.withLock { $0 = previousEcho }
+            throw error
+        }
+    }
+
+    /// Stamps new journal entries into the outbox, in a write transaction only when there are
+    /// any: a pass that finds nothing new writes nothing.
+    private func stampPending(_ tables: SyncedTables) throws(SyncError) {
+        let (stamped, head) = try reading { connection in
+            (try ReplicaState.read(connection)?.stampedThrough, try Journal.highestSeq(connection))
+        }
+        guard let stamped else { throw SyncError(store: .closed) }
+        guard head > stamped else { return }
+        try local { connection in
+            guard var position = try ReplicaState.read(connection) else { throw SyncError(store: .closed) }
+            let before = position
+            try Outbox.stampPending(tables, at: &position, connection)
+            if position != before { try ReplicaState.save(position, connection) }
+        }
+    }
+
+    /// Runs `body` on a read-only connection, beside the writer.
+    private func reading<Result>(_ body: (Connection) throws -> Result) throws(SyncError) -> Result {
+        do {
+            return try store.readConnection(body)
+        } catch {
+            throw SyncError(error)
         }
     }
 

@@ -1,15 +1,5 @@
 import SignalStore
 
-/// A change from another replica, as read from the server's log.
-struct RemoteEntry: Sendable, Equatable {
-    /// Its position in the server's log.
-    var position: Int64
-    var origin: String
-    var entry: SyncEntry
-
-    var stamp: Stamp { Stamp(clock: entry.clock, origin: origin) }
-}
-
 /// Writes other replicas' changes into the local tables by the conflict rule.
 ///
 /// Every replica keeps, per row, three kinds of "latest stamp" registers (see
@@ -45,10 +35,10 @@ final class RemoteApplier {
     func apply(_ remote: RemoteEntry) throws -> Bool {
         let entry = remote.entry
         guard let table = tables.byName[entry.table] else {
-            throw SyncError.schemaMismatch("the server's log has changes to table '\(entry.table)', which this database does not sync; migrate it to the same schema as the other replicas, or sync with the same --table list everywhere")
+            throw SyncError(.schemaMismatch, "the server's log has changes to table '\(entry.table)', which this database does not sync; migrate it to the same schema as the other replicas, or sync with the same --table list everywhere", table: entry.table)
         }
         guard let key = SyncValueCoding.decodeKey(entry.key), key.count == table.primaryKey.count else {
-            throw SyncError.schemaMismatch("a change to '\(entry.table)' from replica \(remote.origin) names its row by a key that does not fit this table's primary key (\(table.primaryKey.joined(separator: ", "))); the replicas' schemas differ: migrate them to the same version")
+            throw SyncError(.schemaMismatch, "a change to '\(entry.table)' from replica \(remote.origin) names its row by a key that does not fit this table's primary key (\(table.primaryKey.joined(separator: ", "))); the replicas' schemas differ: migrate them to the same version", table: entry.table)
         }
         let name = RowName(table: entry.table, key: entry.key)
         let rowID: Int64?
@@ -66,7 +56,7 @@ final class RemoteApplier {
     private func applyInsert(_ remote: RemoteEntry, _ table: CapturedTable, _ rowID: Int64?) throws -> Bool {
         let entry = remote.entry
         guard let payload = entry.payload, let inserted = SyncValueCoding.decodeRow(payload) else {
-            throw SyncError.server("the server's log holds an insert into '\(entry.table)' without a readable row (position \(remote.position)); the log was changed by hand")
+            throw SyncError(.server, "the server's log holds an insert into '\(entry.table)' without a readable row (position \(remote.position)); the log was changed by hand", table: entry.table)
         }
         try checkColumns(inserted.keys, of: table, remote)
         guard try ReplicaState.raise(.insert, entry.table, entry.key, to: remote.stamp, connection) else { return false }
@@ -91,7 +81,7 @@ final class RemoteApplier {
     private func applyUpdate(_ remote: RemoteEntry, _ table: CapturedTable, _ rowID: Int64?) throws -> Bool {
         let entry = remote.entry
         guard let column = entry.column, let payload = entry.payload, let value = SyncValueCoding.decode(payload) else {
-            throw SyncError.server("the server's log holds an update of '\(entry.table)' without a readable column and value (position \(remote.position)); the log was changed by hand")
+            throw SyncError(.server, "the server's log holds an update of '\(entry.table)' without a readable column and value (position \(remote.position)); the log was changed by hand", table: entry.table)
         }
         try checkColumns([column], of: table, remote)
         guard try ReplicaState.raise(.column(column), entry.table, entry.key, to: remote.stamp, value: payload, connection) else { return false }
@@ -130,7 +120,7 @@ final class RemoteApplier {
     private func checkColumns(_ columns: some Sequence<String>, of table: CapturedTable, _ remote: RemoteEntry) throws {
         let missing = columns.filter { !table.columns.contains($0) }.sorted()
         guard missing.isEmpty else {
-            throw SyncError.schemaMismatch("replica \(remote.origin) wrote column\(missing.count == 1 ? "" : "s") \(missing.map { "'\($0)'" }.joined(separator: ", ")) of '\(table.name)', which this database does not have; migrate this database to the same schema version as the other replicas, then sync again")
+            throw SyncError(.schemaMismatch, "replica \(remote.origin) wrote column\(missing.count == 1 ? "" : "s") \(missing.map { "'\($0)'" }.joined(separator: ", ")) of '\(table.name)', which this database does not have; migrate this database to the same schema version as the other replicas, then sync again", table: table.name, column: missing.first)
         }
     }
 }

@@ -6,8 +6,8 @@ import SignalStore
 /// own journal, its clock, the outbox of stamped entries not yet uploaded, and the winning
 /// stamp of every synced column.
 ///
-/// Every function runs on the store's writer connection inside a write transaction, so the
-/// state always moves together with the rows it describes.
+/// Every change runs on the store's writer connection inside a write transaction, so the state
+/// always moves together with the rows it describes; ``read(_:)`` also runs on a reader.
 enum ReplicaState {
     static let stateTable = "_signalstore_sync_state"
     static let outboxTable = "_signalstore_sync_outbox"

@@ -9,7 +9,7 @@ struct SyncedTables: Sendable {
     let byName: [String: CapturedTable]
 
     /// The synced tables of the database on `connection`: `names`, or every captured table.
-    /// - Throws: ``SyncError/schemaMismatch(_:)`` for a named table that is missing or not
+    /// - Throws: ``SyncError/schemaMismatch`` for a named table that is missing or not
     ///   captured, and for a table without a primary key.
     init(_ names: [String]?, _ connection: Connection) throws {
         let captured = Dictionary(uniqueKeysWithValues: try CapturedTable.all(connection).map { ($0.name, $0) })
@@ -17,13 +17,13 @@ struct SyncedTables: Sendable {
         for name in names ?? captured.keys.sorted() {
             guard let table = captured[name] else {
                 let known = captured.keys.sorted().joined(separator: ", ")
-                throw SyncError.schemaMismatch("no table '\(name)' to sync in this database (its synced tables can be: \(known.isEmpty ? "none" : known)); create it with a migration, or leave it out of --table")
+                throw SyncError(.schemaMismatch, "no table '\(name)' to sync in this database (its synced tables can be: \(known.isEmpty ? "none" : known)); create it with a migration, or leave it out of --table", table: name)
             }
             tables[name] = table
         }
         let keyless = tables.values.filter(\.primaryKey.isEmpty).map(\.name).sorted()
         guard keyless.isEmpty else {
-            throw SyncError.schemaMismatch("cannot sync \(keyless.map { "'\($0)'" }.joined(separator: ", ")): a synced table needs a PRIMARY KEY to name its rows on every machine (rowids differ between files); add one in a migration, or pass --table for the others")
+            throw SyncError(.schemaMismatch, "cannot sync \(keyless.map { "'\($0)'" }.joined(separator: ", ")): a synced table needs a PRIMARY KEY to name its rows on every machine (rowids differ between files); add one in a migration, or pass --table for the others", table: keyless.first)
         }
         byName = tables
     }

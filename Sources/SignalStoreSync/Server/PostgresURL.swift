@@ -55,18 +55,18 @@ public struct PostgresURL: Sendable, Equatable, CustomStringConvertible {
     public let schema: String
 
     /// Parses `text`.
-    /// - Throws: ``SyncError/invalidURL(_:)``, whose message never contains the password.
+    /// - Throws: ``SyncError/invalidURL``, whose message never contains the password.
     public init(_ text: String) throws(SyncError) {
         let expected = "expected postgres://user:password@host:port/database[?sslmode=MODE&sslrootcert=PATH&schema=NAME]"
         guard let components = URLComponents(string: text.trimmingCharacters(in: .whitespaces)),
               let scheme = components.scheme?.lowercased()
-        else { throw .invalidURL("the PostgreSQL URL is not a URL: \(expected)") }
+        else { throw SyncError(.invalidURL, "the PostgreSQL URL is not a URL: \(expected)") }
         guard scheme == "postgres" || scheme == "postgresql" else {
-            throw .invalidURL("the PostgreSQL URL starts with '\(scheme):', not 'postgres:'; \(expected)")
+            throw SyncError(.invalidURL, "the PostgreSQL URL starts with '\(scheme):', not 'postgres:'; \(expected)")
         }
-        guard let host = components.host, !host.isEmpty else { throw .invalidURL("the PostgreSQL URL names no host; \(expected)") }
+        guard let host = components.host, !host.isEmpty else { throw SyncError(.invalidURL, "the PostgreSQL URL names no host; \(expected)") }
         guard let username = components.user.flatMap({ $0.removingPercentEncoding }), !username.isEmpty else {
-            throw .invalidURL("the PostgreSQL URL names no user; \(expected)")
+            throw SyncError(.invalidURL, "the PostgreSQL URL names no user; \(expected)")
         }
         self.host = host
         self.port = components.port ?? 5432
@@ -81,26 +81,26 @@ public struct PostgresURL: Sendable, Equatable, CustomStringConvertible {
             switch item.name {
             case "sslmode":
                 guard let mode = TLSMode(rawValue: item.value ?? "") else {
-                    throw .invalidURL("sslmode '\(item.value ?? "")' is not supported; use disable, prefer, require, verify-ca or verify-full")
+                    throw SyncError(.invalidURL, "sslmode '\(item.value ?? "")' is not supported; use disable, prefer, require, verify-ca or verify-full")
                 }
                 tls = mode
             case "sslrootcert":
                 guard let path = item.value, !path.isEmpty else {
-                    throw .invalidURL("sslrootcert is empty; give the path of a PEM file with the certificate authority that signed the server's certificate")
+                    throw SyncError(.invalidURL, "sslrootcert is empty; give the path of a PEM file with the certificate authority that signed the server's certificate")
                 }
                 rootCertificatePath = path
             case "schema":
                 let name = item.value ?? ""
                 guard name.range(of: "^[a-z_][a-z0-9_]{0,62}$", options: .regularExpression) != nil else {
-                    throw .invalidURL("schema '\(name)' is not a plain PostgreSQL name; use lowercase letters, digits and _")
+                    throw SyncError(.invalidURL, "schema '\(name)' is not a plain PostgreSQL name; use lowercase letters, digits and _")
                 }
                 schema = name
             default:
-                throw .invalidURL("the PostgreSQL URL has an unknown parameter '\(item.name)'; known: sslmode, sslrootcert, schema")
+                throw SyncError(.invalidURL, "the PostgreSQL URL has an unknown parameter '\(item.name)'; known: sslmode, sslrootcert, schema")
             }
         }
         if tls == .disable, rootCertificatePath != nil {
-            throw .invalidURL("the URL gives sslrootcert but sslmode=disable turns TLS off; use sslmode=verify-full to check the server's certificate, or drop sslrootcert")
+            throw SyncError(.invalidURL, "the URL gives sslrootcert but sslmode=disable turns TLS off; use sslmode=verify-full to check the server's certificate, or drop sslrootcert")
         }
         self.tls = tls
         self.rootCertificatePath = rootCertificatePath

@@ -7,6 +7,16 @@ import PostgresNIO
 /// whole: it may quote the query, and with it values.
 enum ServerErrors {
     static func describe(_ error: any Error, url: PostgresURL, while action: String) -> SyncError {
+        let cause = (error as? PostgresTransactionError).flatMap { $0.closureError ?? $0.commitError ?? $0.beginError } ?? error
+        let sqlState = (cause as? PSQLError)?.serverInfo?[.sqlState]
+        return rewrite(error, url: url, while: action).with(sqlState: sqlState, server: "\(url.host):\(url.port)")
+    }
+
+    private static func rewrite(_ error: any Error, url: PostgresURL, while action: String) -> SyncError {
+        if let failed = error as? PostgresTransactionError,
+           let cause = failed.closureError ?? failed.commitError ?? failed.beginError {
+            return rewrite(cause, url: url, while: action)
+        }
         let place = "PostgreSQL at \(url.host):\(url.port)"
         if let error = error as? SyncError { return error }
         guard let error = error as? PSQLError else { return network(error, place: place, action: action, url: url) }
@@ -14,15 +24,15 @@ enum ServerErrors {
         case .server:
             return server(error, url: url, place: place)
         case .sslUnsupported:
-            return .refused("\(place) does not offer TLS, and the URL asks for sslmode=require; enable ssl on the server, or use sslmode=prefer or sslmode=disable")
+            return SyncError(.refused, "\(place) does not offer TLS, and the URL asks for sslmode=require; enable ssl on the server, or use sslmode=prefer or sslmode=disable")
         case .authMechanismRequiresPassword:
-            return .refused("\(place) asks for a password for user '\(url.username)', and the URL has none; put it in the URL (postgres://\(url.username):PASSWORD@…) or in SIGNALSTORE_POSTGRES_URL")
+            return SyncError(.refused, "\(place) asks for a password for user '\(url.username)', and the URL has none; put it in the URL (postgres://\(url.username):PASSWORD@…) or in SIGNALSTORE_POSTGRES_URL")
         case .unsupportedAuthMechanism, .saslError:
-            return .refused("\(place) asked for an authentication method this client does not support for user '\(url.username)'; use scram-sha-256, md5 or password in pg_hba.conf")
+            return SyncError(.refused, "\(place) asked for an authentication method this client does not support for user '\(url.username)'; use scram-sha-256, md5 or password in pg_hba.conf")
         case .connectionError, .serverClosedConnection, .uncleanShutdown, .clientClosedConnection, .queryCancelled:
             return network(error.underlying ?? error, place: place, action: action, url: url)
         default:
-            return .server("\(action.prefix(1).uppercased())\(action.dropFirst()) \(place) failed (\(error.code)); run again, and check the server's log if it persists")
+            return SyncError(.server, "\(action.prefix(1).uppercased())\(action.dropFirst()) \(place) failed (\(error.code)); run again, and check the server's log if it persists")
         }
     }
 
@@ -31,19 +41,19 @@ enum ServerErrors {
         let message = url.redacting(error.serverInfo?[.message] ?? "no message")
         switch state {
         case "28000" where message.hasSuffix("no encryption"):
-            return .refused("\(place) accepts only TLS connections from this client, and the URL has sslmode=disable; use sslmode=verify-full with the server's CA as sslrootcert=PATH (or sslmode=require)")
+            return SyncError(.refused, "\(place) accepts only TLS connections from this client, and the URL has sslmode=disable; use sslmode=verify-full with the server's CA as sslrootcert=PATH (or sslmode=require)")
         case "28000" where message.hasSuffix("SSL encryption") || message.hasSuffix("GSS encryption"):
-            return .refused("\(place) accepts only unencrypted connections from this client; use sslmode=disable, or enable hostssl for it in the server's pg_hba.conf")
+            return SyncError(.refused, "\(place) accepts only unencrypted connections from this client; use sslmode=disable, or enable hostssl for it in the server's pg_hba.conf")
         case "28P01", "28000":
-            return .refused("\(place) refused user '\(url.username)': \(message); check the user and password in the URL or SIGNALSTORE_POSTGRES_URL")
+            return SyncError(.refused, "\(place) refused user '\(url.username)': \(message); check the user and password in the URL or SIGNALSTORE_POSTGRES_URL")
         case "3D000":
-            return .refused("\(place) has no database '\(url.database)'; create it (createdb \(url.database)) or name another in the URL")
+            return SyncError(.refused, "\(place) has no database '\(url.database)'; create it (createdb \(url.database)) or name another in the URL")
         case "42501":
-            return .refused("user '\(url.username)' may not use the sync tables on \(place): \(message); grant it CREATE and USAGE on schema '\(url.schema)', or connect as their owner")
+            return SyncError(.refused, "user '\(url.username)' may not use the sync tables on \(place): \(message); grant it CREATE and USAGE on schema '\(url.schema)', or connect as their owner")
         case "57P01", "57P02", "57P03", "53300", "08006", "08001", "08004":
-            return .unreachable("\(place) is not accepting work now: \(message); sync retries")
+            return SyncError(.unreachable, "\(place) is not accepting work now: \(message); sync retries")
         default:
-            return .server("\(place) reported: \(message) (SQLSTATE \(state)); check the server's log")
+            return SyncError(.server, "\(place) reported: \(message) (SQLSTATE \(state)); check the server's log")
         }
     }
 
@@ -51,15 +61,15 @@ enum ServerErrors {
         if let refusal = tls(error, place: place, url: url) { return refusal }
         let text = url.redacting(String(describing: error))
         if let error = error as? ChannelError, case .connectTimeout = error {
-            return .unreachable("timed out \(action) \(place); check the host and port, and that no firewall drops the connection")
+            return SyncError(.unreachable, "timed out \(action) \(place); check the host and port, and that no firewall drops the connection")
         }
         if text.localizedCaseInsensitiveContains("refused") {
-            return .unreachable("cannot reach \(place): connection refused; is PostgreSQL running, and listening on that address and port?")
+            return SyncError(.unreachable, "cannot reach \(place): connection refused; is PostgreSQL running, and listening on that address and port?")
         }
         if text.localizedCaseInsensitiveContains("resolve") || text.localizedCaseInsensitiveContains("name or service") || text.localizedCaseInsensitiveContains("getaddrinfo") {
-            return .unreachable("cannot find host '\(url.host)' (name lookup failed); check the URL's host")
+            return SyncError(.unreachable, "cannot find host '\(url.host)' (name lookup failed); check the URL's host")
         }
-        return .unreachable("lost the connection to \(place) while \(action.replacingOccurrences(of: " to", with: "").replacingOccurrences(of: " from", with: "")) it; sync retries")
+        return SyncError(.unreachable, "lost the connection to \(place) while \(action.replacingOccurrences(of: " to", with: "").replacingOccurrences(of: " from", with: "")) it; sync retries")
     }
 
     /// A TLS handshake that failed: the certificate is not trusted or not for this host. Not
@@ -67,12 +77,12 @@ enum ServerErrors {
     private static func tls(_ error: any Error, place: String, url: PostgresURL) -> SyncError? {
         let trusted = url.rootCertificatePath.map { "the CA in sslrootcert '\($0)'" } ?? "an authority the system trusts"
         if let error = error as? NIOSSLExtraError, error == .failedToValidateHostname {
-            return .refused("the TLS certificate of \(place) is not issued for '\(url.host)'; connect by a host name the certificate lists, or use sslmode=verify-ca to check only who signed it")
+            return SyncError(.refused, "the TLS certificate of \(place) is not issued for '\(url.host)'; connect by a host name the certificate lists, or use sslmode=verify-ca to check only who signed it")
         }
         guard let error = error as? NIOSSLError, case .handshakeFailed = error else { return nil }
         if String(describing: error).contains("CERTIFICATE_VERIFY_FAILED") {
-            return .refused("the TLS certificate of \(place) is not signed by \(trusted); give the CA that signed it as sslrootcert=PATH, or use sslmode=require to encrypt without checking the certificate")
+            return SyncError(.refused, "the TLS certificate of \(place) is not signed by \(trusted); give the CA that signed it as sslrootcert=PATH, or use sslmode=require to encrypt without checking the certificate")
         }
-        return .refused("the TLS handshake with \(place) failed; check the server's ssl settings, or use sslmode=disable on a trusted network")
+        return SyncError(.refused, "the TLS handshake with \(place) failed; check the server's ssl settings, or use sslmode=disable on a trusted network")
     }
 }

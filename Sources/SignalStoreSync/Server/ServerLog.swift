@@ -13,7 +13,7 @@ import PostgresNIO
 ///   that is still to appear (PostgreSQL sequences are not commit order).
 /// - `origins`: per replica, the highest `origin_seq` stored: where a retried upload resumes.
 struct ServerLog: Sendable {
-    let connection: PostgresConnection
+    private let connection: PostgresConnection
     let url: PostgresURL
     private let logger: Logger
 
@@ -41,6 +41,12 @@ struct ServerLog: Sendable {
 
     func close() async {
         try? await connection.close()
+    }
+
+    /// Closes the connection without waiting: whatever waits on it fails at once. For a link
+    /// that stopped answering.
+    func abort() {
+        connection.close().whenComplete { _ in }
     }
 
     private var schema: String { url.schema }
@@ -136,7 +142,7 @@ struct ServerLog: Sendable {
                 through = position
                 guard entryOrigin != origin else { continue }
                 guard let operation = Change.Operation(rawValue: op) else {
-                    throw SyncError.server("the server's log has an entry with operation '\(op)' at position \(position); the log was changed by hand or by a newer SignalStore")
+                    throw SyncError(.server, "the server's log has an entry with operation '\(op)' at position \(position); the log was changed by hand or by a newer SignalStore")
                 }
                 entries.append(RemoteEntry(position: position, origin: entryOrigin, entry: SyncEntry(
                     originSeq: seq, clock: HybridLogicalClock(rawValue: hlc), table: table, key: key, operation: operation,
@@ -201,15 +207,9 @@ struct ServerLog: Sendable {
         }
     }
 
+    /// Runs `body` in one PostgreSQL transaction (postgres-nio's `withTransaction`: `BEGIN`,
+    /// then `COMMIT`, or `ROLLBACK` if `body` throws).
     private func transaction<Result: Sendable>(_ body: (PostgresConnection) async throws -> Result) async throws -> Result {
-        try await connection.query("BEGIN", logger: logger)
-        do {
-            let result = try await body(connection)
-            try await connection.query("COMMIT", logger: logger)
-            return result
-        } catch {
-            _ = try? await connection.query("ROLLBACK", logger: logger)
-            throw error
-        }
+        try await connection.withTransaction(logger: logger) { connection in try await body(connection) }
     }
 }

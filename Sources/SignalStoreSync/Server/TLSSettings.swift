@@ -16,7 +16,7 @@ enum TLSSettings {
         do {
             context = try NIOSSLContext(configuration: configuration)
         } catch {
-            throw .refused("cannot set up TLS for \(url.redacted): \(url.redacting(String(describing: error))); check the system's trust roots, or give the server's CA as sslrootcert=PATH")
+            throw SyncError(.refused, "cannot set up TLS for \(url.redacted): \(url.redacting(String(describing: error))); check the system's trust roots, or give the server's CA as sslrootcert=PATH")
         }
         return url.tls == .prefer ? .prefer(context) : .require(context)
     }
@@ -36,10 +36,10 @@ enum TLSSettings {
         let fix = "give the path of the PEM file of the CA that signed the server's certificate"
         guard FileManager.default.isReadableFile(atPath: path) else {
             let problem = FileManager.default.fileExists(atPath: path) ? "cannot be read" : "does not exist"
-            throw .invalidURL("sslrootcert '\(path)' \(problem); \(fix)")
+            throw SyncError(.invalidURL, "sslrootcert '\(path)' \(problem); \(fix)")
         }
         guard let certificates = try? NIOSSLCertificate.fromPEMFile(path), !certificates.isEmpty else {
-            throw .invalidURL("sslrootcert '\(path)' holds no PEM certificate; \(fix)")
+            throw SyncError(.invalidURL, "sslrootcert '\(path)' holds no PEM certificate; \(fix)")
         }
         return certificates
     }

@@ -1,0 +1,111 @@
+import Foundation
+import SignalStore
+import SignalStoreSync
+import SignalStoreTestSupport
+import Testing
+
+@Suite("Sync: typed errors, and a client that writes nothing when nothing moved", .enabled(if: TestServer.isEnabled && sqlite3Shell != nil, "needs PostgreSQL (SIGNALSTORE_TEST_POSTGRES_URL) and the sqlite3 shell"), .ownThread)
+struct SyncErrorAndIdleTests {
+    @Test("a wrong password is matchable as refused, with the server's SQLSTATE and address, never the password")
+    func wrongPasswordIsTyped() async throws {
+        let folder = TemporaryDirectory()
+        let replica = try Replica(folder, "a")
+        let url = try TestServer.freshURL()
+        let client = try replica.client(TestServer.withPassword(url, "wrong-pass-4711"))
+        do {
+            try await client.syncOnce()
+            Issue.record("a wrong password synced")
+        } catch SyncError.refused {
+            let error = try #require(client.status.value.error)
+            #expect(error.sqlState == "28P01")
+            #expect(error.server?.hasPrefix("127.0.0.1:") == true)
+            #expect(!error.description.contains("wrong-pass-4711"))
+        } catch {
+            Issue.record("expected refused, got \(error)")
+        }
+    }
+
+    @Test("a server that cannot be reached is matchable as unreachable and transient")
+    func unreachableIsTyped() async throws {
+        let folder = TemporaryDirectory()
+        let replica = try Replica(folder, "a")
+        let client = try replica.client(TestServer.unreachable(try TestServer.freshURL()))
+        await #expect(throws: SyncError.self) { try await client.syncOnce() }
+        let error = try #require(client.status.value.error)
+        #expect(error.code == SyncError.unreachable)
+        #expect(error.isTransient)
+        #expect(error.server == "127.0.0.1:1")
+    }
+
+    @Test("a cancelled sync reports cancelled, never unreachable")
+    func cancellationIsNotUnreachable() async throws {
+        let folder = TemporaryDirectory()
+        let replica = try Replica(folder, "a")
+        let silent = try SilentServer()
+        var components = URLComponents(string: try TestServer.freshURL())!
+        components.port = silent.port
+        let client = try replica.client(components.string!)
+        let once = Task { try await client.syncOnce() }
+        try await Task.sleep(for: .milliseconds(200))
+        once.cancel()
+        let result = await once.result
+        withExtendedLifetime(silent) {}
+        guard case .failure(let error) = result else {
+            Issue.record("a silent server synced")
+            return
+        }
+        #expect((error as? SyncError)?.code == SyncError.cancelled, "\(error)")
+        #expect((error as? SyncError)?.isTransient == false)
+    }
+
+    @Test("a missing column names the table and column as typed fields")
+    func schemaMismatchNamesTableAndColumn() async throws {
+        let folder = TemporaryDirectory()
+        let url = try TestServer.freshURL()
+        let newer = try Replica(folder, "newer")
+        try newer.store.execute("ALTER TABLE orders ADD COLUMN priority INTEGER")
+        try newer.store.execute("INSERT INTO orders (id, purchase_num, status, priority) VALUES (1, 1, 'new', 5)")
+        try await newer.client(url, tables: ["orders"]).syncOnce()
+        let older = try Replica(folder, "older")
+        do {
+            try await older.client(url, tables: ["orders"]).syncOnce()
+            Issue.record("a replica without the column applied the batch")
+        } catch let error as SyncError {
+            #expect(error.code == SyncError.schemaMismatch, "\(error)")
+            #expect(error.table == "orders")
+            #expect(error.column == "priority")
+        }
+    }
+
+    @Test("an idle replica writes nothing: no second pass after applying a download, no write when nothing moved")
+    func idleReplicaWritesNothing() async throws {
+        let folder = TemporaryDirectory()
+        let url = try TestServer.freshURL()
+        let a = try Replica(folder, "a")
+        let b = try Replica(folder, "b")
+        let syncA = Task { try await a.client(url).run() }
+        let syncB = Task { try await b.client(url).run() }
+        defer { syncA.cancel(); syncB.cancel() }
+        try a.store.execute("INSERT INTO orders (id, purchase_num, status) VALUES (1, 1, 'open')")
+        #expect(try await eventuallyAsync { try b.contents() == a.contents() })
+        // Let the passes that follow the change finish, then watch B's file: any commit by its
+        // sync client (a self-rung pass, a cursor saved again) changes PRAGMA data_version as
+        // seen from another connection. Each client polls every 200 ms.
+        try await Task.sleep(for: .seconds(1))
+        let observer = try Connection(path: b.path, readOnly: true)
+        let before = try observer.scalar("PRAGMA data_version")
+        try await Task.sleep(for: .seconds(2))
+        let after = try observer.scalar("PRAGMA data_version")
+        #expect(before == after, "B's sync client committed while nothing moved")
+    }
+}
+
+extension SyncStatus {
+    /// The error of an offline or failed status.
+    var error: SyncError? {
+        switch self {
+        case .offline(let error, _), .failed(let error): error
+        default: nil
+        }
+    }
+}
