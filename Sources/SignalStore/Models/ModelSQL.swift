@@ -1,5 +1,6 @@
-/// The SQL and lookups of one model type, built once and reused by every write.
-struct ModelSQL: Sendable {
+/// The SQL and lookups of one model type, built once and reused by every write. A class, so
+/// handing it along costs one reference count, not one per field.
+final class ModelSQL: Sendable {
     /// The model type's name, for messages.
     let typeName: String
     let table: String
