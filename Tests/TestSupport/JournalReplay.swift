@@ -33,8 +33,8 @@ package enum JournalReplay {
     package static func replayOntoCurrentSchema(_ store: Store) throws -> Connection {
         let copy = try emptyConnection()
         for table in try store.readConnection(CapturedTable.names) {
-            let sql = try store.readConnection { try $0.statement("SELECT sql FROM sqlite_master WHERE name = ?").rows([.text(table)]) }
-            if case .text(let create)? = sql.first?.first { try copy.execute(create) }
+            let sql = try store.readConnection { try $0.scalar("SELECT sql FROM sqlite_master WHERE name = ?", [.text(table)]) }
+            if let create = sql?.textValue { try copy.execute(create) }
         }
         for change in try store.journalEntries(after: 0) { try apply(change, to: copy) }
         return copy
@@ -85,8 +85,6 @@ package enum JournalReplay {
     }
 
     private static func columnNames(of table: String, _ connection: Connection) throws -> [String] {
-        try connection.statement("SELECT name FROM pragma_table_info(?)").rows([.text(table)]).compactMap {
-            if case .text(let name) = $0[0] { return name } else { return nil }
-        }
+        try TableSchema.read(table, connection)?.columnNames ?? []
     }
 }
