@@ -11,9 +11,19 @@ enum RowJSON {
         return parser.parseRow()
     }
 
+    /// Decodes one flat object in which a nested object that is not a value marker is kept as
+    /// its JSON text: an entry of ``ChangeJSON``, whose `row` is such an object.
+    static func decodeEntry(_ json: String) -> [String: SQLiteValue]? {
+        var parser = Parser(bytes: Array(json.utf8))
+        parser.keepsNestedObjectsAsText = true
+        return parser.parseRow()
+    }
+
     private struct Parser {
         let bytes: [UInt8]
         var index = 0
+        /// Whether an object that is not a marker is a value (its JSON text) rather than an error.
+        var keepsNestedObjectsAsText = false
 
         mutating func parseRow() -> [String: SQLiteValue]? {
             guard consume(UInt8(ascii: "{")) else { return nil }
@@ -40,7 +50,13 @@ enum RowJSON {
         }
 
         mutating func parseMarker() -> SQLiteValue? {
-            guard let marker = parseRow(), marker.count == 1, case .text(let text)? = marker.first?.value else { return nil }
+            skipWhitespace()
+            let start = index
+            guard let marker = parseRow() else { return nil }
+            if keepsNestedObjectsAsText, marker.count != 1 || !(marker.keys.first?.hasPrefix("$") ?? false) {
+                return .text(String(decoding: bytes[start..<index], as: UTF8.self))
+            }
+            guard marker.count == 1, case .text(let text)? = marker.first?.value else { return nil }
             switch marker.first?.key {
             case "$blob": return Self.bytes(fromHex: text).map { .blob(Data($0)) }
             case "$real": return text.hasPrefix("-") ? .real(-.infinity) : .real(.infinity)

@@ -36,7 +36,7 @@ struct DeleteCommand: ParsableCommand {
         }
         let printer = Printer(json: options.json)
         if options.json {
-            printer.document(.object([("table", .string(schema.name)), ("deleted", ValueFormat.json(row: row))]))
+            printer.document(.object([("table", .string(schema.name)), ("deleted", JSONValue(row: row))]))
         } else {
             printer.line("deleted \(schema.name) \(ValueFormat.human(key)) \(ChangeFormat.rowText(row))")
         }

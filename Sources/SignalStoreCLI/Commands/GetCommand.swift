@@ -54,7 +54,7 @@ struct GetCommand: ParsableCommand {
         guard var row = try store.readForCLI({ try access.row(key, $0) }) else { throw access.noRow(key) }
         if selected.count == 1 {
             let value = row.first { $0.0 == selected[0] }?.1 ?? .null
-            printer.line(options.json ? ValueFormat.json(value).rendered : ValueFormat.raw(value))
+            printer.line(options.json ? JSONValue(value).rendered : ValueFormat.raw(value))
             return
         }
         if !selected.isEmpty {
@@ -62,7 +62,7 @@ struct GetCommand: ParsableCommand {
             row = selected.map { ($0, values[$0] ?? .null) }
         }
         if options.json {
-            printer.document(ValueFormat.json(row: row))
+            printer.document(JSONValue(row: row))
         } else {
             printer.table(row.reduce(into: TextTable("COLUMN", "VALUE")) { $0.append([$1.0, ValueFormat.human($1.1)]) })
         }
@@ -82,7 +82,7 @@ struct GetCommand: ParsableCommand {
             let page = try store.readForCLI { [key, printed] in try access.page(after: key, offset: printed, limit: size, $0) }
             if options.json {
                 for row in page.rows {
-                    printer.line(separator + ValueFormat.json(row: row).rendered)
+                    printer.line(separator + JSONValue(row: row).rendered)
                     separator = ","
                 }
             } else {

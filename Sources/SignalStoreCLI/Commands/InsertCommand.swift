@@ -36,7 +36,7 @@ struct InsertCommand: ParsableCommand {
         }
         let printer = Printer(json: options.json)
         if options.json {
-            printer.document(.object([("table", .string(schema.name)), ("row", ValueFormat.json(row: row))]))
+            printer.document(.object([("table", .string(schema.name)), ("row", JSONValue(row: row))]))
         } else {
             printer.table(row.reduce(into: TextTable("COLUMN", "VALUE")) { $0.append([$1.0, ValueFormat.human($1.1)]) })
         }

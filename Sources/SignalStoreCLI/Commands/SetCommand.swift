@@ -65,9 +65,9 @@ struct SetCommand: ParsableCommand {
         let printer = Printer(json: options.json)
         if options.json {
             printer.document(.object([
-                ("table", .string(schema.name)), ("id", ValueFormat.json(key)),
+                ("table", .string(schema.name)), ("id", JSONValue(key)),
                 ("changes", .array(columns.map { column in
-                    .object([("column", .string(column)), ("old", ValueFormat.json(value(old, column))), ("new", ValueFormat.json(value(new, column)))])
+                    .object([("column", .string(column)), ("old", JSONValue(value(old, column))), ("new", JSONValue(value(new, column)))])
                 })),
             ]))
             return

@@ -96,8 +96,8 @@ struct WatchCommand: ParsableCommand {
         let shown = columns.isEmpty ? row : columns.compactMap { column in row.first { $0.0 == column } }
         if options.json {
             printer.line(JSONValue.object([
-                ("type", .string("current")), ("table", .string(schema.name)), ("id", ValueFormat.json(keyValue)),
-                ("values", ValueFormat.json(row: shown)),
+                ("type", .string("current")), ("table", .string(schema.name)), ("id", JSONValue(keyValue)),
+                ("values", JSONValue(row: shown)),
             ]).rendered)
         } else {
             printer.line("now  \(schema.name)  \(ValueFormat.human(keyValue))  \(ChangeFormat.rowText(shown))")

@@ -45,40 +45,18 @@ enum ChangeFormat {
         case .update:
             return "\(change.column ?? "?"): \(ValueFormat.human(change.oldValue ?? .null)) → \(ValueFormat.human(change.newValue ?? .null))"
         case .insert, .delete:
-            return rowText(ordered(change.row ?? [:], columnOrder))
+            return rowText(ChangeJSON.ordered(change.row ?? [:], columnOrder))
         }
     }
 
-    /// One JSON object per entry; inserts and deletes carry the row as an object.
+    /// One JSON object per entry, in the schema of ``ChangeJSON`` (shared with the test kit's
+    /// fixtures and golden feeds).
     static func json(_ change: Change, columnOrder: [String]) -> JSONValue {
-        var members: [(String, JSONValue)] = [
-            ("type", .string("change")), ("seq", .integer(change.seq)), ("table", .string(change.table)),
-            ("id", .integer(change.rowID)), ("operation", .string(change.operation.rawValue)),
-        ]
-        switch change.operation {
-        case .update:
-            members += [
-                ("column", .string(change.column ?? "")),
-                ("old", ValueFormat.json(change.oldValue ?? .null)),
-                ("new", ValueFormat.json(change.newValue ?? .null)),
-            ]
-        case .insert, .delete:
-            members.append(("row", ValueFormat.json(row: ordered(change.row ?? [:], columnOrder))))
-        }
-        members.append(("timestamp", .string(change.timestamp.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)))))
-        return .object(members)
+        ChangeJSON.encode(change, columnOrder: columnOrder)
     }
 
     /// `{id: 2, purchase_num: 1, status: new}`
     static func rowText(_ row: [(String, SQLiteValue)]) -> String {
         "{" + row.map { "\($0.0): \(ValueFormat.human($0.1))" }.joined(separator: ", ") + "}"
-    }
-
-    /// The row's columns in schema order; columns the schema does not know (dropped since) last,
-    /// by name.
-    static func ordered(_ row: [String: SQLiteValue], _ columnOrder: [String]) -> [(String, SQLiteValue)] {
-        let known = columnOrder.compactMap { name in row[name].map { (name, $0) } }
-        let unknown = row.filter { !columnOrder.contains($0.key) }.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
-        return known + unknown
     }
 }

@@ -1,7 +1,8 @@
-import SignalStore
+import Foundation
 
-/// A JSON document, written with keys in the order given, so output is stable.
-indirect enum JSONValue: Sendable {
+/// A JSON document, written with keys in the order given, so output is stable: the CLI's
+/// `--json` output, and the change-entry schema of ``ChangeJSON``.
+package indirect enum JSONValue: Sendable {
     case null
     case bool(Bool)
     case integer(Int64)
@@ -11,7 +12,7 @@ indirect enum JSONValue: Sendable {
     case object([(String, JSONValue)])
 
     /// The document on one line.
-    var rendered: String {
+    package var rendered: String {
         var output = ""
         write(to: &output)
         return output
@@ -44,5 +45,25 @@ indirect enum JSONValue: Sendable {
             }
             output += "}"
         }
+    }
+}
+
+extension JSONValue {
+    /// A SQLite value: `null`, numbers, strings; a blob as `{"$blob": "0aff"}` and an infinite
+    /// real as `{"$real": "Inf"}` or `"-Inf"`, the same markers as the change journal uses.
+    package init(_ value: SQLiteValue) {
+        switch value {
+        case .null: self = .null
+        case .integer(let value): self = .integer(value)
+        case .real(let value) where value.isFinite: self = .number(value)
+        case .real(let value): self = .object([("$real", .string(value < 0 ? "-Inf" : "Inf"))])
+        case .text(let text): self = .string(text)
+        case .blob(let data): self = .object([("$blob", .string(data.map { String(format: "%02x", $0) }.joined()))])
+        }
+    }
+
+    /// A row as a JSON object, columns in the order given.
+    package init(row: [(String, SQLiteValue)]) {
+        self = .object(row.map { ($0.0, JSONValue($0.1)) })
     }
 }
