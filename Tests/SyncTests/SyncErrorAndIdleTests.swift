@@ -58,6 +58,29 @@ struct SyncErrorAndIdleTests {
         #expect((error as? SyncError)?.isTransient == false)
     }
 
+    @Test("a sync started in a task that is already cancelled ends at once as cancelled (a cancellation before the deadline's continuation was stored was lost, and the client waited for the connect timeout)")
+    func alreadyCancelled() async throws {
+        let folder = TemporaryDirectory()
+        let replica = try Replica(folder, "a")
+        let silent = try SilentServer()
+        var components = URLComponents(string: try TestServer.freshURL())!
+        components.port = silent.port
+        let client = try replica.client(components.string!)
+        let started = ContinuousClock.now
+        let once = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            try await client.syncOnce()
+        }
+        let result = await once.result
+        withExtendedLifetime(silent) {}
+        guard case .failure(let error) = result else {
+            Issue.record("a silent server synced")
+            return
+        }
+        #expect((error as? SyncError)?.code == SyncError.cancelled, "\(error)")
+        #expect(ContinuousClock.now - started < .seconds(5), "the cancelled sync waited for a timeout")
+    }
+
     @Test("a missing column names the table and column as typed fields")
     func schemaMismatchNamesTableAndColumn() async throws {
         let folder = TemporaryDirectory()

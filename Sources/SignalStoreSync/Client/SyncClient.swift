@@ -209,6 +209,12 @@ public final class SyncClient: Sendable {
             return try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { continuation in
                     outcome.withLock { $0 = continuation }
+                    // A cancellation that came before the continuation was stored found nothing
+                    // to finish; the flag it set is seen here.
+                    if Task.isCancelled {
+                        _ = finish(.failure(CancellationError()))
+                        return
+                    }
                     work.withLock { $0 = Task {
                         do { _ = finish(.success(try await body())) } catch { _ = finish(.failure(error)) }
                         timer.withLock { $0 }?.cancel()
