@@ -97,7 +97,11 @@ struct ConvergenceTests {
             let own = index == 0 ? 7 : 6
             let settled = await eventuallyAsync {
                 let last = jsonLines(process.output.value).last { $0["type"] as? String == "progress" }
+                // All four at once: a line printed before the last own write was noticed has
+                // nothing pending and nothing behind too, and a loaded machine prints the next one
+                // later.
                 return last?["pending"] as? Int == 0 && last?["behind"] as? Int == 0 && last?["downloaded"] as? Int == 19 - own
+                    && last?["uploaded"] as? Int == own
             }
             #expect(settled, "\(process.output.value)")
             let last = jsonLines(process.output.value).last { $0["type"] as? String == "progress" }
