@@ -22,6 +22,9 @@ let package = Package(
         .library(name: "Signals", targets: ["Signals"]),
         .library(name: "SignalsTesting", targets: ["SignalsTesting"]),
         .library(name: "SignalStore", targets: ["SignalStore"]),
+        // For the tests of code that changes state: TestStore, exhaustive change-feed
+        // expectations, settle(), foreign writers, golden feeds.
+        .library(name: "SignalStoreTesting", targets: ["SignalStoreTesting"]),
         .executable(name: "signalstore", targets: ["signalstore"]),
     ] + (withSync ? [
         // Sync through PostgreSQL: its own product, so apps that do not sync never build
@@ -55,6 +58,12 @@ let package = Package(
             swiftSettings: strictSwift
         ),
         .target(name: "SignalStore", dependencies: ["Signals", "CSQLite", "SignalStoreMacros"], swiftSettings: strictSwift),
+        .target(name: "SignalStoreTesting", dependencies: ["SignalStore", "SignalsTesting"], swiftSettings: strictSwift),
+        .testTarget(
+            name: "SignalStoreTestingTests",
+            dependencies: ["SignalStoreTesting", "SignalStoreTestSupport", "StoreTestHelper", "signalstore"],
+            swiftSettings: strictSwift
+        ),
         // The CLI's commands live in a library so tests can drive them in-process.
         .target(
             name: "SignalStoreCLI",

@@ -12,7 +12,7 @@ enum Outbox {
     static func stampPending(_ tables: SyncedTables, at position: inout ReplicaState.Position, _ connection: Connection) throws {
         let entries = try Journal.entriesWithoutGap(after: position.stampedThrough, connection)
         guard let last = entries.last else { return }
-        let keys = try keysAtWrite(entries, tables, connection)
+        let keys = try Journal.keysAtWrite(entries, keyColumns: { tables.byName[$0]?.primaryKey }, connection)
         for entry in entries {
             guard let table = tables.byName[entry.table], let key = keys[entry.seq] else { continue }
             position.clock = .next(after: position.clock, wallClock: entry.timestamp)
@@ -86,37 +86,5 @@ enum Outbox {
         case .delete: try ReplicaState.raise(.delete, entry.table, entry.key, to: stamp, connection)
         case .update: try ReplicaState.raise(.column(entry.column ?? ""), entry.table, entry.key, to: stamp, value: entry.payload, connection)
         }
-    }
-
-    /// The primary key each entry's row had when the entry was written, by seq.
-    private static func keysAtWrite(_ entries: [Change], _ tables: SyncedTables, _ connection: Connection) throws -> [Int64: [SQLiteValue]] {
-        struct RowID: Hashable { let table: String; let rowID: Int64 }
-        var keyAfter: [RowID: [SQLiteValue]?] = [:]   // walking back: the row's key just after the entry
-        var keys: [Int64: [SQLiteValue]] = [:]
-        for entry in entries.reversed() {
-            guard let table = tables.byName[entry.table] else { continue }
-            let id = RowID(table: entry.table, rowID: entry.rowID)
-            switch entry.operation {
-            case .insert, .delete:
-                guard let row = entry.row, let key = tables.key(of: row, in: table) else { continue }
-                keys[entry.seq] = key
-                keyAfter[id] = entry.operation == .insert ? .some(nil) : .some(key)
-            case .update:
-                let after: [SQLiteValue]?
-                if let known = keyAfter[id] { after = known } else { after = try currentKey(of: entry.rowID, in: table, connection) }
-                guard var key = after else { continue }
-                if let column = entry.column, let index = table.primaryKey.firstIndex(of: column) {
-                    key[index] = entry.oldValue ?? .null
-                }
-                keys[entry.seq] = key
-                keyAfter[id] = .some(key)
-            }
-        }
-        return keys
-    }
-
-    private static func currentKey(of rowID: Int64, in table: CapturedTable, _ connection: Connection) throws -> [SQLiteValue]? {
-        let columns = table.primaryKey.map(quotedIdentifier).joined(separator: ", ")
-        return try connection.statement("SELECT \(columns) FROM \(quotedIdentifier(table.name)) WHERE rowid = ?").rows([.integer(rowID)]).first
     }
 }

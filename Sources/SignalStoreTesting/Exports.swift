@@ -1,0 +1,3 @@
+@_exported import SignalStore
+@_exported import SignalsTesting
+@_exported import Testing
