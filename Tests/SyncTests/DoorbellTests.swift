@@ -3,7 +3,7 @@ import Testing
 
 /// The sync loop's wake-up: no ring may be lost (a change would wait for the next poll), and
 /// a burst of rings costs one pass.
-@Suite("Sync: the doorbell", .timeLimit(.minutes(1)), .ownThread)
+@Suite("Sync: the doorbell", .timeLimit(.minutes(1)))
 struct DoorbellTests {
     private let forever = Duration.seconds(3_600)
 

@@ -16,6 +16,8 @@ import Testing
 /// ```swift
 /// @Suite(.ownThread) struct CommandTests { … }
 /// ```
+/// Give it only to tests that block: the wait for a slot counts against a `.timeLimit`, and
+/// async tests that only suspend do not need a thread of their own.
 public struct OwnThreadTrait: SuiteTrait, TestTrait, TestScoping {
     /// The most tests on their own threads at once: enough to overlap waits on two cores.
     public static let limit = 4
