@@ -62,6 +62,8 @@ let package = Package(
         .testTarget(
             name: "SignalStoreTestingTests",
             dependencies: ["SignalStoreTesting", "SignalStoreTestSupport", "StoreTestHelper", "signalstore"],
+            // Golden feeds are read from the source folder at run time, not bundled.
+            exclude: ["__Feeds__"],
             swiftSettings: strictSwift
         ),
         // The CLI's commands live in a library so tests can drive them in-process.
