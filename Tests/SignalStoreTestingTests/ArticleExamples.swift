@@ -62,3 +62,46 @@ struct TestingArticleExamples {
         try await store.assertFeed(matches: "checkout")
     }
 }
+
+// The README's sample suite ("Testing code that changes state"), as printed there.
+@Suite(.ownThread) struct OrderTests {
+    @Test(.enabled(if: sqlite3Shell != nil)) func payingAnOrder() async throws {
+        let store = try TestStore(migrations: migrationsURL)      // a temporary file, removed after
+        let order = Order(id: 42, purchaseNum: 1, status: "open")
+        try store.insert(order)
+        try await store.expectChanges([
+            .update(\Order.purchaseNum, id: 42, from: 1, to: 3),
+            .update("orders", id: 42, "status", from: "open", to: "paid"),
+        ]) {
+            order.purchaseNum = 3
+            try store.sqlite3("UPDATE orders SET status = 'paid' WHERE id = 42")   // a real foreign writer
+        }
+    }
+
+    @Test func aStateRecordedWithTheCLI() async throws {
+        // signalstore changes --json --db app.sqlite > Fixtures/paid-order.json
+        let store = try TestStore(migrations: migrationsURL, fixture: fixtureURL)
+        let order = try #require(try store.find(Order.self, id: Int64(42)))
+        try await store.expectChanges([.update(\Order.status, id: 42, from: "paid", to: "refunded")]) {
+            order.status = "refunded"
+        }
+    }
+
+    /// The failure the README shows is the one this expectation gives, line for line.
+    @Test func theReadmesFailureMessage() async throws {
+        let store = try TestStore(migrations: migrationsURL)
+        let order = Order(id: 42, purchaseNum: 1, status: "open")
+        try store.insert(order)
+        let message = try await failure {
+            try await store.expectChanges([
+                .update(\Order.purchaseNum, id: 42, from: 1, to: 3),
+                .update("orders", id: 42, "status", from: "open", to: "paid"),
+            ]) {
+                order.purchaseNum = 3
+                order.status = "shipped"
+            }
+        }
+        let readme = try String(contentsOf: packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        #expect(readme.contains("```\n" + (message ?? "no failure") + "\n```"), "\(message ?? "no failure")")
+    }
+}
