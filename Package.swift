@@ -78,7 +78,7 @@ let package = Package(
         .testTarget(name: "SignalsTestingTests", dependencies: ["Signals", "SignalsTesting"], swiftSettings: strictSwift),
         .testTarget(
             name: "SignalStoreTests",
-            dependencies: ["SignalStore", "SignalsTesting", "CSQLite", "StoreTestHelper", "SignalStoreTestSupport"],
+            dependencies: ["SignalStore", "SignalsTesting", "SignalStoreTesting", "CSQLite", "StoreTestHelper", "SignalStoreTestSupport"],
             swiftSettings: strictSwift
         ),
         .testTarget(

@@ -71,6 +71,16 @@ let package = Package(
             ],
             path: "Benchmarks/SyncHarness"
         ),
+        // A plain executable (no harness): what the test kit costs a test suite: creating a
+        // TestStore, and expectChanges around one write against the bare write.
+        .executableTarget(
+            name: "TestKitHarness",
+            dependencies: [
+                .product(name: "SignalStoreTesting", package: rootIdentity),
+                "BenchmarkModels",
+            ],
+            path: "Benchmarks/TestKitHarness"
+        ),
         // A plain executable (no harness): open-loop read latency beside a writer, the write
         // path's CPU time and live queries, against GRDB and raw C, printed as one table.
         .executableTarget(

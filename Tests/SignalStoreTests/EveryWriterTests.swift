@@ -1,4 +1,5 @@
 import Foundation
+import SignalStoreTesting
 import SignalsTesting
 import Testing
 @testable import SignalStore
@@ -63,17 +64,13 @@ struct EveryWriterTests {
         store.close()
     }
 
-    @Test func insertOrReplaceThatEvictsByAUniqueIndexJournalsTheDelete() throws {
-        let (store, path, directory) = try openStore()
-        defer { withExtendedLifetime(directory) {} }
+    @Test func insertOrReplaceThatEvictsByAUniqueIndexJournalsTheDelete() async throws {
+        let store = try TestStore(migrations: Self.migrations)
         try store.execute("INSERT INTO customers (id, name, email) VALUES (1, 'a', 'a@x')")
-        let before = try store.lastChangeSeq
-        try shell(path, "INSERT OR REPLACE INTO customers (id, name, email) VALUES (2, 'c', 'a@x')")
-        #expect(eventually { (try? store.journalEntries(after: before).count) == 2 })
-        #expect(try entries(store, after: before) == ["delete customers[1]", "insert customers[2]"])
-        #expect(try store.journalEntries(after: before).first?.row?["email"] == .text("a@x"))
-        try expectReplayRebuildsTables(store)
-        store.close()
+        try await store.expectChanges([.delete("customers", id: 1), .insert("customers", id: 2, ["email": "a@x"])]) {
+            try store.sqlite3("INSERT OR REPLACE INTO customers (id, name, email) VALUES (2, 'c', 'a@x')")
+        }
+        try expectReplayRebuildsTables(store.store)
     }
 
     @Test func updateOrReplaceOfTheKeyCompletesTheEvictedObjectAndMovesTheOther() throws {
@@ -116,32 +113,27 @@ struct EveryWriterTests {
         store.close()
     }
 
-    @Test func insertOrIgnoreThatChangesNothingJournalsNothing() throws {
-        let (store, path, directory) = try openStore()
-        defer { withExtendedLifetime(directory) {} }
+    @Test func insertOrIgnoreThatChangesNothingJournalsNothing() async throws {
+        let store = try TestStore(migrations: Self.migrations)
         try store.execute("INSERT INTO customers (id, name, email) VALUES (1, 'a', 'a@x')")
-        let before = try store.lastChangeSeq
-        try shell(path, """
-            INSERT OR IGNORE INTO customers (id, name, email) VALUES (1, 'b', 'b@x');
-            INSERT OR IGNORE INTO customers (id, name, email) VALUES (2, 'b', 'a@x');
-            INSERT INTO customers (id, name, email) VALUES (3, 'c', 'c@x');
-            """)
-        #expect(eventually { (try? store.journalEntries(after: before).count) == 1 })
-        #expect(try entries(store, after: before) == ["insert customers[3]"], "the ignored rows leave no entry, the next insert is not confused by them")
-        try expectReplayRebuildsTables(store)
-        store.close()
+        // The ignored rows leave no entry; the next insert is not confused by them.
+        try await store.expectChanges([.insert("customers", id: 3, ["email": "c@x"])]) {
+            try store.sqlite3("""
+                INSERT OR IGNORE INTO customers (id, name, email) VALUES (1, 'b', 'b@x');
+                INSERT OR IGNORE INTO customers (id, name, email) VALUES (2, 'b', 'a@x');
+                INSERT INTO customers (id, name, email) VALUES (3, 'c', 'c@x');
+                """)
+        }
+        try expectReplayRebuildsTables(store.store)
     }
 
-    @Test func upsertJournalsUpdates() throws {
-        let (store, path, directory) = try openStore()
-        defer { withExtendedLifetime(directory) {} }
+    @Test func upsertJournalsUpdates() async throws {
+        let store = try TestStore(migrations: Self.migrations)
         try store.execute("INSERT INTO customers (id, name, email) VALUES (1, 'a', 'a@x')")
-        let before = try store.lastChangeSeq
-        try shell(path, "INSERT INTO customers (id, name, email) VALUES (1, 'renamed', 'a@x') ON CONFLICT (id) DO UPDATE SET name = excluded.name")
-        #expect(eventually { (try? store.journalEntries(after: before).count) == 1 })
-        #expect(try entries(store, after: before) == ["update customers[1] name"])
-        try expectReplayRebuildsTables(store)
-        store.close()
+        try await store.expectChanges([.update("customers", id: 1, "name", from: "a", to: "renamed")]) {
+            try store.sqlite3("INSERT INTO customers (id, name, email) VALUES (1, 'renamed', 'a@x') ON CONFLICT (id) DO UPDATE SET name = excluded.name")
+        }
+        try expectReplayRebuildsTables(store.store)
     }
 
     @Test("evictions by every kind of UNIQUE index", arguments: [
@@ -174,22 +166,22 @@ struct EveryWriterTests {
     }
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"), "needs python3"))
-    func pythonsSQLite3UpsertHelpersAreCaptured() throws {
-        let (store, path, directory) = try openStore()
-        defer { withExtendedLifetime(directory) {} }
+    func pythonsSQLite3UpsertHelpersAreCaptured() async throws {
+        let store = try TestStore(migrations: Self.migrations)
         try store.execute("INSERT INTO customers (id, name, email) VALUES (1, 'a', 'a@x'), (2, 'b', 'b@x')")
-        let before = try store.lastChangeSeq
         let script = """
             import sqlite3, sys
             db = sqlite3.connect(sys.argv[1])
             db.executemany("INSERT OR REPLACE INTO customers (id, name, email) VALUES (?, ?, ?)", [(3, 'c', 'a@x'), (2, 'B', 'b@x')])
             db.commit()
             """
-        let result = try run("/usr/bin/python3", ["-c", script, path])
-        #expect(result.status == 0, "python failed: \(result.error)")
-        #expect(eventually { (try? store.journalEntries(after: before).count) == 4 })
-        #expect(try entries(store, after: before) == ["delete customers[1]", "insert customers[3]", "delete customers[2]", "insert customers[2]"])
-        try expectReplayRebuildsTables(store)
-        store.close()
+        try await store.expectChanges([
+            .delete("customers", id: 1), .insert("customers", id: 3, ["email": "a@x"]),
+            .delete("customers", id: 2), .insert("customers", id: 2, ["name": "B"]),
+        ]) {
+            let result = try run("/usr/bin/python3", ["-c", script, store.path])
+            #expect(result.status == 0, "python failed: \(result.error)")
+        }
+        try expectReplayRebuildsTables(store.store)
     }
 }
