@@ -52,6 +52,7 @@ public final class TestStore: Sendable {
     public init(migrations: [Migration], fixture: URL? = nil) throws {
         folder = try TemporaryFolder()
         path = folder.url.appendingPathComponent("test.sqlite").path
+        try MigratedTemplate.copy(for: migrations, to: path)
         store = try Store(path: path, migrations: migrations)
         if let fixture { try FixtureReplay.replay(fixture, into: store) }
         startSeq = try store.lastChangeSeq

@@ -66,7 +66,6 @@ struct SyncErrorAndIdleTests {
         var components = URLComponents(string: try TestServer.freshURL())!
         components.port = silent.port
         let client = try replica.client(components.string!)
-        let started = ContinuousClock.now
         let once = Task {
             withUnsafeCurrentTask { $0?.cancel() }
             try await client.syncOnce()
@@ -77,8 +76,9 @@ struct SyncErrorAndIdleTests {
             Issue.record("a silent server synced")
             return
         }
+        // Before the fix it waited for the connect timeout and reported unreachable; no clock is
+        // raced here: the kind of error tells.
         #expect((error as? SyncError)?.code == SyncError.cancelled, "\(error)")
-        #expect(ContinuousClock.now - started < .seconds(5), "the cancelled sync waited for a timeout")
     }
 
     @Test("a missing column names the table and column as typed fields")

@@ -42,7 +42,7 @@ public struct Migration: Sendable, Equatable {
 
     /// A checksum of the SQL (FNV-1a, 64 bits, hex): detects a migration edited after it was
     /// applied.
-    var checksum: String {
+    package var checksum: String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in sql.utf8 {
             hash ^= UInt64(byte)
