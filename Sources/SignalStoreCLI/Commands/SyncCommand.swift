@@ -25,8 +25,11 @@ struct SyncCommand: ParsableCommand {
             (TLS or nothing) do not check the certificate; verify-ca checks who signed it; \
             verify-full also checks that it is for the host. sslrootcert=PATH names the CA's PEM \
             file (default: the system's trust roots). schema=NAME holds the sync tables (default \
-            signalstore). The password is never printed. Every synced table needs a primary key; all replicas must \
-            sync the same tables with the same schema.
+            signalstore). Percent-escapes in the user, password and database are decoded once, as \
+            libpq does; a URL without a password takes it from PGPASSWORD, else from the password \
+            file (PGPASSFILE, default ~/.pgpass, which must be chmod 600), so it need not be on the \
+            command line. The password is never printed. Every synced table needs a primary key; \
+            all replicas must sync the same tables with the same schema.
 
             --compact removes the server log's entries that later writes superseded (every \
             replica keeps the same rows; new replicas then read only the current state); it is \
@@ -64,7 +67,7 @@ struct SyncCommand: ParsableCommand {
             throw CLIError("no PostgreSQL server given: pass --postgres postgres://user:password@host/database or set SIGNALSTORE_POSTGRES_URL")
         }
         let url: PostgresURL
-        do { url = try PostgresURL(text) } catch { throw CLIError(error.description) }
+        do { url = try PostgresURL(text, environment: context.environment) } catch { throw CLIError(error.description) }
         let store = try DatabaseOpener.open(options, access: .readWrite)
         defer { store.close() }
         let client = SyncClient(store: store, url: url, tables: tables.isEmpty ? nil : tables)

@@ -14,6 +14,11 @@ import Foundation
 ///   on verification of who signed the certificate, as in `libpq`.
 /// - `schema`: the PostgreSQL schema that holds the sync tables (default `signalstore`).
 ///   Replicas that share state use the same one.
+///
+/// As in `libpq`, the user, password and database are percent-decoded exactly once
+/// (`p%40ss%3Aw%2Frd` is the password `p@ss:w/rd`), and a URL without a password takes it from
+/// `PGPASSWORD`, else from the password file (`PGPASSFILE`, default `~/.pgpass`), so the
+/// password need not appear in a process list.
 public struct PostgresURL: Sendable, Equatable, CustomStringConvertible {
     /// How the connection uses TLS: `libpq`'s `sslmode`, so URLs copied from other PostgreSQL
     /// tools mean the same here.
@@ -44,6 +49,12 @@ public struct PostgresURL: Sendable, Equatable, CustomStringConvertible {
     /// The PostgreSQL user.
     public let username: String
     let password: String?
+    /// Whether the URL itself holds the password (else it came from the environment or the
+    /// password file, and the redacted URL shows none).
+    private let passwordInURL: Bool
+    /// Why the password file was not used, when the URL and `PGPASSWORD` give no password and
+    /// a file exists: said again if the server then asks for a password.
+    let passwordFileProblem: String?
     /// The database (the user's name unless the URL names another).
     public let database: String
     /// How the connection uses TLS (`sslmode`).
@@ -54,9 +65,13 @@ public struct PostgresURL: Sendable, Equatable, CustomStringConvertible {
     /// The PostgreSQL schema of the sync tables.
     public let schema: String
 
-    /// Parses `text`.
+    /// Parses `text`; a URL without a password takes it from `PGPASSWORD` or the password file,
+    /// as `libpq` does.
+    /// - Parameters:
+    ///   - text: The URL.
+    ///   - environment: Where `PGPASSWORD`, `PGPASSFILE` and `HOME` are read.
     /// - Throws: ``SyncError/invalidURL``, whose message never contains the password.
-    public init(_ text: String) throws(SyncError) {
+    public init(_ text: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws(SyncError) {
         let expected = "expected postgres://user:password@host:port/database[?sslmode=MODE&sslrootcert=PATH&schema=NAME]"
         guard let components = URLComponents(string: text.trimmingCharacters(in: .whitespaces)),
               let scheme = components.scheme?.lowercased()
@@ -65,15 +80,27 @@ public struct PostgresURL: Sendable, Equatable, CustomStringConvertible {
             throw SyncError(.invalidURL, "the PostgreSQL URL starts with '\(scheme):', not 'postgres:'; \(expected)")
         }
         guard let host = components.host, !host.isEmpty else { throw SyncError(.invalidURL, "the PostgreSQL URL names no host; \(expected)") }
-        guard let username = components.user.flatMap({ $0.removingPercentEncoding }), !username.isEmpty else {
-            throw SyncError(.invalidURL, "the PostgreSQL URL names no user; \(expected)")
+        // The percent-encoded parts as written, decoded once here. URLComponents' `user`,
+        // `password` and `path` are decoded already (decoding them again broke passwords with a
+        // `%`), and it re-escapes a malformed `%`, which libpq refuses.
+        let raw = RawParts(text.trimmingCharacters(in: .whitespaces))
+        guard let username = Self.decoded(raw.user, "user"), !username.isEmpty else {
+            throw SyncError(.invalidURL, "the PostgreSQL URL names no user, or its user has a malformed %-escape; \(expected)")
+        }
+        guard let path = Self.decoded(raw.path, "database") else {
+            throw SyncError(.invalidURL, "the PostgreSQL URL's database has a malformed %-escape; write a % in it as %25")
+        }
+        guard let urlPassword = Self.decodedPassword(raw.password) else {
+            throw SyncError(.invalidURL, "the PostgreSQL URL's password has a malformed %-escape; write a % in it as %25")
         }
         self.host = host
         self.port = components.port ?? 5432
         self.username = username
-        self.password = components.password.flatMap { $0.removingPercentEncoding }
-        let path = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
-        self.database = path.isEmpty ? username : (path.removingPercentEncoding ?? path)
+        self.database = path.isEmpty ? username : path
+        let resolved = PasswordFile.password(url: urlPassword, host: host, port: port, database: database, user: username, environment: environment)
+        self.password = resolved.password
+        self.passwordInURL = urlPassword != nil
+        self.passwordFileProblem = resolved.problem
         var tls = TLSMode.prefer
         var rootCertificatePath: String?
         var schema = "signalstore"
@@ -107,10 +134,44 @@ public struct PostgresURL: Sendable, Equatable, CustomStringConvertible {
         self.schema = schema
     }
 
+    /// `text` percent-decoded once; `nil` for a malformed escape (a `%` not followed by two hex
+    /// digits), which libpq refuses too.
+    private static func decoded(_ text: String?, _ part: String) -> String? {
+        guard let text else { return nil }
+        var bytes: [UInt8] = []
+        var iterator = Array(text.utf8).makeIterator()
+        while let byte = iterator.next() {
+            guard byte == UInt8(ascii: "%") else {
+                bytes.append(byte)
+                continue
+            }
+            guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else { return nil }
+            bytes.append(high << 4 | low)
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private static func hexValue(_ digit: UInt8) -> UInt8? {
+        switch digit {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
+    /// The URL's password decoded once: `.some(nil)` when the URL has none, `nil` when its
+    /// escapes are malformed.
+    private static func decodedPassword(_ text: String?) -> String?? {
+        guard let text else { return .some(nil) }
+        guard let password = decoded(text, "password") else { return nil }
+        return .some(password)
+    }
+
     /// The URL with the password replaced by `***`: what every message shows.
     public var redacted: String {
         let user = username.addingPercentEncoding(withAllowedCharacters: .urlUserAllowed) ?? username
-        let secret = password == nil ? "" : ":***"
+        let secret = passwordInURL ? ":***" : ""
         let path = database.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? database
         let roots = rootCertificatePath.map { "&sslrootcert=\($0.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed) ?? $0)" } ?? ""
         return "postgres://\(user)\(secret)@\(host):\(port)/\(path)?sslmode=\(tls.rawValue)\(roots)&schema=\(schema)"
@@ -128,5 +189,33 @@ public struct PostgresURL: Sendable, Equatable, CustomStringConvertible {
             result = result.replacingOccurrences(of: encoded, with: "***")
         }
         return result
+    }
+}
+
+/// The user, password and database of a URL exactly as written (still percent-encoded).
+private struct RawParts {
+    var user: String?
+    var password: String?
+    var path = ""
+
+    init(_ text: String) {
+        guard let start = text.range(of: "://")?.upperBound else { return }
+        let rest = text[start...]
+        let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
+        let authority = rest[..<authorityEnd]
+        if let at = authority.lastIndex(of: "@") {
+            let userInfo = authority[..<at]
+            if let colon = userInfo.firstIndex(of: ":") {
+                user = String(userInfo[..<colon])
+                password = String(userInfo[userInfo.index(after: colon)...])
+            } else {
+                user = String(userInfo)
+            }
+        }
+        if authorityEnd < rest.endIndex, rest[authorityEnd] == "/" {
+            let pathStart = rest.index(after: authorityEnd)
+            let pathEnd = rest[pathStart...].firstIndex { $0 == "?" || $0 == "#" } ?? rest.endIndex
+            path = String(rest[pathStart..<pathEnd])
+        }
     }
 }

@@ -26,7 +26,8 @@ enum ServerErrors {
         case .sslUnsupported:
             return SyncError(.refused, "\(place) does not offer TLS, and the URL asks for sslmode=require; enable ssl on the server, or use sslmode=prefer or sslmode=disable")
         case .authMechanismRequiresPassword:
-            return SyncError(.refused, "\(place) asks for a password for user '\(url.username)', and the URL has none; put it in the URL (postgres://\(url.username):PASSWORD@…) or in SIGNALSTORE_POSTGRES_URL")
+            let file = url.passwordFileProblem.map { " (\($0))" } ?? ""
+            return SyncError(.refused, "\(place) asks for a password for user '\(url.username)', and none was given\(file); set PGPASSWORD, add a line to ~/.pgpass (or the file PGPASSFILE names), or put it in the URL")
         case .unsupportedAuthMechanism, .saslError:
             return SyncError(.refused, "\(place) asked for an authentication method this client does not support for user '\(url.username)'; use scram-sha-256, md5 or password in pg_hba.conf")
         case .connectionError, .serverClosedConnection, .uncleanShutdown, .clientClosedConnection, .queryCancelled:
