@@ -40,11 +40,8 @@ struct SyncErrorAndIdleTests {
     @Test("a cancelled sync reports cancelled, never unreachable")
     func cancellationIsNotUnreachable() async throws {
         let folder = TemporaryDirectory()
-        let replica = try Replica(folder, "a")
         let silent = try SilentServer()
-        var components = URLComponents(string: try TestServer.freshURL())!
-        components.port = silent.port
-        let client = try replica.client(components.string!)
+        let client = try silentClient(folder, silent)
         let once = Task { try await client.syncOnce() }
         try await Task.sleep(for: .milliseconds(200))
         once.cancel()
@@ -61,11 +58,8 @@ struct SyncErrorAndIdleTests {
     @Test("a sync started in a task that is already cancelled ends at once as cancelled (a cancellation before the deadline's continuation was stored was lost, and the client waited for the connect timeout)")
     func alreadyCancelled() async throws {
         let folder = TemporaryDirectory()
-        let replica = try Replica(folder, "a")
         let silent = try SilentServer()
-        var components = URLComponents(string: try TestServer.freshURL())!
-        components.port = silent.port
-        let client = try replica.client(components.string!)
+        let client = try silentClient(folder, silent)
         let once = Task {
             withUnsafeCurrentTask { $0?.cancel() }
             try await client.syncOnce()
@@ -121,6 +115,13 @@ struct SyncErrorAndIdleTests {
         let after = try observer.scalar("PRAGMA data_version")
         #expect(before == after, "B's sync client committed while nothing moved")
     }
+}
+
+/// A client of a new replica whose server takes the connection and never answers.
+private func silentClient(_ folder: TemporaryDirectory, _ silent: SilentServer) throws -> SyncClient {
+    var components = URLComponents(string: try TestServer.freshURL())!
+    components.port = silent.port
+    return try Replica(folder, "a").client(components.string!)
 }
 
 extension SyncStatus {
