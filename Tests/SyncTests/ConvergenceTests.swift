@@ -107,7 +107,7 @@ struct ConvergenceTests {
             let last = jsonLines(process.output.value).last { $0["type"] as? String == "progress" }
             #expect(last?["uploaded"] as? Int == own, "\(process.output.value)")
             for line in jsonLines(process.output.value) {
-                #expect(["progress", "offline"].contains(line["type"] as? String ?? ""), "\(line)")
+                #expect(["progress", "offline", "waiting"].contains(line["type"] as? String ?? ""), "\(line)")
             }
         }
         for process in processes {

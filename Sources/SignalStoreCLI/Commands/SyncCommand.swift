@@ -159,10 +159,11 @@ private final class SyncReport: Sendable {
         switch status {
         case .idle:
             self.progress(progress, final: false)
-        case .offline(let error, let retryIn):
+        case .offline(let error, let retryIn), .waitingForLock(let error, let retryIn):
             if json {
+                let type = if case .offline = status { "offline" } else { "waiting" }
                 console.print(JSONValue.object([
-                    ("type", .string("offline")), ("error", .string(error.description)),
+                    ("type", .string(type)), ("error", .string(error.description)),
                     ("retry_in", .number(Double(retryIn.components.seconds) + Double(retryIn.components.attoseconds) / 1e18)),
                 ]).rendered)
             } else {

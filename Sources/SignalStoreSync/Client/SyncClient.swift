@@ -96,6 +96,8 @@ public final class SyncClient: Sendable {
                 try await follow(log, tables)
             } catch where Task.isCancelled {
                 break   // what failed was cut short by the cancellation: not offline, stopping
+            } catch where error.isLockBusy {
+                await waitForLock(error)
             } catch where error.isTransient {
                 let wait = delay * Double.random(in: 0.5...1.0)
                 statusValue.value = .offline(error, retryIn: wait)
@@ -149,7 +151,13 @@ public final class SyncClient: Sendable {
         do {
             while !Task.isCancelled {
                 statusValue.value = .syncing
-                try await passWithDeadline(log, tables)
+                do {
+                    try await passWithDeadline(log, tables)
+                } catch where error.isLockBusy {
+                    // The connection to PostgreSQL is fine: keep it, and try the pass again.
+                    await waitForLock(error)
+                    continue
+                }
                 statusValue.value = .idle
                 await doorbell.wait(timeout: pollInterval)
             }
@@ -159,6 +167,16 @@ public final class SyncClient: Sendable {
             if Task.isCancelled { return }
             throw error
         }
+    }
+
+    /// How long sync waits before trying again when another writer holds the database's lock
+    /// (on top of the store's busy timeout, which a write already waited).
+    static let lockRetryDelay = Duration.seconds(1)
+
+    /// Reports that another writer holds the lock, and waits before the next try.
+    private func waitForLock(_ error: SyncError) async {
+        statusValue.value = .waitingForLock(error, retryIn: Self.lockRetryDelay)
+        try? await Task.sleep(for: Self.lockRetryDelay)
     }
 
     private func connect() async throws(SyncError) -> (ServerLog, SyncedTables) {

@@ -60,7 +60,8 @@ public struct SyncError: Error, Sendable, Equatable, CustomStringConvertible {
     /// An error of the local store.
     public init(store error: StoreError) {
         code = .store
-        message = error.description
+        let busy = SQLiteError.busy ~= error || SQLiteError.locked ~= error
+        message = busy ? "another writer holds the database's write lock (\(error.description)); sync waits for it" : error.description
         sqlState = nil
         server = nil
         table = nil
@@ -77,9 +78,17 @@ public struct SyncError: Error, Sendable, Equatable, CustomStringConvertible {
         )
     }
 
-    /// Whether retrying later may succeed without anybody changing anything.
+    /// Whether retrying later may succeed without anybody changing anything: the server could
+    /// not be reached, or another writer held the local database's lock.
     public var isTransient: Bool {
-        code == .unreachable
+        code == .unreachable || isLockBusy
+    }
+
+    /// Whether another writer held the local database's write lock past the store's busy
+    /// timeout.
+    public var isLockBusy: Bool {
+        guard let storeError else { return false }
+        return SQLiteError.busy ~= storeError || SQLiteError.locked ~= storeError
     }
 
     public var description: String {

@@ -11,6 +11,10 @@ public enum SyncStatus: Sendable, Equatable, CustomStringConvertible {
     /// PostgreSQL cannot be reached; local writes go on and wait in the outbox. The next attempt
     /// is after `retryIn`.
     case offline(SyncError, retryIn: Duration)
+    /// Another writer holds the local database's write lock (a long transaction, an import by a
+    /// `sqlite3` shell): sync waits, and tries again after `retryIn`. Not an error: nothing is
+    /// lost, and it goes on once the lock is released.
+    case waitingForLock(SyncError, retryIn: Duration)
     /// Stopped by an error that retrying does not fix (see ``SyncError/isTransient``).
     case failed(SyncError)
 
@@ -21,6 +25,7 @@ public enum SyncStatus: Sendable, Equatable, CustomStringConvertible {
         case .syncing: "syncing"
         case .idle: "idle"
         case .offline(let error, let retryIn): "offline, retrying in \(retryIn.formattedSeconds): \(error)"
+        case .waitingForLock(let error, let retryIn): "waiting for another writer's lock, retrying in \(retryIn.formattedSeconds): \(error)"
         case .failed(let error): "failed: \(error)"
         }
     }

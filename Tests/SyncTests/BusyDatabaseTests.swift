@@ -1,0 +1,52 @@
+import Foundation
+import SignalStore
+import SignalStoreSync
+import SignalStoreTestSupport
+import Testing
+
+@Suite("Sync: another writer's long lock makes sync wait, never stop", .enabled(if: TestServer.isEnabled && FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"), "needs PostgreSQL and python3"), .ownThread)
+struct BusyDatabaseTests {
+    /// A Python process that takes the write lock of `path` (`BEGIN IMMEDIATE`), says `locked`,
+    /// and holds it until its standard input closes or `seconds` pass.
+    private func holdLock(_ path: String, seconds: Int) throws -> ChildProcess {
+        let script = """
+            import sqlite3, sys, time
+            db = sqlite3.connect(sys.argv[1], isolation_level=None)
+            db.execute("BEGIN IMMEDIATE")
+            print("locked", flush=True)
+            time.sleep(int(sys.argv[2]))
+            db.execute("COMMIT")
+            """
+        return try ChildProcess(URL(fileURLWithPath: "/usr/bin/python3"), ["-c", script, path, String(seconds)])
+    }
+
+    @Test("a replica whose file another writer locks says it waits, then applies what it missed; it never fails")
+    func aLongLockIsWaitedOut() async throws {
+        let folder = TemporaryDirectory()
+        let url = try TestServer.freshURL()
+        let a = try Replica(folder, "a")
+        // B's writes wait for the lock at most 0.2 s each, so the test sees the waiting soon.
+        let bPath = folder.path("b.sqlite")
+        let bStore = try Store(path: bPath, migrations: packageMigrations, pollInterval: .milliseconds(10), busyTimeout: .milliseconds(200))
+        let b = SyncClient(store: bStore, url: try PostgresURL(url), pollInterval: .milliseconds(200))
+        let statuses = b.status.signal.record()
+        let syncA = Task { try await a.client(url).run() }
+        let syncB = Task { try await b.run() }
+        defer { syncA.cancel(); syncB.cancel() }
+        #expect(await eventuallyAsync { statuses.values.last == .idle })
+
+        let holder = try holdLock(bPath, seconds: 3)
+        #expect(holder.output.wait(timeout: 20) { $0.contains("locked") })
+        try a.store.execute("INSERT INTO orders (id, purchase_num, status) VALUES (1, 1, 'while locked')")
+        let waited = await eventuallyAsync { statuses.values.contains { if case .waitingForLock = $0 { true } else { false } } }
+        #expect(waited, "\(statuses.values)")
+        #expect(holder.waitForExit(timeout: 30) == 0)
+        let arrived = try await eventuallyAsync {
+            try bStore.readConnection { try $0.scalar("SELECT status FROM orders WHERE id = 1") } == .text("while locked")
+        }
+        #expect(arrived)
+        #expect(!statuses.values.contains { if case .failed = $0 { true } else { false } }, "\(statuses.values)")
+        let waiting = statuses.values.first { if case .waitingForLock = $0 { true } else { false } }
+        #expect(waiting?.description.contains("another writer holds the database's write lock") == true, "\(waiting?.description ?? "")")
+    }
+}
