@@ -38,7 +38,7 @@ struct BusyDatabaseTests {
         let holder = try holdLock(bPath, seconds: 3)
         #expect(holder.output.wait(timeout: 20) { $0.contains("locked") })
         try a.store.execute("INSERT INTO orders (id, purchase_num, status) VALUES (1, 1, 'while locked')")
-        let waited = await eventuallyAsync { statuses.values.contains { if case .waitingForLock = $0 { true } else { false } } }
+        let waited = await eventuallyAsync { statuses.values.contains { if case .waiting = $0 { true } else { false } } }
         #expect(waited, "\(statuses.values)")
         #expect(holder.waitForExit(timeout: 30) == 0)
         let arrived = try await eventuallyAsync {
@@ -46,7 +46,7 @@ struct BusyDatabaseTests {
         }
         #expect(arrived)
         #expect(!statuses.values.contains { if case .failed = $0 { true } else { false } }, "\(statuses.values)")
-        let waiting = statuses.values.first { if case .waitingForLock = $0 { true } else { false } }
+        let waiting = statuses.values.first { if case .waiting = $0 { true } else { false } }
         #expect(waiting?.description.contains("another writer holds the database's write lock") == true, "\(waiting?.description ?? "")")
     }
 }

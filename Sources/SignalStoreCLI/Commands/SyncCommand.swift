@@ -159,7 +159,7 @@ private final class SyncReport: Sendable {
         switch status {
         case .idle:
             self.progress(progress, final: false)
-        case .offline(let error, let retryIn), .waitingForLock(let error, let retryIn):
+        case .offline(let error, let retryIn), .waiting(let error, let retryIn):
             if json {
                 let type = if case .offline = status { "offline" } else { "waiting" }
                 console.print(JSONValue.object([

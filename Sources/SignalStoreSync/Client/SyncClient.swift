@@ -142,7 +142,8 @@ public final class SyncClient: Sendable {
     /// would stop sync. It rings the doorbell once the `LISTEN` is in place (the first pass may
     /// have run before it, and a change committed in between notified nobody) and when it ends,
     /// so the next pass finds out at once whether the connection still works.
-    private func follow(_ log: ServerLog, _ tables: SyncedTables) async throws(SyncError) {
+    private func follow(_ log: ServerLog, _ initialTables: SyncedTables) async throws(SyncError) {
+        var tables = initialTables
         let listener = Task { [doorbell] in
             try? await log.listen { doorbell.ring() }
             doorbell.ring()
@@ -152,10 +153,17 @@ public final class SyncClient: Sendable {
             while !Task.isCancelled {
                 statusValue.value = .syncing
                 do {
+                    tables = try current(tables)
                     try await passWithDeadline(log, tables)
                 } catch where error.isLockBusy {
                     // The connection to PostgreSQL is fine: keep it, and try the pass again.
                     await waitForLock(error)
+                    continue
+                } catch where error.code == .schemaMismatch {
+                    // Other replicas are on a newer schema: this pass uploaded, applying waits
+                    // until this database migrates (noticed by its schema version).
+                    statusValue.value = .waiting(error, retryIn: pollInterval)
+                    await doorbell.wait(timeout: pollInterval)
                     continue
                 }
                 statusValue.value = .idle
@@ -173,9 +181,17 @@ public final class SyncClient: Sendable {
     /// (on top of the store's busy timeout, which a write already waited).
     static let lockRetryDelay = Duration.seconds(1)
 
+    /// `tables`, or the tables read again if the schema changed since (a migration by this
+    /// process or another).
+    private func current(_ tables: SyncedTables) throws(SyncError) -> SyncedTables {
+        let version = try reading { connection in try SyncedTables.schemaVersion(connection) }
+        guard version != tables.schemaVersion else { return tables }
+        return try reading { connection in try SyncedTables(self.tables, connection) }
+    }
+
     /// Reports that another writer holds the lock, and waits before the next try.
     private func waitForLock(_ error: SyncError) async {
-        statusValue.value = .waitingForLock(error, retryIn: Self.lockRetryDelay)
+        statusValue.value = .waiting(error, retryIn: Self.lockRetryDelay)
         try? await Task.sleep(for: Self.lockRetryDelay)
     }
 

@@ -11,10 +11,15 @@ public enum SyncStatus: Sendable, Equatable, CustomStringConvertible {
     /// PostgreSQL cannot be reached; local writes go on and wait in the outbox. The next attempt
     /// is after `retryIn`.
     case offline(SyncError, retryIn: Duration)
-    /// Another writer holds the local database's write lock (a long transaction, an import by a
-    /// `sqlite3` shell): sync waits, and tries again after `retryIn`. Not an error: nothing is
-    /// lost, and it goes on once the lock is released.
-    case waitingForLock(SyncError, retryIn: Duration)
+    /// Sync waits for something local, and tries again after `retryIn`; the error says what:
+    /// - another writer holds the database's write lock (a long transaction, an import by a
+    ///   `sqlite3` shell): ``SyncError/isLockBusy``;
+    /// - other replicas wrote a schema this database has not migrated to yet
+    ///   (``SyncError/schemaMismatch``): local changes are still uploaded, and other replicas'
+    ///   are applied once this database migrates.
+    ///
+    /// Not a failure: nothing is lost, and sync goes on by itself.
+    case waiting(SyncError, retryIn: Duration)
     /// Stopped by an error that retrying does not fix (see ``SyncError/isTransient``).
     case failed(SyncError)
 
@@ -25,7 +30,7 @@ public enum SyncStatus: Sendable, Equatable, CustomStringConvertible {
         case .syncing: "syncing"
         case .idle: "idle"
         case .offline(let error, let retryIn): "offline, retrying in \(retryIn.formattedSeconds): \(error)"
-        case .waitingForLock(let error, let retryIn): "waiting for another writer's lock, retrying in \(retryIn.formattedSeconds): \(error)"
+        case .waiting(let error, let retryIn): "waiting, retrying in \(retryIn.formattedSeconds): \(error)"
         case .failed(let error): "failed: \(error)"
         }
     }

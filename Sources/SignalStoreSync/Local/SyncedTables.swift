@@ -7,6 +7,9 @@ import SignalStore
 struct SyncedTables: Sendable {
     /// The synced tables by name.
     let byName: [String: CapturedTable]
+    /// `PRAGMA schema_version` when the tables were read: a migration, by this process or
+    /// another, changes it, and the tables are read again.
+    let schemaVersion: Int64
 
     /// The synced tables of the database on `connection`: `names`, or every captured table.
     /// - Throws: ``SyncError/schemaMismatch`` for a named table that is missing or not
@@ -26,6 +29,7 @@ struct SyncedTables: Sendable {
             throw SyncError(.schemaMismatch, "cannot sync \(keyless.map { "'\($0)'" }.joined(separator: ", ")): a synced table needs a PRIMARY KEY to name its rows on every machine (rowids differ between files); add one in a migration, or pass --table for the others", table: keyless.first)
         }
         byName = tables
+        schemaVersion = try Self.schemaVersion(connection)
     }
 
     /// The names, sorted.
@@ -35,5 +39,10 @@ struct SyncedTables: Sendable {
     func key(of row: [String: SQLiteValue], in table: CapturedTable) -> [SQLiteValue]? {
         let values = table.primaryKey.compactMap { row[$0] }
         return values.count == table.primaryKey.count ? values : nil
+    }
+
+    /// The database's schema version now.
+    static func schemaVersion(_ connection: Connection) throws -> Int64 {
+        try connection.scalar("PRAGMA schema_version")?.integerValue ?? 0
     }
 }
