@@ -42,17 +42,15 @@ struct SyncErrorAndIdleTests {
         let folder = TemporaryDirectory()
         let silent = try SilentServer()
         let client = try silentClient(folder, silent)
+        let statuses = client.status.signal.record()
         let once = Task { try await client.syncOnce() }
-        try await Task.sleep(for: .milliseconds(200))
+        // Cancelled while it waits for the silent server's answer.
+        #expect(await eventuallyAsync { statuses.values.last == .connecting })
         once.cancel()
-        let result = await once.result
+        let error = await failure(of: once)
         withExtendedLifetime(silent) {}
-        guard case .failure(let error) = result else {
-            Issue.record("a silent server synced")
-            return
-        }
-        #expect((error as? SyncError)?.code == SyncError.cancelled, "\(error)")
-        #expect((error as? SyncError)?.isTransient == false)
+        #expect(error?.code == SyncError.cancelled, "\(String(describing: error))")
+        #expect(error?.isTransient == false)
     }
 
     @Test("a sync started in a task that is already cancelled ends at once as cancelled (a cancellation before the deadline's continuation was stored was lost, and the client waited for the connect timeout)")
@@ -62,17 +60,22 @@ struct SyncErrorAndIdleTests {
         let client = try silentClient(folder, silent)
         let once = Task {
             withUnsafeCurrentTask { $0?.cancel() }
-            try await client.syncOnce()
+            return try await client.syncOnce()
         }
-        let result = await once.result
+        let error = await failure(of: once)
         withExtendedLifetime(silent) {}
-        guard case .failure(let error) = result else {
-            Issue.record("a silent server synced")
-            return
-        }
         // Before the fix it waited for the connect timeout and reported unreachable; no clock is
         // raced here: the kind of error tells.
-        #expect((error as? SyncError)?.code == SyncError.cancelled, "\(error)")
+        #expect(error?.code == SyncError.cancelled, "\(String(describing: error))")
+    }
+
+    /// The error a sync task ended with; records an issue if it synced.
+    private func failure(of task: Task<SyncProgress, any Error>) async -> SyncError? {
+        guard case .failure(let error) = await task.result else {
+            Issue.record("a silent server synced")
+            return nil
+        }
+        return error as? SyncError
     }
 
     @Test("a missing column names the table and column as typed fields")
@@ -100,15 +103,17 @@ struct SyncErrorAndIdleTests {
         let url = try TestServer.freshURL()
         let a = try Replica(folder, "a")
         let b = try Replica(folder, "b")
+        let clientB = try b.client(url)
+        let statusesB = clientB.status.signal.record()
         let syncA = Task { try await a.client(url).run() }
-        let syncB = Task { try await b.client(url).run() }
+        let syncB = Task { try await clientB.run() }
         defer { syncA.cancel(); syncB.cancel() }
         try a.store.execute("INSERT INTO orders (id, purchase_num, status) VALUES (1, 1, 'open')")
         #expect(try await eventuallyAsync { try b.contents() == a.contents() })
-        // Let the passes that follow the change finish, then watch B's file: any commit by its
-        // sync client (a self-rung pass, a cursor saved again) changes PRAGMA data_version as
-        // seen from another connection. Each client polls every 200 ms.
-        try await Task.sleep(for: .seconds(1))
+        // Once B's client is idle with nothing behind, watch B's file: any commit by its sync
+        // client (a self-rung pass, a cursor saved again) changes PRAGMA data_version as seen
+        // from another connection. Each client polls every 200 ms, so 2 s hold ten polls.
+        #expect(await eventuallyAsync { statusesB.values.last == .idle && clientB.progress.value.behind == 0 && clientB.progress.value.downloaded == 1 })
         let observer = try Connection(path: b.path, readOnly: true)
         let before = try observer.scalar("PRAGMA data_version")
         try await Task.sleep(for: .seconds(2))
