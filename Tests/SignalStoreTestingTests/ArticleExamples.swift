@@ -63,7 +63,8 @@ struct TestingArticleExamples {
     }
 }
 
-// The README's sample suite ("Testing code that changes state"), as printed there.
+// The README's sample suite ("Testing code that changes state"), as printed there; its first
+// test is also DESIGN §6's example, as written there.
 @Suite(.ownThread) struct OrderTests {
     @Test(.enabled(if: sqlite3Shell != nil)) func payingAnOrder() async throws {
         let store = try TestStore(migrations: migrationsURL)      // a temporary file, removed after

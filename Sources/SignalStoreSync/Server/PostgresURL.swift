@@ -84,10 +84,10 @@ public struct PostgresURL: Sendable, Equatable, CustomStringConvertible {
         // `password` and `path` are decoded already (decoding them again broke passwords with a
         // `%`), and it re-escapes a malformed `%`, which libpq refuses.
         let raw = RawParts(text.trimmingCharacters(in: .whitespaces))
-        guard let username = Self.decoded(raw.user, "user"), !username.isEmpty else {
+        guard let username = Self.decoded(raw.user), !username.isEmpty else {
             throw SyncError(.invalidURL, "the PostgreSQL URL names no user, or its user has a malformed %-escape; \(expected)")
         }
-        guard let path = Self.decoded(raw.path, "database") else {
+        guard let path = Self.decoded(raw.path) else {
             throw SyncError(.invalidURL, "the PostgreSQL URL's database has a malformed %-escape; write a % in it as %25")
         }
         guard let urlPassword = Self.decodedPassword(raw.password) else {
@@ -136,7 +136,7 @@ public struct PostgresURL: Sendable, Equatable, CustomStringConvertible {
 
     /// `text` percent-decoded once; `nil` for a malformed escape (a `%` not followed by two hex
     /// digits), which libpq refuses too.
-    private static func decoded(_ text: String?, _ part: String) -> String? {
+    private static func decoded(_ text: String?) -> String? {
         guard let text else { return nil }
         var bytes: [UInt8] = []
         var iterator = Array(text.utf8).makeIterator()
@@ -164,7 +164,7 @@ public struct PostgresURL: Sendable, Equatable, CustomStringConvertible {
     /// escapes are malformed.
     private static func decodedPassword(_ text: String?) -> String?? {
         guard let text else { return .some(nil) }
-        guard let password = decoded(text, "password") else { return nil }
+        guard let password = decoded(text) else { return nil }
         return .some(password)
     }
 
