@@ -23,6 +23,33 @@ struct ReadsBesideWritesTests {
         return done
     }
 
+    @Test func aReadWaitingForAReaderFailsWhenThePoolCloses() throws {
+        let directory = TemporaryDirectory()
+        let store = try openStore(directory)
+        let pool = ReaderPool(path: store.path, capacity: 1, busyTimeout: .seconds(5))
+        let reading = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let holder = onAnotherThread {
+            _ = try? pool.read { _ in
+                reading.signal()
+                release.wait()   // holds the pool's only connection
+            }
+        }
+        reading.wait()
+        let outcome = Locked<(any Error)?>(nil)
+        let waiter = onAnotherThread {
+            do { try pool.read { _ in } } catch { outcome.withLock { $0 = error } }
+        }
+        pool.close()
+        // The waiting read ends while the only connection is still held: it does not wait for
+        // it (a bound for a failure only, never reached when the pool works).
+        #expect(waiter.wait(timeout: .now() + 30) == .success, "the read went on waiting after close()")
+        #expect(outcome.withLock { $0 as? StoreError } == .closed)
+        release.signal()
+        holder.wait()
+        store.close()
+    }
+
     @Test func findAndAllDoNotWaitForAnOpenTransaction() throws {
         let directory = TemporaryDirectory()
         let store = try openStore(directory)
