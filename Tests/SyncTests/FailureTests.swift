@@ -5,7 +5,7 @@ import Testing
 
 @Suite("Sync: cut links and killed processes lose nothing and duplicate nothing", .enabled(if: TestServer.isEnabled && sqlite3Shell != nil, "needs PostgreSQL (SIGNALSTORE_TEST_POSTGRES_URL) and the sqlite3 shell"), .ownThread)
 struct FailureTests {
-    @Test("while PostgreSQL cannot be reached, status says offline, retries back off from 1 s, and cancelling stops the client")
+    @Test("while PostgreSQL cannot be reached, status says offline, retries back off from 0.25 s to at most 2 s, and cancelling stops the client")
     func offlineBacksOff() async throws {
         let folder = TemporaryDirectory()
         let replica = try Replica(folder, "a")
@@ -15,13 +15,14 @@ struct FailureTests {
             if case .offline(_, let retryIn) = status { retryIn } else { nil }
         } }
         let running = Task { try await sync.run() }
-        #expect(await eventuallyAsync(timeout: .seconds(15)) { retries().count >= 3 }, "\(statuses.values)")
+        #expect(await eventuallyAsync(timeout: .seconds(20)) { retries().count >= 6 }, "\(statuses.values)")
         running.cancel()
         try await running.value
-        // Each retry waits between half and all of a delay that doubles from 1 s (the jitter
-        // keeps replicas that lost one server from coming back in step).
-        for (attempt, wait) in retries().prefix(3).enumerated() {
-            let delay = Duration.seconds(1 << attempt)
+        // Each retry waits between half and all of a delay that doubles from 0.25 s up to 2 s
+        // (the jitter keeps replicas that lost one server from coming back in step; the cap
+        // brings sync back within 2 s of the server answering again).
+        for (attempt, wait) in retries().prefix(6).enumerated() {
+            let delay = min(Duration.milliseconds(250 << attempt), .seconds(2))
             #expect(wait >= delay / 2 && wait <= delay, "retry \(attempt + 1) waited \(wait)")
         }
         #expect(statuses.values.last == .stopped, "\(statuses.values)")

@@ -15,12 +15,12 @@ package struct UniqueKey: Sendable, Equatable {
 
     /// Whether a change of any column could move a row into conflict (expressions and partial
     /// conditions may read any column), rather than only a change of ``columns``.
-    var readsAnyColumn: Bool {
+    package var readsAnyColumn: Bool {
         condition != nil || terms.contains { if case .expression = $0 { true } else { false } }
     }
 
     /// The plain columns of the terms.
-    var columns: [String] {
+    package var columns: [String] {
         terms.compactMap { if case .column(let name, _) = $0 { name } else { nil } }
     }
 

@@ -32,12 +32,21 @@ public final class SyncClient: Sendable {
     public let status: Property<SyncStatus>
     /// What has moved since the client was made.
     public let progress: Property<SyncProgress>
+    /// The changes that lost to a constraint between replicas and wait for a decision,
+    /// oldest first: re-apply one after a fix with ``reapply(_:changing:)``, or ``discard(_:)``
+    /// it. Read from the database file when the client is made, and again whenever sync records
+    /// one; `signalstore sync conflicts` lists the same.
+    public let conflicts: Property<[SyncConflict]>
 
     /// Entries per upload and per applied batch: one PostgreSQL and one SQLite transaction each.
-    static let batchSize = 1_000
+    static let batchSize = 5_000
 
     private let statusValue = MutableProperty(SyncStatus.stopped)
     private let progressValue = MutableProperty(SyncProgress())
+    private let conflictsValue: MutableProperty<[SyncConflict]>
+    /// When the round last heard from PostgreSQL or moved locally: the round deadline counts
+    /// from here, so a long round that makes progress never counts as a dead link.
+    private let watchdog = Watchdog()
     private let doorbell = Doorbell()
     private let pollInterval: Duration
     /// The journal seq through which local commits are this client's own applies of remote
@@ -57,6 +66,8 @@ public final class SyncClient: Sendable {
         self.pollInterval = pollInterval
         status = Property(statusValue)
         progress = Property(progressValue)
+        conflictsValue = MutableProperty((try? store.readConnection(ConflictLog.all)) ?? [])
+        conflicts = Property(conflictsValue)
     }
 
     /// Uploads every local change and applies every change on the server, then returns.
@@ -79,7 +90,8 @@ public final class SyncClient: Sendable {
 
     /// Syncs until the task is cancelled: after every local commit and every other replica's
     /// upload (PostgreSQL `NOTIFY`), and every `pollInterval`. While the server cannot be
-    /// reached, local writes go on and wait; reconnects back off from 1 s to 60 s with jitter.
+    /// reached, local writes go on and wait; reconnects back off from 0.25 s to 2 s with
+    /// jitter, so sync is back within about 2 s of the server answering again.
     /// - Throws: ``SyncError`` that retrying cannot fix (a wrong password, a schema mismatch);
     ///   returns normally when cancelled.
     public func run() async throws(SyncError) {
@@ -87,12 +99,12 @@ public final class SyncClient: Sendable {
             if change.seq > appliedThrough.withLock({ $0 }) { doorbell.ring() }
         })
         defer { localCommits.dispose() }
-        var delay = Duration.seconds(1)
+        var delay = Self.firstReconnectDelay
         while !Task.isCancelled {
             statusValue.value = .connecting
             do {
                 let (log, tables) = try await connect()
-                delay = .seconds(1)
+                delay = Self.firstReconnectDelay
                 try await follow(log, tables)
             } catch where Task.isCancelled {
                 break   // what failed was cut short by the cancellation: not offline, stopping
@@ -102,7 +114,7 @@ public final class SyncClient: Sendable {
                 let wait = delay * Double.random(in: 0.5...1.0)
                 statusValue.value = .offline(error, retryIn: wait)
                 try? await Task.sleep(for: wait)
-                delay = min(delay * 2, .seconds(60))
+                delay = min(delay * 2, Self.longestReconnectDelay)
             } catch {
                 statusValue.value = .failed(error)
                 throw error
@@ -110,6 +122,11 @@ public final class SyncClient: Sendable {
         }
         statusValue.value = .stopped
     }
+
+    /// The wait before the first reconnect, and the longest: a reconnect attempt costs the
+    /// server little, and a short longest wait brings sync back soon after an outage.
+    static let firstReconnectDelay = Duration.milliseconds(250)
+    static let longestReconnectDelay = Duration.seconds(2)
 
     /// Removes the entries of the server's log that later writes supersede, and returns how
     /// many went. Every replica, whatever its cursor, ends with the same rows as without it;
@@ -141,7 +158,9 @@ public final class SyncClient: Sendable {
     /// leave a listen on a connection that is closing suspended for good, and waiting for it
     /// would stop sync. It rings the doorbell once the `LISTEN` is in place (the first pass may
     /// have run before it, and a change committed in between notified nobody) and when it ends,
-    /// so the next pass finds out at once whether the connection still works.
+    /// so the next pass finds out at once whether the connection still works. A connection
+    /// the server closes (a restart, an administrator) rings too, and the loop reconnects at
+    /// once instead of waiting for a round deadline.
     private func follow(_ log: ServerLog, _ initialTables: SyncedTables) async throws(SyncError) {
         var tables = initialTables
         let listener = Task { [doorbell] in
@@ -149,8 +168,12 @@ public final class SyncClient: Sendable {
             doorbell.ring()
         }
         defer { listener.cancel() }
-        do {
+        log.whenClosed { [doorbell] in doorbell.ring() }
+        do throws(SyncError) {
             while !Task.isCancelled {
+                if log.isClosed {
+                    throw SyncError(.unreachable, "PostgreSQL at \(url.host):\(url.port) closed the connection (a restart, or an administrator); sync reconnects")
+                }
                 statusValue.value = .syncing
                 do {
                     tables = try current(tables)
@@ -207,29 +230,52 @@ public final class SyncClient: Sendable {
             await log.close()
             throw SyncError(.duplicateOrigin, "the server holds changes #1–\(stored) from this database's origin \(position.origin), but this file made only \(outboxHigh): it is a copy of another replica's file; give it its own origin with `signalstore sync --new-origin` (SyncClient.renewOrigin())")
         }
+        do {
+            try noteUploaded(through: stored)
+        } catch {
+            await log.close()
+            throw SyncError(error)
+        }
         return (log, tables)
     }
 
-    /// How long a round may wait for PostgreSQL before the link counts as dead: a link that
-    /// goes silent (a cable pulled, a proxy that drops packets) fails no query by itself.
-    static let answerTimeout = Duration.seconds(15)
+    /// Notes that the server holds this replica's entries through outbox seq `stored` (some
+    /// may have gone up just before a crash or a cut link), in a write only when that is news.
+    private func noteUploaded(through stored: Int64) throws(SyncError) {
+        let known = try reading { connection in try ReplicaState.read(connection)?.uploadedThrough }
+        guard let known, stored > known else { return }
+        try local { connection in
+            guard var position = try ReplicaState.read(connection) else { throw SyncError(store: .closed) }
+            position.uploadedThrough = max(position.uploadedThrough, stored)
+            try ReplicaState.save(position, connection)
+        }
+    }
 
-    /// ``pass(_:_:)``, or ``SyncError/unreachable`` after ``answerTimeout`` without an
-    /// answer; the connection is closed then, which fails the query that waits.
+    /// How long a round may go without progress (an answer from PostgreSQL, a batch applied)
+    /// before the link counts as dead: a link that goes silent (a cable pulled, a proxy that
+    /// drops packets) fails no query by itself. A round that moves never times out, however
+    /// big the transaction it carries.
+    static let answerTimeout = Duration.seconds(8)
+
+    /// ``pass(_:_:)``, or ``SyncError/unreachable`` after ``answerTimeout`` without progress;
+    /// the connection is closed then, which fails the query that waits.
     private func passWithDeadline(_ log: ServerLog, _ tables: SyncedTables) async throws(SyncError) {
-        try await Self.withDeadline(url, onTimeout: { log.abort() }) {
+        watchdog.touch()
+        try await Self.withDeadline(url, watchdog: watchdog, onTimeout: { log.abort() }) {
             try await self.pass(log, tables)
         }
     }
 
     /// Runs `body`, or throws ``SyncError/unreachable`` once ``answerTimeout`` passed
-    /// without it finishing (after calling `onTimeout`, which should make `body` fail).
+    /// without it finishing, or, with a `watchdog`, without it touching the watchdog (after
+    /// calling `onTimeout`, which should make `body` fail).
     ///
     /// `body` runs in a task of its own that is cancelled, not awaited, on timeout: the driver
     /// can leave an operation on a connection that was cut during its startup suspended for
     /// good, and sync must go on.
     static func withDeadline<Result: Sendable>(
-        _ url: PostgresURL, onTimeout: @escaping @Sendable () -> Void = {}, _ body: @escaping @Sendable () async throws -> Result
+        _ url: PostgresURL, watchdog: Watchdog = Watchdog(), onTimeout: @escaping @Sendable () -> Void = {},
+        _ body: @escaping @Sendable () async throws -> Result
     ) async throws(SyncError) -> Result {
         let outcome = Locked<CheckedContinuation<Result, any Error>?>(nil)
         @Sendable func finish(_ result: Swift.Result<Result, any Error>) -> Bool {
@@ -254,7 +300,7 @@ public final class SyncClient: Sendable {
                         timer.withLock { $0 }?.cancel()
                     } }
                     timer.withLock { $0 = Task {
-                        guard (try? await Task.sleep(for: answerTimeout)) != nil else { return }
+                        guard await watchdog.waitForSilence(answerTimeout) else { return }
                         let message = "PostgreSQL at \(url.host):\(url.port) did not answer for \(answerTimeout.formattedSeconds); sync reconnects"
                         if finish(.failure(SyncError(.unreachable, message))) {
                             onTimeout()
@@ -274,25 +320,42 @@ public final class SyncClient: Sendable {
     private func pass(_ log: ServerLog, _ tables: SyncedTables) async throws(SyncError) {
         try await upload(log, tables)
         try await download(log, tables)
-        let (pending, cursor) = try reading { connection in
-            (try Outbox.count(connection), try ReplicaState.read(connection)?.serverCursor ?? 0)
+        let (pending, cursor) = try reading { connection -> (Int64, Int64) in
+            guard let position = try ReplicaState.read(connection) else { throw SyncError(store: .closed) }
+            return (try Outbox.count(after: position.uploadedThrough, connection), position.serverCursor)
         }
         let head = try await log.head()
         progressValue.value.pendingUpload = pending
         progressValue.value.behind = max(0, head - cursor)
     }
 
+    /// Uploads the outbox a batch at a time. Each batch goes up in a PostgreSQL transaction
+    /// that first applies whatever other replicas uploaded before it (holding the log's lock,
+    /// so nothing else can come in between): this replica's changes then always come after
+    /// everything it has applied, which the conflict rule needs. A replica whose schema is
+    /// behind the log's cannot apply it, and uploads all the same (its changes are checked
+    /// where the log puts them, as every replica checks them).
     private func upload(_ log: ServerLog, _ tables: SyncedTables) async throws(SyncError) {
         while true {
             try stampPending(tables)
-            let (batch, origin) = try reading { connection -> ([SyncEntry], String) in
+            let (waiting, origin) = try reading { connection -> (Int64, String) in
                 guard let position = try ReplicaState.read(connection) else { throw SyncError(store: .closed) }
-                return (try Outbox.pending(limit: Self.batchSize, connection), position.origin)
+                return (try Outbox.count(after: position.uploadedThrough, connection), position.origin)
             }
-            guard let last = batch.last else { return }
-            let stored = try await log.upload(batch, origin: origin)
-            try local { connection in try Outbox.remove(through: min(stored, last.originSeq), connection) }
-            progressValue.value.uploaded += batch.count
+            guard waiting > 0 else { return }
+            let (stored, count) = try await log.upload(origin: origin) { _, stored in
+                try self.noteUploaded(through: stored)
+                do {
+                    try await self.download(log, tables)
+                } catch let error as SyncError where error.code == .schemaMismatch {
+                    // Applying waits for this database's migration; its own changes go up.
+                }
+                return try self.reading { connection in try Outbox.pending(after: stored, limit: Self.batchSize, connection) }
+            }
+            watchdog.touch()
+            try noteUploaded(through: stored)
+            progressValue.value.uploaded += count
+            if count == 0 { return }
         }
     }
 
@@ -302,46 +365,80 @@ public final class SyncClient: Sendable {
                 guard let position = try ReplicaState.read(connection) else { throw SyncError(store: .closed) }
                 return (position.serverCursor, position.origin)
             }
-            let (entries, through) = try await log.download(after: cursor, excluding: origin, tables: tables.names, limit: Self.batchSize)
+            let (entries, through) = try await log.download(after: cursor, own: origin, tables: tables.names, limit: Self.batchSize)
+            watchdog.touch()
             guard through > cursor else { return }
-            let (applied, stampedLocal) = try apply(entries, through: through, tables)
+            let outcome = try apply(entries, through: through, tables)
+            watchdog.touch()
             // Local writes stamped in the same transaction are still to upload.
-            if stampedLocal { doorbell.ring() }
-            progressValue.value.downloaded += entries.count
-            progressValue.value.applied += applied
+            if outcome.stampedLocal { doorbell.ring() }
+            progressValue.value.downloaded += outcome.downloaded
+            progressValue.value.applied += outcome.applied
+            if outcome.conflicts > 0 {
+                progressValue.value.conflicts += outcome.conflicts
+                refreshConflicts()
+            }
         }
+    }
+
+    /// What applying a batch did.
+    private struct BatchOutcome {
+        /// Other replicas' entries.
+        var downloaded = 0
+        /// Entries that changed a row.
+        var applied = 0
+        /// Changes that lost to a constraint: downloaded ones, and this replica's pending ones.
+        var conflicts = 0
+        /// Whether local entries were stamped into the outbox first.
+        var stampedLocal = false
     }
 
     /// Applies a downloaded batch in one local transaction with the new cursor. Local writes
     /// made before it get their stamps first, so the rule compares them with the batch; the
     /// batch's own journal entries are its echo: stamped past, never uploaded, and ringing no
     /// doorbell.
-    /// - Returns: How many entries changed a row, and whether local entries were stamped.
-    private func apply(_ entries: [RemoteEntry], through: Int64, _ tables: SyncedTables) throws(SyncError) -> (Int, Bool) {
+    private func apply(_ entries: [RemoteEntry], through: Int64, _ tables: SyncedTables) throws(SyncError) -> BatchOutcome {
         let previousEcho = appliedThrough.withLock { $0 }
         do {
-            return try local { connection -> (Int, Bool) in
+            return try local { connection -> BatchOutcome in
                 guard var position = try ReplicaState.read(connection) else { throw SyncError(store: .closed) }
                 let before = position.stampedThrough
                 try Outbox.stampPending(tables, at: &position, connection)
-                let stampedLocal = position.stampedThrough > before
-                let applier = RemoteApplier(tables: tables, connection: connection)
-                var applied = 0
+                var outcome = BatchOutcome(stampedLocal: position.stampedThrough > before)
+                let applier = RemoteApplier(tables: tables, connection: connection, origin: position.origin)
+                // This replica's own entries, passed in log order: no longer pending.
+                var ownPassed: Int64?
                 for entry in entries {
-                    if try applier.apply(entry) { applied += 1 }
+                    if entry.origin == position.origin {
+                        ownPassed = entry.entry.originSeq
+                        continue
+                    }
+                    if let seq = ownPassed {
+                        try ReplicaState.confirmUploaded(through: seq, origin: position.origin, connection)
+                        ownPassed = nil
+                    }
+                    outcome.downloaded += 1
+                    if try applier.apply(entry) == .applied { outcome.applied += 1 }
                     position.clock = max(position.clock, entry.entry.clock)
                 }
+                if let seq = ownPassed { try ReplicaState.confirmUploaded(through: seq, origin: position.origin, connection) }
+                outcome.conflicts = applier.conflicts
                 position.serverCursor = through
                 position.stampedThrough = try Journal.highestSeq(connection)
                 try ReplicaState.save(position, connection)
                 // Set before the commit publishes the echo to the doorbell's subscriber.
                 appliedThrough.withLock { $0 = position.stampedThrough }
-                return (applied, stampedLocal)
+                return outcome
             }
         } catch {
             appliedThrough.withLock { $0 = previousEcho }
             throw error
         }
+    }
+
+    /// Reads the conflicts again into ``conflicts``.
+    private func refreshConflicts() {
+        if let all = try? reading(ConflictLog.all) { conflictsValue.value = all }
     }
 
     /// Stamps new journal entries into the outbox, in a write transaction only when there are

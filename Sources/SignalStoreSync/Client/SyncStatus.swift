@@ -44,6 +44,8 @@ public struct SyncProgress: Sendable, Equatable {
     public var downloaded: Int = 0
     /// Of those, the ones that changed a local row (the others lost to a later write).
     public var applied: Int = 0
+    /// Changes that lost to a constraint, this replica's and others' (see ``SyncClient/conflicts``).
+    public var conflicts: Int = 0
     /// Local changes not on the server yet.
     public var pendingUpload: Int64 = 0
     /// Server log entries this replica has not read yet, as of the last look.

@@ -47,10 +47,10 @@ enum Outbox {
         }
     }
 
-    /// Up to `limit` entries to upload, oldest first.
-    static func pending(limit: Int, _ connection: Connection) throws -> [SyncEntry] {
-        try connection.statement("SELECT seq, hlc, tbl, row_key, op, col, payload FROM \(ReplicaState.outboxTable) ORDER BY seq LIMIT ?")
-            .rows([.integer(Int64(limit))])
+    /// Up to `limit` entries to upload (after outbox seq `uploaded`), oldest first.
+    static func pending(after uploaded: Int64, limit: Int, _ connection: Connection) throws -> [SyncEntry] {
+        try connection.statement("SELECT seq, hlc, tbl, row_key, op, col, payload FROM \(ReplicaState.outboxTable) WHERE seq > ? ORDER BY seq LIMIT ?")
+            .rows([.integer(uploaded), .integer(Int64(limit))])
             .compactMap { row in
                 guard case .integer(let seq) = row[0], case .integer(let hlc) = row[1], case .text(let table) = row[2],
                       case .text(let key) = row[3], case .text(let op) = row[4], let operation = Change.Operation(rawValue: op)
@@ -62,9 +62,9 @@ enum Outbox {
             }
     }
 
-    /// The number of entries waiting to be uploaded.
-    static func count(_ connection: Connection) throws -> Int64 {
-        guard let count = try connection.scalar("SELECT count(*) FROM \(ReplicaState.outboxTable)")?.integerValue else { return 0 }
+    /// The number of entries waiting to be uploaded (after outbox seq `uploaded`).
+    static func count(after uploaded: Int64, _ connection: Connection) throws -> Int64 {
+        guard let count = try connection.scalar("SELECT count(*) FROM \(ReplicaState.outboxTable) WHERE seq > ?", [.integer(uploaded)])?.integerValue else { return 0 }
         return count
     }
 
@@ -73,18 +73,42 @@ enum Outbox {
         try connection.statement("DELETE FROM \(ReplicaState.outboxTable) WHERE seq <= ?").run([.integer(seq)])
     }
 
+    /// This replica's changes of one register still to upload, oldest first: what loses when
+    /// the register's pending change loses to a constraint.
+    static func pending(_ register: ReplicaState.Register, _ table: String, _ key: String, _ connection: Connection) throws -> [SyncEntry] {
+        let (operation, column) = operationAndColumn(of: register)
+        return try connection.statement("SELECT seq, hlc, payload FROM \(ReplicaState.outboxTable) WHERE tbl = ? AND row_key = ? AND op = ? AND coalesce(col, '') = ? ORDER BY seq")
+            .rows([.text(table), .text(key), .text(operation.rawValue), .text(column ?? "")])
+            .compactMap { row in
+                guard case .integer(let seq) = row[0], case .integer(let hlc) = row[1] else { return nil }
+                return SyncEntry(originSeq: seq, clock: HybridLogicalClock(rawValue: hlc), table: table, key: key,
+                                 operation: operation, column: column, payload: row[2].textValue)
+            }
+    }
+
+    /// Takes a register's pending changes out of the outbox: they lost, and are never uploaded.
+    static func remove(_ register: ReplicaState.Register, _ table: String, _ key: String, _ connection: Connection) throws {
+        let (operation, column) = operationAndColumn(of: register)
+        try connection.statement("DELETE FROM \(ReplicaState.outboxTable) WHERE tbl = ? AND row_key = ? AND op = ? AND coalesce(col, '') = ?")
+            .run([.text(table), .text(key), .text(operation.rawValue), .text(column ?? "")])
+    }
+
+    private static func operationAndColumn(of register: ReplicaState.Register) -> (Change.Operation, String?) {
+        switch register {
+        case .insert: (.insert, nil)
+        case .delete: (.delete, nil)
+        case .column(let name): (.update, name)
+        }
+    }
+
     /// Adds an entry and records its stamp as the column's (or row's) winning one: a local write
-    /// is the latest this replica knows of.
+    /// is the latest this replica knows of. It stays pending until the server stores it.
     private static func add(_ entry: SyncEntry, origin: String, _ connection: Connection) throws {
         try connection.statement("INSERT INTO \(ReplicaState.outboxTable) (hlc, tbl, row_key, op, col, payload) VALUES (?, ?, ?, ?, ?, ?)").run([
             .integer(entry.clock.rawValue), .text(entry.table), .text(entry.key), .text(entry.operation.rawValue),
             entry.column.map(SQLiteValue.text) ?? .null, entry.payload.map(SQLiteValue.text) ?? .null,
         ])
-        let stamp = Stamp(clock: entry.clock, origin: origin)
-        switch entry.operation {
-        case .insert: try ReplicaState.raise(.insert, entry.table, entry.key, to: stamp, connection)
-        case .delete: try ReplicaState.raise(.delete, entry.table, entry.key, to: stamp, connection)
-        case .update: try ReplicaState.raise(.column(entry.column ?? ""), entry.table, entry.key, to: stamp, value: entry.payload, connection)
-        }
+        let register = ReplicaState.Register(entry.operation, column: entry.column)
+        try ReplicaState.raise(register, entry.table, entry.key, to: Stamp(clock: entry.clock, origin: origin), value: entry.payload, fromServer: false, connection)
     }
 }

@@ -11,11 +11,15 @@ import SignalStore
 /// - each column holds the latest update's value if that update is later than the insert,
 ///   else the insert's value.
 ///
+/// A change that would break a constraint (UNIQUE, FOREIGN KEY, CHECK, NOT NULL) goes to the
+/// ``ConflictResolver``, which decides by the server's log order which change stands.
+///
 /// Runs inside the store's write transaction, so the writes are journaled and published like
 /// any other: live objects and signals see each exactly once.
 final class RemoteApplier {
     let tables: SyncedTables
     let connection: Connection
+    private let resolver: ConflictResolver
     /// What this batch has learned per row (`table` + key): its local rowid (`nil`: not here)
     /// and its latest insert's stamp. A batch often changes one row many times.
     private var rowIDs: [RowName: Int64?] = [:]
@@ -26,13 +30,65 @@ final class RemoteApplier {
         let key: String
     }
 
-    init(tables: SyncedTables, connection: Connection) {
-        self.tables = tables
-        self.connection = connection
+    /// How many losing changes the batch recorded in the ``ConflictLog``.
+    var conflicts: Int { resolver.recorded }
+
+    /// What applying an entry did.
+    enum Outcome {
+        case applied, unchanged
+        /// It broke a constraint of the rows the log's earlier changes left, and lost.
+        case rejected
     }
 
-    /// Applies one entry; returns whether it changed a row.
-    func apply(_ remote: RemoteEntry) throws -> Bool {
+    /// - Parameter origin: This replica's origin id.
+    init(tables: SyncedTables, connection: Connection, origin: String) {
+        self.tables = tables
+        self.connection = connection
+        resolver = ConflictResolver(tables: tables, connection: connection, origin: origin)
+    }
+
+    /// Applies one entry, in a savepoint of its own: one that breaks a constraint leaves
+    /// nothing behind but what the conflict rule decides.
+    func apply(_ remote: RemoteEntry) throws -> Outcome {
+        let references = try resolver.pendingReferences(to: remote)
+        do {
+            let changed = try connection.transaction { try resolver.rebase(references, under: remote) { try write(remote) } }
+            if !references.isEmpty { forgetRows() }
+            return changed ? .applied : .unchanged
+        } catch let error as SQLiteError where error.code == SQLiteError.constraint {
+            forgetRows()
+            return try resolve(remote, error)
+        }
+    }
+
+    /// `remote` broke a constraint: this replica's pending changes in its way are set aside and
+    /// tried again after it (and lose if they no longer fit); with none in its way, it loses.
+    private func resolve(_ remote: RemoteEntry, _ error: SQLiteError) throws -> Outcome {
+        var rule = error.message
+        let blockers = try resolver.blockers(of: remote, failedWith: error)
+        if !blockers.isEmpty {
+            do {
+                let changed = try connection.transaction { try resolver.rebase(blockers, under: remote) { try write(remote) } }
+                forgetRows()
+                return changed ? .applied : .unchanged
+            } catch let again as SQLiteError where again.code == SQLiteError.constraint {
+                forgetRows()
+                rule = again.message
+            }
+        }
+        try resolver.reject(remote, rule: rule)
+        return .rejected
+    }
+
+    /// What this batch learned about rows no longer holds: the resolver rewrote rows, or a
+    /// savepoint rolled writes back.
+    private func forgetRows() {
+        rowIDs.removeAll()
+        insertStamps.removeAll()
+    }
+
+    /// Writes one entry by the registers; returns whether it changed a row.
+    private func write(_ remote: RemoteEntry) throws -> Bool {
         let entry = remote.entry
         guard let table = tables.byName[entry.table] else {
             throw SyncError(.schemaMismatch, "the server's log has changes to table '\(entry.table)', which this database does not sync; migrate it to the same schema as the other replicas, or sync with the same --table list everywhere", table: entry.table)
@@ -59,7 +115,7 @@ final class RemoteApplier {
             throw SyncError(.server, "the server's log holds an insert into '\(entry.table)' without a readable row (position \(remote.position)); the log was changed by hand", table: entry.table)
         }
         try checkColumns(inserted.keys, of: table, remote)
-        guard try ReplicaState.raise(.insert, entry.table, entry.key, to: remote.stamp, connection) else { return false }
+        guard try ReplicaState.raise(.insert, entry.table, entry.key, to: remote.stamp, value: payload, fromServer: true, connection) else { return false }
         insertStamps[RowName(table: entry.table, key: entry.key)] = remote.stamp
         if let deleted = try ReplicaState.stamp(entry.table, entry.key, .delete, connection), deleted.stamp > remote.stamp { return false }
         // This insert is now the row's latest incarnation; later updates keep their values.
@@ -84,7 +140,7 @@ final class RemoteApplier {
             throw SyncError(.server, "the server's log holds an update of '\(entry.table)' without a readable column and value (position \(remote.position)); the log was changed by hand", table: entry.table)
         }
         try checkColumns([column], of: table, remote)
-        guard try ReplicaState.raise(.column(column), entry.table, entry.key, to: remote.stamp, value: payload, connection) else { return false }
+        guard try ReplicaState.raise(.column(column), entry.table, entry.key, to: remote.stamp, value: payload, fromServer: true, connection) else { return false }
         // A row that is not here stays away (deleted: deletes win; or its insert is still to
         // come, and will take this value then).
         guard let rowID else { return false }
@@ -95,7 +151,7 @@ final class RemoteApplier {
     }
 
     private func applyDelete(_ remote: RemoteEntry, _ table: CapturedTable, _ rowID: Int64?) throws -> Bool {
-        guard try ReplicaState.raise(.delete, remote.entry.table, remote.entry.key, to: remote.stamp, connection) else { return false }
+        guard try ReplicaState.raise(.delete, remote.entry.table, remote.entry.key, to: remote.stamp, fromServer: true, connection) else { return false }
         let name = RowName(table: remote.entry.table, key: remote.entry.key)
         if let inserted = try insertStamp(name), inserted > remote.stamp { return false }
         guard let rowID else { return false }

@@ -43,6 +43,15 @@ struct ServerLog: Sendable {
         try? await connection.close()
     }
 
+    /// Whether the connection is closed (by either side).
+    var isClosed: Bool { connection.isClosed }
+
+    /// Calls `action` once the connection closes, whoever closes it: a server restart shows
+    /// here at once, while a query on the dead connection might wait for a deadline.
+    func whenClosed(_ action: @escaping @Sendable () -> Void) {
+        connection.closeFuture.whenComplete { _ in action() }
+    }
+
     /// Closes the connection without waiting: whatever waits on it fails at once. For a link
     /// that stopped answering.
     func abort() {
@@ -86,10 +95,16 @@ struct ServerLog: Sendable {
         }
     }
 
-    /// Appends `entries` (in `origin_seq` order) to the log in one transaction and returns the
-    /// highest `origin_seq` the server now holds from `origin`. Entries the server already has
+    /// Appends this replica's next entries to the log in one transaction, and returns the
+    /// highest `origin_seq` the server now holds from `origin` and how many entries went up.
+    ///
+    /// The transaction holds the log's counter lock from the start, so no other upload can
+    /// commit meanwhile: `catchUp` is called with the log's head and what the server already
+    /// holds from `origin`, applies everything up to the head, and returns the entries to
+    /// append, which therefore come after every change this replica has applied. That is what
+    /// makes the conflict rule hold (see ``ConflictResolver``). Entries the server already has
     /// (a retry after a cut link or a crash) are skipped, never stored twice.
-    func upload(_ entries: [SyncEntry], origin: String) async throws(SyncError) -> Int64 {
+    func upload(origin: String, catchUp: (_ head: Int64, _ stored: Int64) async throws -> [SyncEntry]) async throws(SyncError) -> (stored: Int64, count: Int) {
         do {
             return try await transaction { connection in
                 var next: Int64 = 0
@@ -100,8 +115,8 @@ struct ServerLog: Sendable {
                 for try await value in try await connection.query(
                     "SELECT uploaded_through FROM \(unescaped: schema).origins WHERE origin = \(origin)", logger: logger
                 ).decode(Int64.self) { stored = value }
-                let fresh = entries.filter { $0.originSeq > stored }
-                guard let last = fresh.last else { return stored }
+                let fresh = try await catchUp(next - 1, stored).filter { $0.originSeq > stored }
+                guard let last = fresh.last else { return (stored, 0) }
                 let positions = (0..<Int64(fresh.count)).map { next + $0 }
                 try await connection.query("""
                     INSERT INTO \(unescaped: schema).log (position, origin, origin_seq, hlc, tbl, row_key, op, col, payload)
@@ -119,19 +134,21 @@ struct ServerLog: Sendable {
                     ON CONFLICT (origin) DO UPDATE SET uploaded_through = excluded.uploaded_through
                     """, logger: logger)
                 try await connection.query("SELECT pg_notify(\(channel), '')", logger: logger)
-                return last.originSeq
+                return (last.originSeq, fresh.count)
             }
         } catch {
             throw ServerErrors.describe(error, url: url, while: "uploading to")
         }
     }
 
-    /// Up to `limit` changes after `position` from replicas other than `origin`, in log order.
-    func download(after position: Int64, excluding origin: String, tables: [String], limit: Int) async throws(SyncError) -> (entries: [RemoteEntry], through: Int64) {
+    /// Up to `limit` changes after `position`, in log order. Entries of `origin` (this
+    /// replica's own) come without their values: they are already here, and only their place
+    /// in the log matters (where the cursor passes them).
+    func download(after position: Int64, own origin: String, tables: [String], limit: Int) async throws(SyncError) -> (entries: [RemoteEntry], through: Int64) {
         do {
-            // The cursor moves past this replica's own entries too: they are already here.
             let rows = try await connection.query("""
-                SELECT position, origin, origin_seq, hlc, tbl, row_key, op, coalesce(col, ''), coalesce(payload, '')
+                SELECT position, origin, origin_seq, hlc, tbl, row_key, op, coalesce(col, ''),
+                       CASE WHEN origin = \(origin) THEN '' ELSE coalesce(payload, '') END
                 FROM \(unescaped: schema).log WHERE position > \(position) AND tbl = ANY(\(tables)::text[])
                 ORDER BY position LIMIT \(Int64(limit))
                 """, logger: logger)
@@ -140,7 +157,6 @@ struct ServerLog: Sendable {
             for try await (position, entryOrigin, seq, hlc, table, key, op, column, payload)
                 in rows.decode((Int64, String, Int64, Int64, String, String, String, String, String).self) {
                 through = position
-                guard entryOrigin != origin else { continue }
                 guard let operation = Change.Operation(rawValue: op) else {
                     throw SyncError(.server, "the server's log has an entry with operation '\(op)' at position \(position); the log was changed by hand or by a newer SignalStore")
                 }

@@ -1,0 +1,321 @@
+import SignalStore
+
+/// Decides which change stands when another replica's change meets a constraint (UNIQUE,
+/// FOREIGN KEY, CHECK, NOT NULL) of this database: the rule is the server's log order.
+///
+/// Replaying the log from its start, a change that breaks a constraint of the rows as the
+/// changes before it left them loses. A replica applies other replicas' changes in log order,
+/// and uploads its own only after it has applied everything before them (``ServerLog/upload(origin:catchUp:)``),
+/// so the changes in the log always fit where they are, and the only changes that can be out
+/// of order here are this replica's own *pending* ones (stamped, not yet uploaded): they come
+/// after everything downloaded.
+///
+/// So when a downloaded change meets a constraint, the resolver sets aside the pending changes
+/// in its way (the rows go back to the server state), applies the downloaded change, and then
+/// applies each pending change again: one that no longer fits loses, exactly as it would when
+/// replayed after the downloaded change. It is undone here, taken out of the outbox (never
+/// uploaded) and kept in the ``ConflictLog``. A downloaded change that meets a constraint with
+/// nothing pending in its way loses instead, alike on every replica.
+///
+/// Before a downloaded delete (or key change) of a row, pending changes that reference the row
+/// are set aside the same way: the schema's `ON DELETE` action then acts only on rows that the
+/// log put before the delete, as it does everywhere else.
+final class ConflictResolver {
+    let tables: SyncedTables
+    let connection: Connection
+    /// This replica's origin id.
+    let origin: String
+    private var foreignKeysRead: [ForeignKey]?
+    /// How many losing changes this resolver has recorded.
+    private(set) var recorded = 0
+
+    init(tables: SyncedTables, connection: Connection, origin: String) {
+        self.tables = tables
+        self.connection = connection
+        self.origin = origin
+    }
+
+    /// A row with pending changes in the way: which of its registers to set aside.
+    struct PendingRow {
+        let table: CapturedTable
+        let key: [SQLiteValue]
+        let registers: [ReplicaState.Register]
+
+        var encodedKey: String { SyncValueCoding.encodeKey(key) }
+        /// Whether the set-aside changes are the row's existence (an insert or a delete), not
+        /// some of its columns.
+        var isWholeRow: Bool { registers.contains(.insert) || registers.contains(.delete) }
+    }
+
+    // MARK: Finding what is in the way
+
+    /// Rows of pending changes that reference the row `remote` deletes or changes the key of.
+    func pendingReferences(to remote: RemoteEntry) throws -> [PendingRow] {
+        let entry = remote.entry
+        let referencing = try foreignKeys().filter { $0.parent == entry.table }
+        guard !referencing.isEmpty, let table = tables.byName[entry.table] else { return [] }
+        if entry.operation == .update, !referencing.contains(where: { $0.to.contains(entry.column ?? "") }) { return [] }
+        guard entry.operation != .insert, let key = SyncValueCoding.decodeKey(entry.key), let row = try localRow(table, key) else { return [] }
+        var pending: [PendingRow] = []
+        for foreignKey in referencing {
+            guard let child = tables.byName[foreignKey.child] else { continue }
+            let values = foreignKey.to.map { row[$0] ?? .null }
+            guard !values.contains(.null) else { continue }
+            for childKey in try keys(of: child, where: foreignKey.from, are: values) {
+                if let found = try pendingRow(child, childKey, among: foreignKey.from.map(ReplicaState.Register.column)) { pending.append(found) }
+            }
+        }
+        return pending
+    }
+
+    /// The pending changes that made `remote` fail with `error`.
+    func blockers(of remote: RemoteEntry, failedWith error: SQLiteError) throws -> [PendingRow] {
+        guard let table = tables.byName[remote.entry.table], let key = SyncValueCoding.decodeKey(remote.entry.key) else { return [] }
+        switch error.extendedCode {
+        case ConstraintCode.unique, ConstraintCode.primaryKey:
+            return try uniqueBlockers(remote, table, key)
+        case ConstraintCode.foreignKey:
+            return try deletedParents(remote, table, key)
+        case ConstraintCode.check, ConstraintCode.notNull:
+            return try pendingColumns(remote, table, key)
+        default:
+            return []
+        }
+    }
+
+    /// Rows of pending changes that hold the values of a unique key `remote` writes.
+    private func uniqueBlockers(_ remote: RemoteEntry, _ table: CapturedTable, _ key: [SQLiteValue]) throws -> [PendingRow] {
+        guard let row = try intendedRow(remote, table, key) else { return [] }
+        let uniqueColumns = table.uniqueKeys.filter { !$0.readsAnyColumn }.map(\.columns) + [table.primaryKey]
+        var pending: [PendingRow] = []
+        for columns in uniqueColumns where !columns.isEmpty {
+            let values = columns.map { row[$0] ?? .null }
+            guard !values.contains(.null) else { continue }
+            for other in try keys(of: table, where: columns, are: values) where other != key {
+                if let found = try pendingRow(table, other, among: columns.map(ReplicaState.Register.column)) { pending.append(found) }
+            }
+        }
+        return pending
+    }
+
+    /// Rows that `remote` references and this replica's pending delete removed.
+    private func deletedParents(_ remote: RemoteEntry, _ table: CapturedTable, _ key: [SQLiteValue]) throws -> [PendingRow] {
+        guard remote.entry.operation != .delete, let row = try intendedRow(remote, table, key) else { return [] }
+        var pending: [PendingRow] = []
+        for foreignKey in try foreignKeys() where foreignKey.child == table.name {
+            guard let parent = tables.byName[foreignKey.parent], foreignKey.to == parent.primaryKey else { continue }
+            let values = foreignKey.from.map { row[$0] ?? .null }
+            guard !values.contains(.null), try keys(of: parent, where: foreignKey.to, are: values).isEmpty else { continue }
+            let states = try ReplicaState.states(parent.name, SyncValueCoding.encodeKey(values), connection)
+            guard states[.delete]?.isPending(origin: origin) == true,
+                  try ReplicaState.serverRow(parent.name, SyncValueCoding.encodeKey(values), connection) != nil else { continue }
+            pending.append(PendingRow(table: parent, key: values, registers: [.delete]))
+        }
+        return pending
+    }
+
+    /// The pending column changes of the row `remote` writes (a CHECK or NOT NULL rule can read
+    /// the whole row).
+    private func pendingColumns(_ remote: RemoteEntry, _ table: CapturedTable, _ key: [SQLiteValue]) throws -> [PendingRow] {
+        guard remote.entry.operation != .delete else { return [] }
+        let columns = table.columns.filter { $0 != remote.entry.column }.map(ReplicaState.Register.column)
+        guard let found = try pendingRow(table, key, among: columns), !found.isWholeRow else { return [] }
+        return [found]
+    }
+
+    /// The row's pending registers among `registers`, or the whole row if its insert is
+    /// pending; `nil` when none is, or the server state is unknown.
+    private func pendingRow(_ table: CapturedTable, _ key: [SQLiteValue], among registers: [ReplicaState.Register]) throws -> PendingRow? {
+        let encoded = SyncValueCoding.encodeKey(key)
+        let states = try ReplicaState.states(table.name, encoded, connection)
+        if states[.insert]?.isPending(origin: origin) == true {
+            return PendingRow(table: table, key: key, registers: [.insert])
+        }
+        let pending = registers.filter { states[$0]?.isPending(origin: origin) == true }
+        guard !pending.isEmpty, try ReplicaState.serverRow(table.name, encoded, connection) != nil else { return nil }
+        return PendingRow(table: table, key: key, registers: pending)
+    }
+
+    // MARK: Setting aside and applying again
+
+    /// Sets `rows` aside (back to the server state), runs `body` (the downloaded change), then
+    /// applies each set-aside change again; one that no longer fits loses to `remote`.
+    func rebase<Result>(_ rows: [PendingRow], under remote: RemoteEntry, _ body: () throws -> Result) throws -> Result {
+        guard !rows.isEmpty else { return try body() }
+        let saved = try rows.map { row in (row: row, local: try localRow(row.table, row.key)) }
+        for item in saved { try writeServerState(item.row) }
+        let result = try body()
+        for item in saved {
+            do {
+                try connection.transaction { try writePending(item.row, local: item.local) }
+            } catch let error as SQLiteError where error.code == SQLiteError.constraint {
+                try lose(item.row, local: item.local, rule: error.message, to: remote)
+            }
+        }
+        return result
+    }
+
+    /// Records that `remote` lost: it breaks a constraint of the rows the log's earlier
+    /// changes left, here as on every replica.
+    func reject(_ remote: RemoteEntry, rule: String) throws {
+        let entry = remote.entry
+        let table = tables.byName[entry.table]
+        let key = SyncValueCoding.decodeKey(entry.key) ?? []
+        let row = try table.flatMap { table in try intendedRow(remote, table, key) }
+        try ConflictLog.add(ConflictLog.Record(
+            origin: remote.origin, isLocal: false, table: entry.table, key: entry.key, operation: entry.operation, column: entry.column,
+            row: row, rule: rule, collidedWith: "the rows as the server's log left them before position \(remote.position)"
+        ), connection)
+        recorded += 1
+    }
+
+    /// This replica's pending change lost: undone, out of the outbox, kept in the log.
+    private func lose(_ row: PendingRow, local: [String: SQLiteValue]?, rule: String, to remote: RemoteEntry) throws {
+        let serverRow = try ReplicaState.serverRow(row.table.name, row.encodedKey, connection)
+        for register in row.registers {
+            let operation: Change.Operation
+            let column: String?
+            switch register {
+            case .insert: (operation, column) = (.insert, nil)
+            case .delete: (operation, column) = (.delete, nil)
+            case .column(let name): (operation, column) = (.update, name)
+            }
+            try ConflictLog.add(ConflictLog.Record(
+                origin: origin, isLocal: true, table: row.table.name, key: row.encodedKey, operation: operation, column: column,
+                row: operation == .delete ? serverRow : local, rule: rule, collidedWith: Self.describe(remote)
+            ), connection)
+            recorded += 1
+            try Outbox.remove(register, row.table.name, row.encodedKey, connection)
+            try ReplicaState.restoreServerState(register, row.table.name, row.encodedKey, connection)
+        }
+        try writeServerState(row)
+    }
+
+    static func describe(_ remote: RemoteEntry) -> String {
+        let entry = remote.entry
+        let what = entry.operation == .update ? "update of \(entry.column ?? "?") of" : entry.operation.rawValue
+        let key = (SyncValueCoding.decodeKey(entry.key) ?? []).map(\.description).joined(separator: ", ")
+        return "\(what) \(entry.table) [\(key)] by replica \(remote.origin), server log position \(remote.position)"
+    }
+
+    /// Writes the row's set-aside registers as the server's log has them.
+    private func writeServerState(_ row: PendingRow) throws {
+        let server = try ReplicaState.serverRow(row.table.name, row.encodedKey, connection)
+        if row.isWholeRow {
+            try writeWholeRow(row, server)
+        } else if let server {
+            try writeColumns(row, from: server)
+        }
+    }
+
+    /// Writes the row's set-aside registers as they were here before.
+    private func writePending(_ row: PendingRow, local: [String: SQLiteValue]?) throws {
+        if row.isWholeRow {
+            try writeWholeRow(row, local)
+        } else if let local {
+            try writeColumns(row, from: local)
+        }
+    }
+
+    private func writeColumns(_ row: PendingRow, from values: [String: SQLiteValue]) throws {
+        let columns = row.registers.compactMap { register -> String? in if case .column(let name) = register { name } else { nil } }
+        guard try localRow(row.table, row.key) != nil else { return }
+        try connection.statement("UPDATE \(quotedIdentifier(row.table.name)) SET \(columns.map { "\(quotedIdentifier($0)) = ?" }.joined(separator: ", ")) WHERE \(keyCondition(row.table))")
+            .run(columns.map { values[$0] ?? .null } + row.key)
+    }
+
+    /// Makes the row hold `values`, or not exist for `nil`.
+    private func writeWholeRow(_ row: PendingRow, _ values: [String: SQLiteValue]?) throws {
+        let table = quotedIdentifier(row.table.name)
+        guard let values else {
+            try connection.statement("DELETE FROM \(table) WHERE \(keyCondition(row.table))").run(row.key)
+            return
+        }
+        let columns = row.table.columns.filter { values[$0] != nil }
+        if try localRow(row.table, row.key) != nil {
+            try connection.statement("UPDATE \(table) SET \(columns.map { "\(quotedIdentifier($0)) = ?" }.joined(separator: ", ")) WHERE \(keyCondition(row.table))")
+                .run(columns.map { values[$0] ?? .null } + row.key)
+        } else {
+            try connection.statement(RowSQL.insert(into: row.table.name, columns: columns)).run(columns.map { values[$0] ?? .null })
+        }
+    }
+
+    // MARK: Reading rows
+
+    /// The row `remote` would leave: an insert's row, or the local row with an update's value.
+    private func intendedRow(_ remote: RemoteEntry, _ table: CapturedTable, _ key: [SQLiteValue]) throws -> [String: SQLiteValue]? {
+        let entry = remote.entry
+        switch entry.operation {
+        case .insert:
+            return entry.payload.flatMap(SyncValueCoding.decodeRow)
+        case .update:
+            guard var row = try localRow(table, key), let column = entry.column, let value = entry.payload.flatMap(SyncValueCoding.decode) else { return nil }
+            row[column] = value
+            return row
+        case .delete:
+            return try localRow(table, key)
+        }
+    }
+
+    private func localRow(_ table: CapturedTable, _ key: [SQLiteValue]) throws -> [String: SQLiteValue]? {
+        let columns = table.columns.map(quotedIdentifier).joined(separator: ", ")
+        guard let values = try connection.statement("SELECT \(columns) FROM \(quotedIdentifier(table.name)) WHERE \(keyCondition(table))").rows(key).first else { return nil }
+        return Dictionary(uniqueKeysWithValues: zip(table.columns, values))
+    }
+
+    /// The primary keys of `table`'s rows whose `columns` hold `values`.
+    private func keys(of table: CapturedTable, where columns: [String], are values: [SQLiteValue]) throws -> [[SQLiteValue]] {
+        let condition = columns.map { "\(quotedIdentifier($0)) IS ?" }.joined(separator: " AND ")
+        let key = table.primaryKey.map(quotedIdentifier).joined(separator: ", ")
+        return try connection.statement("SELECT \(key) FROM \(quotedIdentifier(table.name)) WHERE \(condition)").rows(values)
+    }
+
+    private func keyCondition(_ table: CapturedTable) -> String {
+        table.primaryKey.map { "\(quotedIdentifier($0)) IS ?" }.joined(separator: " AND ")
+    }
+
+    private func foreignKeys() throws -> [ForeignKey] {
+        if let foreignKeysRead { return foreignKeysRead }
+        let read = try ForeignKey.all(tables, connection)
+        foreignKeysRead = read
+        return read
+    }
+
+    /// SQLite's extended result codes for the constraints the rule knows.
+    private enum ConstraintCode {
+        static let check: Int32 = 275        // SQLITE_CONSTRAINT_CHECK
+        static let foreignKey: Int32 = 787   // SQLITE_CONSTRAINT_FOREIGNKEY
+        static let notNull: Int32 = 1299     // SQLITE_CONSTRAINT_NOTNULL
+        static let primaryKey: Int32 = 1555  // SQLITE_CONSTRAINT_PRIMARYKEY
+        static let unique: Int32 = 2067      // SQLITE_CONSTRAINT_UNIQUE
+    }
+}
+
+/// A `REFERENCES` clause between two synced tables.
+struct ForeignKey: Equatable {
+    /// The referencing table and its columns.
+    let child: String
+    let from: [String]
+    /// The referenced table and its columns (its primary key when the clause names none).
+    let parent: String
+    let to: [String]
+
+    static func all(_ tables: SyncedTables, _ connection: Connection) throws -> [ForeignKey] {
+        var result: [ForeignKey] = []
+        for child in tables.names {
+            var clauses: [Int64: (parent: String, from: [String], to: [String])] = [:]
+            for row in try connection.statement("SELECT id, \"table\", \"from\", \"to\" FROM pragma_foreign_key_list(?) ORDER BY id, seq").rows([.text(child)]) {
+                guard case .integer(let id) = row[0], case .text(let parent) = row[1], case .text(let from) = row[2] else { continue }
+                var clause = clauses[id] ?? (parent, [], [])
+                clause.from.append(from)
+                if let to = row[3].textValue { clause.to.append(to) }
+                clauses[id] = clause
+            }
+            for clause in clauses.values.sorted(by: { $0.parent < $1.parent }) {
+                guard let parent = tables.byName[clause.parent] else { continue }
+                result.append(ForeignKey(child: child, from: clause.from, parent: parent.name, to: clause.to.isEmpty ? parent.primaryKey : clause.to))
+            }
+        }
+        return result
+    }
+}
