@@ -92,6 +92,12 @@ struct Replica {
         store = try Store(path: path, migrations: packageMigrations, pollInterval: .milliseconds(10))
     }
 
+    /// A replica on a schema of the test's own.
+    init(_ folder: TemporaryDirectory, _ name: String, migrations: [Migration]) throws {
+        path = folder.path("\(name).sqlite")
+        store = try Store(path: path, migrations: migrations, pollInterval: .milliseconds(10))
+    }
+
     /// Every row of the synced tables, as text, sorted: what two converged replicas share.
     func contents() throws -> [String] {
         try store.readConnection { connection in

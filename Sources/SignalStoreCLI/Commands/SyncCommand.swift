@@ -17,7 +17,7 @@ struct SyncCommand: ParsableCommand {
             replicas' changes, where running apps' live objects and signals see them. Conflicting \
             writes to one column resolve the same way everywhere: the later write wins; a delete \
             wins over edits made concurrently. While PostgreSQL cannot be reached, local writes \
-            wait and sync retries (1 s to 60 s apart).
+            wait and sync retries (0.25 s to 2 s apart).
 
             The URL is --postgres or SIGNALSTORE_POSTGRES_URL: \
             postgres://user:password@host:port/database?sslmode=verify-full. sslmode is read as \
@@ -38,10 +38,16 @@ struct SyncCommand: ParsableCommand {
             Prints a line after each round (uploaded, downloaded, applied, waiting to upload, \
             behind the server); with --json, one object per line.
 
+            A change that would break a UNIQUE, FOREIGN KEY, CHECK or NOT NULL rule with another \
+            replica's never stops sync: the one the server's log puts first stands everywhere, \
+            and the other is kept in `signalstore sync conflicts` to fix and re-apply.
+
             Examples:
               signalstore sync --postgres postgres://app:secret@db.example.com/app --db app.sqlite
               SIGNALSTORE_POSTGRES_URL=postgres://app@localhost/app signalstore sync --once --db app.sqlite
-            """
+              signalstore sync conflicts --db app.sqlite
+            """,
+        subcommands: [SyncConflictsCommand.self]
     )
 
     @Option(name: .long, help: ArgumentHelp("The PostgreSQL server (default: $SIGNALSTORE_POSTGRES_URL).", valueName: "url"))

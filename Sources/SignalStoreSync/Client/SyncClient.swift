@@ -131,10 +131,15 @@ public final class SyncClient: Sendable {
     /// Removes the entries of the server's log that later writes supersede, and returns how
     /// many went. Every replica, whatever its cursor, ends with the same rows as without it;
     /// new replicas then read only what the rows are now. Safe while other replicas sync.
+    ///
+    /// Tables that constraints tie to other rows (a UNIQUE key besides the primary key, rows
+    /// that others reference, references whose parent's delete cascades or is refused) keep
+    /// their whole history: the conflict rule replays it in order.
     public func compactServerLog() async throws(SyncError) -> Int {
+        let compactable = try reading { connection in try SyncedTables(self.tables, connection).compactable(connection) }
         let log = try await Self.withDeadline(url) { [url] () async throws -> ServerLog in try await ServerLog.connect(url) }
         do {
-            let deleted = try await log.compact()
+            let deleted = try await log.compact(tables: compactable)
             await log.close()
             return deleted
         } catch {
@@ -376,7 +381,7 @@ public final class SyncClient: Sendable {
             progressValue.value.applied += outcome.applied
             if outcome.conflicts > 0 {
                 progressValue.value.conflicts += outcome.conflicts
-                refreshConflicts()
+                refreshConflictList()
             }
         }
     }
@@ -437,7 +442,7 @@ public final class SyncClient: Sendable {
     }
 
     /// Reads the conflicts again into ``conflicts``.
-    private func refreshConflicts() {
+    func refreshConflictList() {
         if let all = try? reading(ConflictLog.all) { conflictsValue.value = all }
     }
 

@@ -111,6 +111,8 @@ public struct SyncError: Error, Sendable, Equatable, CustomStringConvertible {
     public static let server = Code.server
     /// See ``Code/cancelled``.
     public static let cancelled = Code.cancelled
+    /// See ``Code/invalidArgument``.
+    public static let invalidArgument = Code.invalidArgument
 
     /// Any error thrown while syncing, as a `SyncError`.
     init(_ error: any Error) {
@@ -153,4 +155,7 @@ extension SyncError.Code {
     /// The task that synced was cancelled. Never reported as ``Code/unreachable``: nothing is wrong
     /// with the server.
     public static let cancelled = Self(name: "cancelled")
+    /// A request about conflicts names one that does not exist, a column the table does not
+    /// have, or a fix that still breaks a constraint (nothing was written).
+    public static let invalidArgument = Self(name: "invalidArgument")
 }

@@ -299,23 +299,45 @@ struct ForeignKey: Equatable {
     /// The referenced table and its columns (its primary key when the clause names none).
     let parent: String
     let to: [String]
+    /// The `ON DELETE` action, as SQLite names it: `NO ACTION`, `RESTRICT`, `CASCADE`,
+    /// `SET NULL`, `SET DEFAULT`.
+    let onDelete: String
 
     static func all(_ tables: SyncedTables, _ connection: Connection) throws -> [ForeignKey] {
         var result: [ForeignKey] = []
         for child in tables.names {
-            var clauses: [Int64: (parent: String, from: [String], to: [String])] = [:]
-            for row in try connection.statement("SELECT id, \"table\", \"from\", \"to\" FROM pragma_foreign_key_list(?) ORDER BY id, seq").rows([.text(child)]) {
+            var clauses: [Int64: (parent: String, from: [String], to: [String], onDelete: String)] = [:]
+            for row in try connection.statement("SELECT id, \"table\", \"from\", \"to\", on_delete FROM pragma_foreign_key_list(?) ORDER BY id, seq").rows([.text(child)]) {
                 guard case .integer(let id) = row[0], case .text(let parent) = row[1], case .text(let from) = row[2] else { continue }
-                var clause = clauses[id] ?? (parent, [], [])
+                var clause = clauses[id] ?? (parent, [], [], row[4].textValue ?? "NO ACTION")
                 clause.from.append(from)
                 if let to = row[3].textValue { clause.to.append(to) }
                 clauses[id] = clause
             }
             for clause in clauses.values.sorted(by: { $0.parent < $1.parent }) {
                 guard let parent = tables.byName[clause.parent] else { continue }
-                result.append(ForeignKey(child: child, from: clause.from, parent: parent.name, to: clause.to.isEmpty ? parent.primaryKey : clause.to))
+                result.append(ForeignKey(child: child, from: clause.from, parent: parent.name, to: clause.to.isEmpty ? parent.primaryKey : clause.to, onDelete: clause.onDelete))
             }
         }
         return result
+    }
+}
+
+extension SyncedTables {
+    /// The tables whose log entries compaction may remove: those no constraint ties to other
+    /// rows' history. Replaying a compacted log skips superseded states, which is harmless
+    /// for a row alone, but a UNIQUE key (other than the primary key), a row other rows
+    /// reference, or a reference whose parent's delete cascades or is refused could then meet
+    /// a state that never was, and decide a conflict differently. A reference whose parent's
+    /// delete sets it to NULL or its default is harmless: the latest value is kept.
+    func compactable(_ connection: Connection) throws -> [String] {
+        let foreignKeys = try ForeignKey.all(self, connection)
+        return names.filter { name in
+            guard let table = byName[name] else { return false }
+            let uniqueBesidesKey = table.uniqueKeys.contains { $0.columns != table.primaryKey || $0.readsAnyColumn }
+            let referenced = foreignKeys.contains { $0.parent == name }
+            let strictReference = foreignKeys.contains { $0.child == name && !["SET NULL", "SET DEFAULT"].contains($0.onDelete) }
+            return !uniqueBesidesKey && !referenced && !strictReference
+        }
     }
 }

@@ -171,16 +171,17 @@ struct ServerLog: Sendable {
         }
     }
 
-    /// Deletes every log entry that a later-stamped entry of the same register supersedes (see
-    /// ``RemoteApplier``): per row, only the latest insert, the latest delete and per column
-    /// the latest update stay. Returns how many entries went.
+    /// Deletes every log entry of `tables` that a later-stamped entry of the same register
+    /// supersedes (see ``RemoteApplier``): per row, only the latest insert, the latest delete
+    /// and per column the latest update stay. Returns how many entries went. Tables with
+    /// constraints between rows are left whole (``SyncedTables/compactable(_:)``).
     ///
     /// Safe at any time, for every replica whatever its cursor: a replica's rows are a function
     /// of the latest stamp of each register, and the entry carrying it stays in the log, either
     /// behind the cursor (already applied) or ahead of it (still to come). So the log is never
     /// truncated below anybody: no replica can fall behind it, and a new replica reads only
     /// what the rows are now.
-    func compact() async throws(SyncError) -> Int {
+    func compact(tables: [String]) async throws(SyncError) -> Int {
         do {
             var deleted = 0
             for try await count in try await connection.query("""
@@ -189,7 +190,7 @@ struct ServerLog: Sendable {
                         SELECT position, row_number() OVER (
                             PARTITION BY tbl, row_key, CASE op WHEN 'update' THEN 'column ' || col ELSE op END
                             ORDER BY hlc DESC, origin COLLATE "C" DESC) AS rank
-                        FROM \(unescaped: schema).log) ranked
+                        FROM \(unescaped: schema).log WHERE tbl = ANY(\(tables)::text[])) ranked
                     WHERE rank > 1),
                 gone AS (DELETE FROM \(unescaped: schema).log WHERE position IN (SELECT position FROM superseded) RETURNING 1)
                 SELECT count(*) FROM gone

@@ -1,0 +1,100 @@
+import SignalStore
+
+extension SyncClient {
+    /// The conflicts kept in `store`'s file, oldest first, without a client or a server: what
+    /// `signalstore sync conflicts` lists.
+    public static func conflicts(in store: Store) throws(SyncError) -> [SyncConflict] {
+        do {
+            return try store.readConnection(ConflictLog.all)
+        } catch {
+            throw SyncError(error)
+        }
+    }
+
+    /// Writes a conflict's change again, as a new local change that syncs like any other,
+    /// and forgets the conflict; `changing` fixes the row first (a new email for a UNIQUE
+    /// collision, another parent for a foreign key).
+    ///
+    /// An insert or update writes the conflict's whole row (inserted if the key is not here,
+    /// else updated); a delete deletes the row. One transaction: if the row still breaks a
+    /// constraint, nothing is written and the conflict stays.
+    ///
+    /// ```swift
+    /// for conflict in sync.conflicts.value where conflict.rule.contains("customers.email") {
+    ///     try sync.reapply(conflict, changing: ["email": .text("second@example.com")])
+    /// }
+    /// ```
+    /// - Throws: ``SyncError`` (``SyncError/Code/invalidArgument``) naming what still breaks,
+    ///   or a column the table does not have.
+    public func reapply(_ conflict: SyncConflict, changing: [String: SQLiteValue] = [:]) throws(SyncError) {
+        try Self.reapply(conflict.id, changing: changing, in: store)
+        refreshConflictList()
+    }
+
+    /// Forgets a conflict: its change stays lost.
+    public func discard(_ conflict: SyncConflict) throws(SyncError) {
+        try Self.discard(conflict.id, in: store)
+        refreshConflictList()
+    }
+
+    /// ``reapply(_:changing:)`` by the conflict's id, without a client.
+    public static func reapply(_ id: Int64, changing: [String: SQLiteValue] = [:], in store: Store) throws(SyncError) {
+        do {
+            try store.writeTransaction { connection in
+                guard let conflict = try ConflictLog.find(id, connection) else { throw unknownConflict(id) }
+                try write(conflict, changing: changing, connection)
+                try ConflictLog.remove(id, connection)
+            }
+        } catch let error as SyncError {
+            throw error
+        } catch let error as SQLiteError where error.code == SQLiteError.constraint {
+            throw SyncError(.invalidArgument, "conflict #\(id) cannot be re-applied: \(error.message); change the row (signalstore sync conflicts --reapply \(id) --set COLUMN=VALUE), or discard it")
+        } catch {
+            throw SyncError(error)
+        }
+    }
+
+    /// ``discard(_:)`` by the conflict's id, without a client.
+    public static func discard(_ id: Int64, in store: Store) throws(SyncError) {
+        do {
+            try store.writeTransaction { connection in
+                guard try ConflictLog.find(id, connection) != nil else { throw unknownConflict(id) }
+                try ConflictLog.remove(id, connection)
+            }
+        } catch let error as SyncError {
+            throw error
+        } catch {
+            throw SyncError(error)
+        }
+    }
+
+    private static func unknownConflict(_ id: Int64) -> SyncError {
+        SyncError(.invalidArgument, "there is no conflict #\(id) in this database; list them with `signalstore sync conflicts`")
+    }
+
+    private static func write(_ conflict: SyncConflict, changing: [String: SQLiteValue], _ connection: Connection) throws {
+        guard let schema = try TableSchema.read(conflict.table, connection) else {
+            throw SyncError(.invalidArgument, "conflict #\(conflict.id) is about table '\(conflict.table)', which this database no longer has; discard it")
+        }
+        if let unknown = changing.keys.sorted().first(where: { schema.column(named: $0) == nil }) {
+            throw SyncError(.invalidArgument, "table '\(conflict.table)' has no column '\(unknown)' (its columns: \(schema.columnNames.joined(separator: ", ")))")
+        }
+        let key = schema.primaryKey
+        let condition = key.map { "\(quotedIdentifier($0)) IS ?" }.joined(separator: " AND ")
+        let table = quotedIdentifier(conflict.table)
+        if conflict.operation == .delete {
+            try connection.statement("DELETE FROM \(table) WHERE \(condition)").run(conflict.key)
+            return
+        }
+        var row = conflict.row ?? Dictionary(uniqueKeysWithValues: zip(key, conflict.key))
+        for (column, value) in changing { row[schema.column(named: column)?.name ?? column] = value }
+        let columns = schema.columnNames.filter { row[$0] != nil }
+        let exists = try connection.scalar("SELECT 1 FROM \(table) WHERE \(condition)", conflict.key) != nil
+        if exists {
+            try connection.statement("UPDATE \(table) SET \(columns.map { "\(quotedIdentifier($0)) = ?" }.joined(separator: ", ")) WHERE \(condition)")
+                .run(columns.map { row[$0] ?? .null } + conflict.key)
+        } else {
+            try connection.statement(RowSQL.insert(into: conflict.table, columns: columns)).run(columns.map { row[$0] ?? .null })
+        }
+    }
+}

@@ -1,0 +1,202 @@
+import Foundation
+import SignalStore
+import SignalStoreSync
+import SignalStoreTestSupport
+import Testing
+
+@Suite("Sync: constraints between replicas never stop sync, and replicas converge", .enabled(if: TestServer.isEnabled && sqlite3Shell != nil, "needs PostgreSQL (SIGNALSTORE_TEST_POSTGRES_URL) and the sqlite3 shell"), .ownThread)
+struct ConstraintTests {
+    /// The example schema plus a reference whose parent's delete is refused, and a CHECK that
+    /// reads two columns.
+    static let migrations = packageMigrationList + [
+        Migration(version: 3, name: "lines and ranges", sql: """
+            CREATE TABLE lines (id INTEGER PRIMARY KEY, order_id INTEGER NOT NULL REFERENCES orders (id) ON DELETE RESTRICT, note TEXT);
+            CREATE TABLE ranges (id INTEGER PRIMARY KEY, lo INTEGER NOT NULL, hi INTEGER NOT NULL, CHECK (lo <= hi));
+            """),
+    ]
+
+    private func replica(_ folder: TemporaryDirectory, _ name: String) throws -> Replica {
+        try Replica(folder, name, migrations: Self.migrations)
+    }
+
+    private func rows(_ replica: Replica, _ sql: String) throws -> [[SQLiteValue]] {
+        try replica.store.readConnection { try $0.statement(sql).rows() }
+    }
+
+    private func everything(_ replica: Replica) throws -> [String] {
+        try ["customers", "orders", "lines", "ranges"].flatMap { table in
+            try rows(replica, "SELECT * FROM \(table) ORDER BY 1").map { "\(table) " + $0.map(\.description).joined(separator: " | ") }
+        }
+    }
+
+    @Test("report 1: two replicas insert customers with one email; the one the log puts first stands on both, the other is undone and listed by its origin, and other writes cross", arguments: [false, true])
+    func uniqueCollision(bFirst: Bool) async throws {
+        let folder = TemporaryDirectory()
+        let url = try TestServer.freshURL()
+        let a = try replica(folder, "a"), b = try replica(folder, "b")
+        let syncA = try a.client(url), syncB = try b.client(url)
+        try sqlite3(a.path, "INSERT INTO orders (id, purchase_num, status) VALUES (1, 1, 'before a'); INSERT INTO customers VALUES (101, 'Ann', 'same@example.com')")
+        try sqlite3(b.path, "INSERT INTO customers VALUES (102, 'Bob', 'same@example.com'); INSERT INTO orders (id, purchase_num, status) VALUES (2, 2, 'before b')")
+        let (first, second) = bFirst ? (syncB, syncA) : (syncA, syncB)
+        try await first.syncOnce()
+        try await second.syncOnce()   // applies the first's customer: its own, pending, loses
+        try sqlite3(a.path, "INSERT INTO orders (id, purchase_num, status) VALUES (3, 3, 'after a')")
+        for client in [syncA, syncB, syncA] { try await client.syncOnce() }
+
+        let winner = bFirst ? "102 | 'Bob'" : "101 | 'Ann'"
+        for replica in [a, b] {
+            #expect(try rows(replica, "SELECT id, name FROM customers").map { $0.map(\.description).joined(separator: " | ") } == [winner], "\(replica.path)")
+            #expect(try rows(replica, "SELECT id FROM orders ORDER BY id") == [[.integer(1)], [.integer(2)], [.integer(3)]])
+        }
+        let loser = bFirst ? syncA : syncB
+        let conflicts = loser.conflicts.value
+        #expect(conflicts.count == 1, "\(conflicts)")
+        let conflict = try #require(conflicts.first)
+        #expect(conflict.isLocal && conflict.table == "customers" && conflict.operation == .insert)
+        #expect(conflict.key == [.integer(bFirst ? 101 : 102)])
+        #expect(conflict.row?["email"] == .text("same@example.com") && conflict.row?["name"] == .text(bFirst ? "Ann" : "Bob"))
+        #expect(conflict.rule == "UNIQUE constraint failed: customers.email")
+        #expect(conflict.collidedWith.contains("insert customers [\(bFirst ? 102 : 101)]"), "\(conflict.collidedWith)")
+        #expect((bFirst ? syncB : syncA).conflicts.value.isEmpty, "the winner's side lost nothing")
+
+        // Fixed and re-applied, it syncs like any change; a fresh replica joins and agrees.
+        try loser.reapply(conflict, changing: ["email": .text("other@example.com")])
+        #expect(loser.conflicts.value.isEmpty)
+        for client in [loser, bFirst ? syncB : syncA] { try await client.syncOnce() }
+        let late = try replica(folder, "late")
+        try await late.client(url).syncOnce()
+        #expect(try everything(a) == everything(b))
+        #expect(try everything(late) == everything(a))
+        #expect(try rows(late, "SELECT count(*) FROM customers") == [[.integer(2)]])
+    }
+
+    @Test("a UNIQUE collision by update: the pending new email is undone to the value the log holds, and listed")
+    func uniqueCollisionByUpdate() async throws {
+        let folder = TemporaryDirectory()
+        let url = try TestServer.freshURL()
+        let a = try replica(folder, "a"), b = try replica(folder, "b")
+        let syncA = try a.client(url), syncB = try b.client(url)
+        try sqlite3(a.path, "INSERT INTO customers VALUES (1, 'Ann', 'ann@example.com')")
+        try await syncA.syncOnce(); try await syncB.syncOnce()
+        try sqlite3(a.path, "INSERT INTO customers VALUES (2, 'Cy', 'taken@example.com')")
+        try sqlite3(b.path, "UPDATE customers SET email = 'taken@example.com', name = 'Ann B' WHERE id = 1")
+        try await syncA.syncOnce(); try await syncB.syncOnce(); try await syncA.syncOnce()
+        for replica in [a, b] {
+            #expect(try rows(replica, "SELECT id, name, email FROM customers ORDER BY id") == [
+                [.integer(1), .text("Ann B"), .text("ann@example.com")],   // the name change stands; the email lost
+                [.integer(2), .text("Cy"), .text("taken@example.com")],
+            ], "\(replica.path)")
+        }
+        let conflict = try #require(syncB.conflicts.value.first)
+        #expect(conflict.operation == .update && conflict.column == "email" && conflict.row?["email"] == .text("taken@example.com"))
+    }
+
+    @Test("report 2: a delete of a customer and a new order for it, either arriving first: with ON DELETE SET NULL both stand when the order is first, and the order loses when the delete is", arguments: [false, true])
+    func deleteAgainstNewReference(orderFirst: Bool) async throws {
+        let folder = TemporaryDirectory()
+        let url = try TestServer.freshURL()
+        let a = try replica(folder, "a"), b = try replica(folder, "b")
+        let syncA = try a.client(url), syncB = try b.client(url)
+        try sqlite3(a.path, "INSERT INTO customers VALUES (7, 'Gus', 'gus@example.com')")
+        try await syncA.syncOnce(); try await syncB.syncOnce()
+        try sqlite3(a.path, "DELETE FROM customers WHERE id = 7")
+        try sqlite3(b.path, "INSERT INTO orders (id, purchase_num, status, customer_id) VALUES (900, 1, 'new', 7)")
+        let order = orderFirst ? [syncB, syncA, syncB] : [syncA, syncB, syncA]
+        for client in order { try await client.syncOnce() }
+
+        #expect(try everything(a) == everything(b))
+        #expect(try rows(a, "SELECT count(*) FROM customers") == [[.integer(0)]])
+        if orderFirst {
+            // The log says: the order, then the delete, whose SET NULL acts on it everywhere.
+            #expect(try rows(a, "SELECT id, customer_id FROM orders") == [[.integer(900), .null]])
+            #expect(syncA.conflicts.value.isEmpty && syncB.conflicts.value.isEmpty)
+        } else {
+            #expect(try rows(a, "SELECT count(*) FROM orders") == [[.integer(0)]])
+            let conflict = try #require(syncB.conflicts.value.first)
+            #expect(conflict.isLocal && conflict.table == "orders" && conflict.row?["customer_id"] == .integer(7))
+            #expect(conflict.rule == "FOREIGN KEY constraint failed")
+        }
+        let late = try replica(folder, "late")
+        try await late.client(url).syncOnce()
+        #expect(try everything(late) == everything(a))
+    }
+
+    @Test("ON DELETE RESTRICT: a delete and a new reference, either first: the later one loses and is listed by its origin", arguments: [false, true])
+    func restrictedDelete(lineFirst: Bool) async throws {
+        let folder = TemporaryDirectory()
+        let url = try TestServer.freshURL()
+        let a = try replica(folder, "a"), b = try replica(folder, "b")
+        let syncA = try a.client(url), syncB = try b.client(url)
+        try sqlite3(a.path, "INSERT INTO orders (id, purchase_num, status) VALUES (1, 1, 'new')")
+        try await syncA.syncOnce(); try await syncB.syncOnce()
+        try sqlite3(a.path, "INSERT INTO lines VALUES (10, 1, 'a line')")
+        try sqlite3(b.path, "DELETE FROM orders WHERE id = 1")
+        let order = lineFirst ? [syncA, syncB, syncA] : [syncB, syncA, syncB]
+        for client in order { try await client.syncOnce() }
+
+        #expect(try everything(a) == everything(b))
+        if lineFirst {
+            #expect(try rows(a, "SELECT id FROM lines") == [[.integer(10)]])
+            #expect(try rows(a, "SELECT id FROM orders") == [[.integer(1)]])
+            #expect(syncB.conflicts.value.map(\.operation) == [.delete], "the delete lost on its origin")
+        } else {
+            #expect(try rows(a, "SELECT count(*) FROM lines") == [[.integer(0)]])
+            #expect(try rows(a, "SELECT count(*) FROM orders") == [[.integer(0)]])
+            #expect(syncA.conflicts.value.map(\.table) == ["lines"], "the line lost on its origin")
+        }
+        let late = try replica(folder, "late")
+        try await late.client(url).syncOnce()
+        #expect(try everything(late) == everything(a))
+    }
+
+    @Test("CHECK across two columns merged from two replicas: the later change loses, and the row stays valid everywhere")
+    func checkAcrossColumns() async throws {
+        let folder = TemporaryDirectory()
+        let url = try TestServer.freshURL()
+        let a = try replica(folder, "a"), b = try replica(folder, "b")
+        let syncA = try a.client(url), syncB = try b.client(url)
+        try sqlite3(a.path, "INSERT INTO ranges VALUES (1, 0, 10)")
+        try await syncA.syncOnce(); try await syncB.syncOnce()
+        try sqlite3(a.path, "UPDATE ranges SET lo = 8 WHERE id = 1")
+        try sqlite3(b.path, "UPDATE ranges SET hi = 5 WHERE id = 1")   // each valid alone, not together
+        for client in [syncA, syncB, syncA] { try await client.syncOnce() }
+        #expect(try rows(a, "SELECT lo, hi FROM ranges") == [[.integer(8), .integer(10)]])
+        #expect(try everything(a) == everything(b))
+        #expect(syncB.conflicts.value.first?.rule == "CHECK constraint failed: lo <= hi")
+    }
+
+    @Test("the CLI lists conflicts (table and --json), re-applies one with a fix, and discards one; bad ids get one line")
+    func conflictsFromTheCLI() async throws {
+        let folder = TemporaryDirectory()
+        let url = try TestServer.freshURL()
+        let a = try Replica(folder, "a"), b = try Replica(folder, "b")
+        try sqlite3(a.path, "INSERT INTO customers VALUES (101, 'Ann', 'same@example.com'); INSERT INTO customers VALUES (103, 'Di', 'di@example.com')")
+        try sqlite3(b.path, "INSERT INTO customers VALUES (102, 'Bob', 'same@example.com'); INSERT INTO customers VALUES (104, 'Ed', 'di@example.com')")
+        for path in [a.path, b.path, a.path] {
+            let run = try runProgram(signalstore, ["sync", "--once", "--postgres", url, "--db", path])
+            #expect(run.status == 0, "\(run.error)")
+        }
+        let listed = try runProgram(signalstore, ["sync", "conflicts", "--db", b.path])
+        #expect(listed.status == 0, "\(listed.error)")
+        let lines = listed.output.split(separator: "\n")
+        #expect(lines.first?.hasPrefix("id  change  row") == true, "\(listed.output)")
+        #expect(lines.count == 4 && lines[1].contains("customers 102") && lines[1].contains("this replica") && lines[1].contains("UNIQUE constraint failed: customers.email"), "\(listed.output)")
+        let json = try runProgram(signalstore, ["sync", "conflicts", "--json", "--db", b.path])
+        let objects = try json.output.split(separator: "\n").map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
+        #expect(objects.map { $0["key"] as? [Int] } == [[102], [104]] && objects.allSatisfy { $0["local"] as? Bool == true })
+        #expect((objects.first?["row"] as? [String: Any])?["name"] as? String == "Bob")
+
+        let stillBroken = try runProgram(signalstore, ["sync", "conflicts", "--reapply", "1", "--db", b.path])
+        #expect(stillBroken.status == 1 && stillBroken.error == "error: conflict #1 cannot be re-applied: UNIQUE constraint failed: customers.email; change the row (signalstore sync conflicts --reapply 1 --set COLUMN=VALUE), or discard it\n", "\(stillBroken.error)")
+        let fixed = try runProgram(signalstore, ["sync", "conflicts", "--reapply", "1", "--set", "email=bob@example.com", "--db", b.path])
+        #expect(fixed.output == "re-applied conflict #1 as a local change; the next sync uploads it\n", "\(fixed.error)")
+        let discarded = try runProgram(signalstore, ["sync", "conflicts", "--discard", "2", "--db", b.path])
+        #expect(discarded.output == "discarded conflict #2\n", "\(discarded.error)")
+        let unknown = try runProgram(signalstore, ["sync", "conflicts", "--discard", "2", "--db", b.path])
+        #expect(unknown.status == 1 && unknown.error == "error: there is no conflict #2 in this database; list them with `signalstore sync conflicts`\n")
+        #expect(try runProgram(signalstore, ["sync", "conflicts", "--db", b.path]).output == "no conflicts\n")
+        for path in [b.path, a.path] { _ = try runProgram(signalstore, ["sync", "--once", "--postgres", url, "--db", path]) }
+        #expect(try a.contents() == b.contents())
+        #expect(try a.contents().filter { $0.hasPrefix("customers") }.count == 3)
+    }
+}
