@@ -137,7 +137,7 @@ public final class SyncClient: Sendable {
     /// their whole history: the conflict rule replays it in order.
     public func compactServerLog() async throws(SyncError) -> Int {
         let compactable = try reading { connection in try SyncedTables(self.tables, connection).compactable(connection) }
-        let log = try await Self.withDeadline(url) { [url] () async throws -> ServerLog in try await ServerLog.connect(url) }
+        let log = try await Self.withDeadline(url, abandoned: { log in await log.close() }) { [url] () async throws -> ServerLog in try await ServerLog.connect(url) }
         do {
             let deleted = try await log.compact(tables: compactable)
             await log.close()
@@ -229,7 +229,7 @@ public final class SyncClient: Sendable {
             let position = try ReplicaState.open(tables, connection)
             return (tables, position, try ReplicaState.highestOutboxSeq(connection))
         }
-        let log = try await Self.withDeadline(url) { [url] () async throws -> ServerLog in try await ServerLog.connect(url) }
+        let log = try await Self.withDeadline(url, abandoned: { log in await log.close() }) { [url] () async throws -> ServerLog in try await ServerLog.connect(url) }
         let stored = try await log.uploadedThrough(origin: position.origin)
         guard stored <= outboxHigh else {
             await log.close()
@@ -277,9 +277,11 @@ public final class SyncClient: Sendable {
     ///
     /// `body` runs in a task of its own that is cancelled, not awaited, on timeout: the driver
     /// can leave an operation on a connection that was cut during its startup suspended for
-    /// good, and sync must go on.
+    /// good, and sync must go on. A value it returns after the caller stopped waiting goes to
+    /// `abandoned` (a connection made just after a cancellation is closed there).
     static func withDeadline<Result: Sendable>(
         _ url: PostgresURL, watchdog: Watchdog = Watchdog(), onTimeout: @escaping @Sendable () -> Void = {},
+        abandoned: @escaping @Sendable (Result) async -> Void = { _ in },
         _ body: @escaping @Sendable () async throws -> Result
     ) async throws(SyncError) -> Result {
         let outcome = Locked<CheckedContinuation<Result, any Error>?>(nil)
@@ -301,7 +303,13 @@ public final class SyncClient: Sendable {
                         return
                     }
                     work.withLock { $0 = Task {
-                        do { _ = finish(.success(try await body())) } catch { _ = finish(.failure(error)) }
+                        do {
+                            let value = try await body()
+                            // Too late (cancelled, or timed out): nobody takes it, so let it go here.
+                            if !finish(.success(value)) { await abandoned(value) }
+                        } catch {
+                            _ = finish(.failure(error))
+                        }
                         timer.withLock { $0 }?.cancel()
                     } }
                     timer.withLock { $0 = Task {

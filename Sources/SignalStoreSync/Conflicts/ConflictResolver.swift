@@ -123,6 +123,23 @@ final class ConflictResolver {
         return [found]
     }
 
+    /// Every row with pending changes, in the order this replica first changed them: for a
+    /// conflict the precise rows cannot settle (setting one aside meets another pending change,
+    /// as when a customer deleted here is restored while a new one here holds its email).
+    func allPendingRows() throws -> [PendingRow] {
+        var rows: [PendingRow] = []
+        for row in try connection.statement("SELECT tbl, row_key FROM \(ReplicaState.outboxTable) GROUP BY tbl, row_key ORDER BY min(seq)").rows() {
+            guard case .text(let name) = row[0], case .text(let encoded) = row[1], let table = tables.byName[name],
+                  let key = SyncValueCoding.decodeKey(encoded) else { continue }
+            let pending = try ReplicaState.states(name, encoded, connection).filter { $0.value.isPending(origin: origin) }.map(\.key)
+            guard !pending.isEmpty else { continue }
+            let found = PendingRow(table: table, key: key, registers: pending.sorted { $0.name < $1.name })
+            if pending.contains(.delete), try ReplicaState.serverRow(name, encoded, connection) == nil { continue }
+            rows.append(found)
+        }
+        return rows
+    }
+
     /// The row's pending registers among `registers`, or the whole row if its insert is
     /// pending; `nil` when none is, or the server state is unknown.
     private func pendingRow(_ table: CapturedTable, _ key: [SQLiteValue], among registers: [ReplicaState.Register]) throws -> PendingRow? {
@@ -138,12 +155,13 @@ final class ConflictResolver {
 
     // MARK: Setting aside and applying again
 
-    /// Sets `rows` aside (back to the server state), runs `body` (the downloaded change), then
-    /// applies each set-aside change again; one that no longer fits loses to `remote`.
+    /// Sets `rows` aside (back to the server state, the newest first), runs `body` (the
+    /// downloaded change), then applies each set-aside change again, the oldest first; one that
+    /// no longer fits loses to `remote`.
     func rebase<Result>(_ rows: [PendingRow], under remote: RemoteEntry, _ body: () throws -> Result) throws -> Result {
         guard !rows.isEmpty else { return try body() }
         let saved = try rows.map { row in (row: row, local: try localRow(row.table, row.key)) }
-        for item in saved { try writeServerState(item.row) }
+        for item in saved.reversed() { try writeServerState(item.row) }
         let result = try body()
         for item in saved {
             do {

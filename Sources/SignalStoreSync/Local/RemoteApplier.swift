@@ -63,21 +63,31 @@ final class RemoteApplier {
 
     /// `remote` broke a constraint: this replica's pending changes in its way are set aside and
     /// tried again after it (and lose if they no longer fit); with none in its way, it loses.
+    ///
+    /// The rows in the way are tried first; if that does not settle it (setting them aside
+    /// meets other pending changes), every pending change is set aside, which leaves exactly
+    /// the rows the server's log made, where `remote` either fits or loses everywhere.
     private func resolve(_ remote: RemoteEntry, _ error: SQLiteError) throws -> Outcome {
         var rule = error.message
         let blockers = try resolver.blockers(of: remote, failedWith: error)
-        if !blockers.isEmpty {
-            do {
-                let changed = try connection.transaction { try resolver.rebase(blockers, under: remote) { try write(remote) } }
-                forgetRows()
-                return changed ? .applied : .unchanged
-            } catch let again as SQLiteError where again.code == SQLiteError.constraint {
-                forgetRows()
-                rule = again.message
-            }
-        }
+        if !blockers.isEmpty, let outcome = try rebased(blockers, remote, rule: &rule) { return outcome }
+        let everything = try resolver.allPendingRows()
+        if !everything.isEmpty, let outcome = try rebased(everything, remote, rule: &rule) { return outcome }
         try resolver.reject(remote, rule: rule)
         return .rejected
+    }
+
+    /// `remote` written with `rows` set aside, or `nil` (and the rule it broke) if it still
+    /// does not fit.
+    private func rebased(_ rows: [ConflictResolver.PendingRow], _ remote: RemoteEntry, rule: inout String) throws -> Outcome? {
+        defer { forgetRows() }
+        do {
+            let changed = try connection.transaction { try resolver.rebase(rows, under: remote) { try write(remote) } }
+            return changed ? .applied : .unchanged
+        } catch let again as SQLiteError where again.code == SQLiteError.constraint {
+            rule = again.message
+            return nil
+        }
     }
 
     /// What this batch learned about rows no longer holds: the resolver rewrote rows, or a
