@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+"""Sync on a real network's troubles, measured with the built `signalstore` and a real PostgreSQL.
+
+1. Recovery: two `signalstore sync` processes; the server is restarted (`pg_ctl restart`) N times,
+   idle and under writes; after each restart a sqlite3 insert on A is timed until it is on B.
+   Reported: the time from the server accepting connections again to the row on B.
+2. A big transaction: one sqlite3 transaction of ROWS inserts on A; the time until B holds them
+   all, whether either process reported `offline` meanwhile, and each sync process's peak
+   memory (VmHWM).
+
+Usage (a server of its own, as .ci/postgres starts one):
+    eval "$(.ci/postgres start)"; swift build -c release --product signalstore
+    python3 Benchmarks/sync_network.py .build/release/signalstore [RESTARTS] [ROWS]
+"""
+import os, sqlite3, subprocess, sys, tempfile, time, uuid
+
+BINARY = sys.argv[1] if len(sys.argv) > 1 else ".build/release/signalstore"
+RESTARTS = int(sys.argv[2]) if len(sys.argv) > 2 else 10
+ROWS = int(sys.argv[3]) if len(sys.argv) > 3 else 50_000
+URL = os.environ["SIGNALSTORE_TEST_POSTGRES_URL"] + "&schema=b_" + uuid.uuid4().hex[:12]
+DATA = os.path.join(os.environ["SIGNALSTORE_TEST_POSTGRES_DIR"], "data")
+PG_BIN = next(d for d in ("/usr/lib/postgresql/15/bin", "/usr/lib/postgresql/16/bin") if os.path.exists(d))
+AS_POSTGRES = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+
+
+def pg_ctl(*args):
+    subprocess.run(AS_POSTGRES + [f"{PG_BIN}/pg_ctl", "-D", DATA, "-w", "-t", "30", *args], check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def count(path, sql):
+    with sqlite3.connect(path, timeout=10) as db:
+        return db.execute(sql).fetchone()[0]
+
+
+def wait_for(path, sql, expected, timeout=60):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            if count(path, sql) == expected:
+                return time.monotonic()
+        except sqlite3.OperationalError:
+            pass
+        time.sleep(0.005)
+    raise SystemExit(f"timed out waiting for {sql} = {expected} on {path}")
+
+
+def peak_kib(pid):
+    with open(f"/proc/{pid}/status") as status:
+        return next(int(line.split()[1]) for line in status if line.startswith("VmHWM"))
+
+
+def main():
+    folder = tempfile.mkdtemp()
+    a, b = os.path.join(folder, "a.sqlite"), os.path.join(folder, "b.sqlite")
+    logs = {}
+    for path in (a, b):
+        subprocess.run([BINARY, "migrate", "--db", path, "--migrations", "Migrations"], check=True, stdout=subprocess.DEVNULL)
+    procs = []
+    for path in (a, b):
+        logs[path] = open(path + ".log", "w+")
+        procs.append(subprocess.Popen([BINARY, "sync", "--postgres", URL, "--db", path, "--json"], stdout=logs[path], stderr=subprocess.STDOUT))
+    try:
+        next_id = 1
+        subprocess.run(["sqlite3", a, f"INSERT INTO orders (id, purchase_num, status) VALUES ({next_id}, 0, 'warm')"], check=True)
+        wait_for(b, "SELECT count(*) FROM orders", 1)
+        recoveries = []
+        for restart in range(RESTARTS):
+            time.sleep(0.3 if restart % 2 else 1.5)   # half idle for a while, half just after a write
+            pg_ctl("restart", "-m", "fast")   # down about 0.3–0.6 s; -w returns once it accepts connections
+            up = time.monotonic()
+            next_id += 1
+            subprocess.run(["sqlite3", a, f".timeout 5000", f"INSERT INTO orders (id, purchase_num, status) VALUES ({next_id}, 0, 'after restart')"], check=True)
+            recoveries.append(wait_for(b, "SELECT count(*) FROM orders", next_id) - up)
+        recoveries.sort()
+        print(f"recovery after {RESTARTS} restarts (server up → row on B): median {recoveries[len(recoveries) // 2]:.2f} s, max {recoveries[-1]:.2f} s")
+
+        for log in logs.values():
+            log.truncate(0)
+        base = count(b, "SELECT count(*) FROM orders")
+        statements = ["BEGIN;"] + [f"INSERT INTO orders (id, purchase_num, status) VALUES ({100_000 + i}, {i}, 'bulk');" for i in range(ROWS)] + ["COMMIT;"]
+        start = time.monotonic()
+        subprocess.run(["sqlite3", a], input="\n".join(statements), text=True, check=True)
+        committed = time.monotonic()
+        done = wait_for(b, "SELECT count(*) FROM orders", base + ROWS, timeout=120)
+        offline = any("offline" in open(path + ".log").read() for path in (a, b))
+        print(f"{ROWS:,}-row transaction: committed on A in {committed - start:.2f} s, on B {done - committed:.2f} s after the commit; "
+              f"offline reported: {'yes' if offline else 'no'}; peak memory of the sync processes: "
+              + ", ".join(f"{peak_kib(p.pid) / 1024:.0f} MiB" for p in procs))
+    finally:
+        for p in procs:
+            p.terminate()
+            p.wait()
+
+
+if __name__ == "__main__":
+    main()
