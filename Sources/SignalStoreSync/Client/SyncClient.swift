@@ -366,8 +366,9 @@ public final class SyncClient: Sendable {
                 return try self.reading { connection in try Outbox.pending(after: stored, limit: Self.batchSize, connection) }
             }
             watchdog.touch()
-            try noteUploaded(through: stored)
+            // Counted first: the server has them even if noting it here waits for a lock.
             progressValue.value.uploaded += count
+            try noteUploaded(through: stored)
             if count == 0 { return }
         }
     }
