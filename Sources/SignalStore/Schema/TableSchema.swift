@@ -32,6 +32,12 @@ package struct TableSchema: Sendable, Equatable {
     }
 
     /// The SQL expression that identifies a row: the single primary-key column, else `rowid`.
+    /// `"a" IS ? AND "b" IS ?` over the primary key's columns: a row named by its key, the key's
+    /// values bound in key order.
+    package var keyCondition: String {
+        primaryKey.map { "\(quotedIdentifier($0)) IS ?" }.joined(separator: " AND ")
+    }
+
     package var keyExpression: String {
         keyColumn.map { quotedIdentifier($0.name) } ?? "rowid"
     }

@@ -191,16 +191,9 @@ final class ConflictResolver {
     private func lose(_ row: PendingRow, local: [String: SQLiteValue]?, rule: String, to remote: RemoteEntry) throws {
         let serverRow = try ReplicaState.serverRow(row.table.name, row.encodedKey, connection)
         for register in row.registers {
-            let operation: Change.Operation
-            let column: String?
-            switch register {
-            case .insert: (operation, column) = (.insert, nil)
-            case .delete: (operation, column) = (.delete, nil)
-            case .column(let name): (operation, column) = (.update, name)
-            }
             try ConflictLog.add(ConflictLog.Record(
-                origin: origin, isLocal: true, table: row.table.name, key: row.encodedKey, operation: operation, column: column,
-                row: operation == .delete ? serverRow : local, rule: rule, collidedWith: Self.describe(remote)
+                origin: origin, isLocal: true, table: row.table.name, key: row.encodedKey, operation: register.operation, column: register.column,
+                row: register == .delete ? serverRow : local, rule: rule, collidedWith: Self.describe(remote)
             ), connection)
             recorded += 1
             try Outbox.remove(register, row.table.name, row.encodedKey, connection)
@@ -211,9 +204,8 @@ final class ConflictResolver {
 
     static func describe(_ remote: RemoteEntry) -> String {
         let entry = remote.entry
-        let what = entry.operation == .update ? "update of \(entry.column ?? "?") of" : entry.operation.rawValue
-        let key = (SyncValueCoding.decodeKey(entry.key) ?? []).map(\.description).joined(separator: ", ")
-        return "\(what) \(entry.table) [\(key)] by replica \(remote.origin), server log position \(remote.position)"
+        let change = SyncConflict.describeChange(entry.operation, column: entry.column, table: entry.table, key: SyncValueCoding.decodeKey(entry.key) ?? [])
+        return "\(change) by replica \(remote.origin), server log position \(remote.position)"
     }
 
     /// Writes the row's set-aside registers as the server's log has them.
@@ -236,26 +228,13 @@ final class ConflictResolver {
     }
 
     private func writeColumns(_ row: PendingRow, from values: [String: SQLiteValue]) throws {
-        let columns = row.registers.compactMap { register -> String? in if case .column(let name) = register { name } else { nil } }
         guard try localRow(row.table, row.key) != nil else { return }
-        try connection.statement("UPDATE \(quotedIdentifier(row.table.name)) SET \(columns.map { "\(quotedIdentifier($0)) = ?" }.joined(separator: ", ")) WHERE \(keyCondition(row.table))")
-            .run(columns.map { values[$0] ?? .null } + row.key)
+        try KeyedRow.update(row.registers.compactMap(\.column), to: values, key: row.key, in: row.table.schema, connection)
     }
 
     /// Makes the row hold `values`, or not exist for `nil`.
     private func writeWholeRow(_ row: PendingRow, _ values: [String: SQLiteValue]?) throws {
-        let table = quotedIdentifier(row.table.name)
-        guard let values else {
-            try connection.statement("DELETE FROM \(table) WHERE \(keyCondition(row.table))").run(row.key)
-            return
-        }
-        let columns = row.table.columns.filter { values[$0] != nil }
-        if try localRow(row.table, row.key) != nil {
-            try connection.statement("UPDATE \(table) SET \(columns.map { "\(quotedIdentifier($0)) = ?" }.joined(separator: ", ")) WHERE \(keyCondition(row.table))")
-                .run(columns.map { values[$0] ?? .null } + row.key)
-        } else {
-            try connection.statement(RowSQL.insert(into: row.table.name, columns: columns)).run(columns.map { values[$0] ?? .null })
-        }
+        try KeyedRow.write(values, key: row.key, in: row.table.schema, connection)
     }
 
     // MARK: Reading rows
@@ -276,9 +255,7 @@ final class ConflictResolver {
     }
 
     private func localRow(_ table: CapturedTable, _ key: [SQLiteValue]) throws -> [String: SQLiteValue]? {
-        let columns = table.columns.map(quotedIdentifier).joined(separator: ", ")
-        guard let values = try connection.statement("SELECT \(columns) FROM \(quotedIdentifier(table.name)) WHERE \(keyCondition(table))").rows(key).first else { return nil }
-        return Dictionary(uniqueKeysWithValues: zip(table.columns, values))
+        try KeyedRow.read(key, in: table.schema, connection)
     }
 
     /// The primary keys of `table`'s rows whose `columns` hold `values`.
@@ -286,10 +263,6 @@ final class ConflictResolver {
         let condition = columns.map { "\(quotedIdentifier($0)) IS ?" }.joined(separator: " AND ")
         let key = table.primaryKey.map(quotedIdentifier).joined(separator: ", ")
         return try connection.statement("SELECT \(key) FROM \(quotedIdentifier(table.name)) WHERE \(condition)").rows(values)
-    }
-
-    private func keyCondition(_ table: CapturedTable) -> String {
-        table.primaryKey.map { "\(quotedIdentifier($0)) IS ?" }.joined(separator: " AND ")
     }
 
     private func foreignKeys() throws -> [ForeignKey] {

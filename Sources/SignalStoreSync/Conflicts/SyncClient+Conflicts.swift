@@ -79,22 +79,12 @@ extension SyncClient {
         if let unknown = changing.keys.sorted().first(where: { schema.column(named: $0) == nil }) {
             throw SyncError(.invalidArgument, "table '\(conflict.table)' has no column '\(unknown)' (its columns: \(schema.columnNames.joined(separator: ", ")))")
         }
-        let key = schema.primaryKey
-        let condition = key.map { "\(quotedIdentifier($0)) IS ?" }.joined(separator: " AND ")
-        let table = quotedIdentifier(conflict.table)
         if conflict.operation == .delete {
-            try connection.statement("DELETE FROM \(table) WHERE \(condition)").run(conflict.key)
+            try KeyedRow.write(nil, key: conflict.key, in: schema, connection)
             return
         }
-        var row = conflict.row ?? Dictionary(uniqueKeysWithValues: zip(key, conflict.key))
+        var row = conflict.row ?? Dictionary(uniqueKeysWithValues: zip(schema.primaryKey, conflict.key))
         for (column, value) in changing { row[schema.column(named: column)?.name ?? column] = value }
-        let columns = schema.columnNames.filter { row[$0] != nil }
-        let exists = try connection.scalar("SELECT 1 FROM \(table) WHERE \(condition)", conflict.key) != nil
-        if exists {
-            try connection.statement("UPDATE \(table) SET \(columns.map { "\(quotedIdentifier($0)) = ?" }.joined(separator: ", ")) WHERE \(condition)")
-                .run(columns.map { row[$0] ?? .null } + conflict.key)
-        } else {
-            try connection.statement(RowSQL.insert(into: conflict.table, columns: columns)).run(columns.map { row[$0] ?? .null })
-        }
+        try KeyedRow.write(row, key: conflict.key, in: schema, connection)
     }
 }

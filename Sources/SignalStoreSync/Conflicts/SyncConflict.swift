@@ -35,9 +35,13 @@ public struct SyncConflict: Sendable, Equatable, Identifiable, CustomStringConve
 
     /// `#3 insert customers [102] from this replica: UNIQUE constraint failed: customers.email (collided with …)`.
     public var description: String {
-        let what = operation == .update ? "update of \(column ?? "?") of" : operation.rawValue
-        let keyText = "[" + key.map(\.description).joined(separator: ", ") + "]"
         let source = isLocal ? "this replica" : "replica \(origin)"
-        return "#\(id) \(what) \(table) \(keyText) from \(source): \(rule) (collided with \(collidedWith))"
+        return "#\(id) \(Self.describeChange(operation, column: column, table: table, key: key)) from \(source): \(rule) (collided with \(collidedWith))"
+    }
+
+    /// `insert customers [102]`, `update of email of customers [1]`.
+    static func describeChange(_ operation: Change.Operation, column: String?, table: String, key: [SQLiteValue]) -> String {
+        let what = operation == .update ? "update of \(column ?? "?") of" : operation.rawValue
+        return "\(what) \(table) [\(key.map(\.description).joined(separator: ", "))]"
     }
 }

@@ -76,7 +76,7 @@ enum Outbox {
     /// This replica's changes of one register still to upload, oldest first: what loses when
     /// the register's pending change loses to a constraint.
     static func pending(_ register: ReplicaState.Register, _ table: String, _ key: String, _ connection: Connection) throws -> [SyncEntry] {
-        let (operation, column) = operationAndColumn(of: register)
+        let (operation, column) = (register.operation, register.column)
         return try connection.statement("SELECT seq, hlc, payload FROM \(ReplicaState.outboxTable) WHERE tbl = ? AND row_key = ? AND op = ? AND coalesce(col, '') = ? ORDER BY seq")
             .rows([.text(table), .text(key), .text(operation.rawValue), .text(column ?? "")])
             .compactMap { row in
@@ -88,17 +88,8 @@ enum Outbox {
 
     /// Takes a register's pending changes out of the outbox: they lost, and are never uploaded.
     static func remove(_ register: ReplicaState.Register, _ table: String, _ key: String, _ connection: Connection) throws {
-        let (operation, column) = operationAndColumn(of: register)
         try connection.statement("DELETE FROM \(ReplicaState.outboxTable) WHERE tbl = ? AND row_key = ? AND op = ? AND coalesce(col, '') = ?")
-            .run([.text(table), .text(key), .text(operation.rawValue), .text(column ?? "")])
-    }
-
-    private static func operationAndColumn(of register: ReplicaState.Register) -> (Change.Operation, String?) {
-        switch register {
-        case .insert: (.insert, nil)
-        case .delete: (.delete, nil)
-        case .column(let name): (.update, name)
-        }
+            .run([.text(table), .text(key), .text(register.operation.rawValue), .text(register.column ?? "")])
     }
 
     /// Adds an entry and records its stamp as the column's (or row's) winning one: a local write

@@ -179,8 +179,7 @@ final class RemoteApplier {
     }
 
     private func localRowID(_ key: [SQLiteValue], in table: CapturedTable) throws -> Int64? {
-        let condition = table.primaryKey.map { "\(quotedIdentifier($0)) IS ?" }.joined(separator: " AND ")
-        return try connection.scalar("SELECT rowid FROM \(quotedIdentifier(table.name)) WHERE \(condition)", key)?.integerValue
+        try connection.scalar("SELECT rowid FROM \(quotedIdentifier(table.name)) WHERE \(table.schema.keyCondition)", key)?.integerValue
     }
 
     private func checkColumns(_ columns: some Sequence<String>, of table: CapturedTable, _ remote: RemoteEntry) throws {

@@ -144,6 +144,20 @@ enum ReplicaState {
             case .update: self = .column(column ?? "")
             }
         }
+
+        /// The operation of the changes that raise it.
+        var operation: Change.Operation {
+            switch self {
+            case .insert: .insert
+            case .delete: .delete
+            case .column: .update
+            }
+        }
+
+        /// The column of an update register.
+        var column: String? {
+            if case .column(let name) = self { name } else { nil }
+        }
     }
 
     struct StoredStamp: Equatable {
