@@ -7,17 +7,19 @@ import Testing
 @Suite("Sync: another writer's long lock makes sync wait, never stop", .enabled(if: TestServer.isEnabled && FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"), "needs PostgreSQL and python3"), .ownThread)
 struct BusyDatabaseTests {
     /// A Python process that takes the write lock of `path` (`BEGIN IMMEDIATE`), says `locked`,
-    /// and holds it until its standard input closes or `seconds` pass.
-    private func holdLock(_ path: String, seconds: Int) throws -> ChildProcess {
+    /// and holds it until it gets `SIGUSR1`: the test releases it once it saw sync wait, so no
+    /// clock decides whether sync tried while the lock was held.
+    private func holdLock(_ path: String) throws -> ChildProcess {
         let script = """
-            import sqlite3, sys, time
+            import signal, sqlite3, sys
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGUSR1})
             db = sqlite3.connect(sys.argv[1], isolation_level=None)
             db.execute("BEGIN IMMEDIATE")
             print("locked", flush=True)
-            time.sleep(int(sys.argv[2]))
+            signal.sigwait({signal.SIGUSR1})
             db.execute("COMMIT")
             """
-        return try ChildProcess(URL(fileURLWithPath: "/usr/bin/python3"), ["-c", script, path, String(seconds)])
+        return try ChildProcess(URL(fileURLWithPath: "/usr/bin/python3"), ["-c", script, path])
     }
 
     @Test("a replica whose file another writer locks says it waits, then applies what it missed; it never fails")
@@ -35,11 +37,12 @@ struct BusyDatabaseTests {
         defer { syncA.cancel(); syncB.cancel() }
         #expect(await eventuallyAsync { statuses.values.last == .idle })
 
-        let holder = try holdLock(bPath, seconds: 3)
+        let holder = try holdLock(bPath)
         #expect(holder.output.wait(timeout: 20) { $0.contains("locked") })
         try a.store.execute("INSERT INTO orders (id, purchase_num, status) VALUES (1, 1, 'while locked')")
         let waited = await eventuallyAsync { statuses.values.contains { if case .waiting = $0 { true } else { false } } }
         #expect(waited, "\(statuses.values)")
+        holder.send(SIGUSR1)
         #expect(holder.waitForExit(timeout: 30) == 0)
         let arrived = try await eventuallyAsync {
             try bStore.readConnection { try $0.scalar("SELECT status FROM orders WHERE id = 1") } == .text("while locked")
