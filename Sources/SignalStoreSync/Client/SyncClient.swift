@@ -436,6 +436,7 @@ public final class SyncClient: Sendable {
                     position.clock = max(position.clock, entry.entry.clock)
                 }
                 if let seq = ownPassed { try ReplicaState.confirmUploaded(through: seq, origin: position.origin, connection) }
+                if outcome.downloaded > 0 { try applier.settlePending() }
                 outcome.conflicts = applier.conflicts
                 position.serverCursor = through
                 position.stampedThrough = try Journal.highestSeq(connection)

@@ -42,6 +42,21 @@ final class ConflictResolver {
         let registers: [ReplicaState.Register]
 
         var encodedKey: String { SyncValueCoding.encodeKey(key) }
+        /// The table and key, naming the row among others.
+        var name: String { "\(table.name) \(encodedKey)" }
+        /// The set-aside change, as a conflict describes it.
+        var describeChange: String {
+            let register = registers.first ?? .insert
+            return SyncConflict.describeChange(register.operation, column: register.column, table: table.name, key: key)
+        }
+
+        /// This row with `other`'s registers too; `nil` when it already has them all.
+        func merged(with other: PendingRow) -> PendingRow? {
+            let added = other.registers.filter { !registers.contains($0) }
+            guard !added.isEmpty else { return nil }
+            return PendingRow(table: table, key: key, registers: registers + added)
+        }
+
         /// Whether the set-aside changes are the row's existence (an insert or a delete), not
         /// some of its columns.
         var isWholeRow: Bool { registers.contains(.insert) || registers.contains(.delete) }
@@ -52,10 +67,17 @@ final class ConflictResolver {
     /// Rows of pending changes that reference the row `remote` deletes or changes the key of.
     func pendingReferences(to remote: RemoteEntry) throws -> [PendingRow] {
         let entry = remote.entry
-        let referencing = try foreignKeys().filter { $0.parent == entry.table }
-        guard !referencing.isEmpty, let table = tables.byName[entry.table] else { return [] }
-        if entry.operation == .update, !referencing.contains(where: { $0.to.contains(entry.column ?? "") }) { return [] }
-        guard entry.operation != .insert, let key = SyncValueCoding.decodeKey(entry.key), let row = try localRow(table, key) else { return [] }
+        guard entry.operation != .insert, let table = tables.byName[entry.table], let key = SyncValueCoding.decodeKey(entry.key),
+              let row = try localRow(table, key) else { return [] }
+        return try pendingReferences(to: table, row: row, through: entry.operation == .update ? entry.column.map { [$0] } ?? [] : nil)
+    }
+
+    /// Rows of pending changes (an insert, or a change of the referencing columns) that
+    /// reference `row` of `table` by a foreign key to any of `columns` (`nil`: any foreign key).
+    private func pendingReferences(to table: CapturedTable, row: [String: SQLiteValue], through columns: [String]?) throws -> [PendingRow] {
+        let referencing = try foreignKeys().filter { foreignKey in
+            foreignKey.parent == table.name && (columns.map { !Set($0).isDisjoint(with: foreignKey.to) } ?? true)
+        }
         var pending: [PendingRow] = []
         for foreignKey in referencing {
             guard let child = tables.byName[foreignKey.child] else { continue }
@@ -140,6 +162,29 @@ final class ConflictResolver {
         return rows
     }
 
+    /// Puts every row with pending changes, and its registers, back to the server state: where
+    /// a replay of the outbox starts. Rows the server does not have go first (the newest
+    /// first: children before parents), then changed columns go back, then rows deleted here
+    /// come back (the oldest first), so no row set aside meets another's unique values or
+    /// references on the way.
+    func setAsideAllPending() throws {
+        var rows: [(row: PendingRow, server: [String: SQLiteValue]?)] = []
+        for row in try connection.statement("SELECT tbl, row_key FROM \(ReplicaState.outboxTable) GROUP BY tbl, row_key ORDER BY min(seq) DESC").rows() {
+            guard case .text(let name) = row[0], case .text(let encoded) = row[1], let table = tables.byName[name],
+                  let key = SyncValueCoding.decodeKey(encoded) else { continue }
+            let pending = try ReplicaState.states(name, encoded, connection).filter { $0.value.isPending(origin: origin) }.map(\.key)
+            guard !pending.isEmpty else { continue }
+            rows.append((PendingRow(table: table, key: key, registers: pending), try ReplicaState.serverRow(name, encoded, connection)))
+        }
+        let absent = rows.filter { $0.server == nil }
+        let changed = rows.filter { $0.server != nil && !$0.row.isWholeRow }
+        let restored = rows.filter { $0.server != nil && $0.row.isWholeRow }.reversed()
+        for item in absent + changed + restored {
+            try writeServerState(item.row)
+            for register in item.row.registers { try ReplicaState.restoreServerState(register, item.row.table.name, item.row.encodedKey, connection) }
+        }
+    }
+
     /// The row's pending registers among `registers`, or the whole row if its insert is
     /// pending; `nil` when none is, or the server state is unknown.
     private func pendingRow(_ table: CapturedTable, _ key: [SQLiteValue], among registers: [ReplicaState.Register]) throws -> PendingRow? {
@@ -158,19 +203,95 @@ final class ConflictResolver {
     /// Sets `rows` aside (back to the server state, the newest first), runs `body` (the
     /// downloaded change), then applies each set-aside change again, the oldest first; one that
     /// no longer fits loses to `remote`.
+    ///
+    /// Pending rows that reference a row set aside go with it (``withDependents(_:)``).
     func rebase<Result>(_ rows: [PendingRow], under remote: RemoteEntry, _ body: () throws -> Result) throws -> Result {
+        try rebase(rows, collidedWith: Self.describe(remote), body)
+    }
+
+    /// This replica's pending `entry` broke `rule` when the outbox was replayed after the
+    /// server's log: it loses, out of the outbox and kept in the log.
+    func lose(_ entry: SyncEntry, rule: String) throws {
+        let key = SyncValueCoding.decodeKey(entry.key) ?? []
+        var row: [String: SQLiteValue]?
+        switch entry.operation {
+        case .insert:
+            row = entry.payload.flatMap(SyncValueCoding.decodeRow)
+        case .update:
+            row = try tables.byName[entry.table].flatMap { try localRow($0, key) }
+            if let column = entry.column, let value = entry.payload.flatMap(SyncValueCoding.decode) { row?[column] = value }
+        case .delete:
+            row = try ReplicaState.serverRow(entry.table, entry.key, connection)
+        }
+        try ConflictLog.add(ConflictLog.Record(
+            origin: origin, isLocal: true, table: entry.table, key: entry.key, operation: entry.operation, column: entry.column,
+            row: row, rule: rule, collidedWith: "the rows as the server's log and this replica's earlier pending changes leave them"
+        ), connection)
+        recorded += 1
+        try Outbox.remove(seq: entry.originSeq, connection)
+    }
+
+    private func rebase<Result>(_ rows: [PendingRow], collidedWith: String, _ body: () throws -> Result) throws -> Result {
         guard !rows.isEmpty else { return try body() }
-        let saved = try rows.map { row in (row: row, local: try localRow(row.table, row.key)) }
+        let (ordered, parents) = try withDependents(rows)
+        let saved = try ordered.map { row in (row: row, local: try localRow(row.table, row.key)) }
         for item in saved.reversed() { try writeServerState(item.row) }
         let result = try body()
+        var lost: [String: String] = [:]   // row name → what made it lose
         for item in saved {
-            do {
-                try connection.transaction { try writePending(item.row, local: item.local) }
-            } catch let error as SQLiteError where error.code == SQLiteError.constraint {
-                try lose(item.row, local: item.local, rule: error.message, to: remote)
+            guard let rule = try reapplied(item.row, local: item.local) else { continue }
+            var reason = collidedWith
+            if let parent = parents[item.row.name], let parentLost = lost[parent.name] {
+                reason = "\(parent.describeChange) from this replica, which lost to \(parentLost)"
             }
+            try lose(item.row, local: item.local, rule: rule, collidedWith: reason)
+            lost[item.row.name] = reason
         }
         return result
+    }
+
+    /// Writes a set-aside row's pending changes again; returns the rule they break, or `nil`.
+    private func reapplied(_ row: PendingRow, local: [String: SQLiteValue]?) throws -> String? {
+        do {
+            try connection.transaction { try writePending(row, local: local) }
+            return nil
+        } catch let error as SQLiteError where error.code == SQLiteError.constraint {
+            return error.message
+        }
+    }
+
+    /// `rows` and, transitively, the pending rows that reference a row whose insert or
+    /// referenced columns are set aside, the oldest first (by their first pending change),
+    /// with the row each added one references.
+    ///
+    /// Setting a parent aside without its pending children would let the schema's `ON DELETE`
+    /// action change them behind the rule's back (a child then kept a `NULL` its outbox does
+    /// not hold); set aside together, a child is applied again after its parent, and loses if
+    /// its parent lost, as when the log is replayed without the parent.
+    private func withDependents(_ rows: [PendingRow]) throws -> (rows: [PendingRow], parents: [String: PendingRow]) {
+        var byName: [String: PendingRow] = [:]
+        var parents: [String: PendingRow] = [:]
+        var queue = rows
+        while let row = queue.popLast() {
+            if let known = byName[row.name] {
+                guard let merged = known.merged(with: row) else { continue }
+                byName[row.name] = merged
+            } else {
+                byName[row.name] = row
+            }
+            guard let local = try localRow(row.table, row.key) else { continue }
+            let columns: [String]? = row.registers.contains(.insert) ? nil : row.registers.compactMap(\.column)
+            if columns?.isEmpty == true { continue }
+            for child in try pendingReferences(to: row.table, row: local, through: columns) {
+                parents[child.name] = parents[child.name] ?? row
+                queue.append(child)
+            }
+        }
+        let ordered = try byName.values
+            .map { row in (row: row, first: try Outbox.firstPendingSeq(row.table.name, row.encodedKey, connection) ?? .max) }
+            .sorted { $0.first < $1.first }
+            .map(\.row)
+        return (ordered, parents)
     }
 
     /// Records that `remote` lost: it breaks a constraint of the rows the log's earlier
@@ -187,15 +308,22 @@ final class ConflictResolver {
         recorded += 1
     }
 
-    /// This replica's pending change lost: undone, out of the outbox, kept in the log.
-    private func lose(_ row: PendingRow, local: [String: SQLiteValue]?, rule: String, to remote: RemoteEntry) throws {
+    /// This replica's pending change lost: undone, out of the outbox, kept in the log. A lost
+    /// insert takes the row's later pending changes with it: they changed a row that never was.
+    private func lose(_ row: PendingRow, local: [String: SQLiteValue]?, rule: String, collidedWith: String) throws {
         let serverRow = try ReplicaState.serverRow(row.table.name, row.encodedKey, connection)
         for register in row.registers {
             try ConflictLog.add(ConflictLog.Record(
                 origin: origin, isLocal: true, table: row.table.name, key: row.encodedKey, operation: register.operation, column: register.column,
-                row: register == .delete ? serverRow : local, rule: rule, collidedWith: Self.describe(remote)
+                row: register == .delete ? serverRow : local, rule: rule, collidedWith: collidedWith
             ), connection)
             recorded += 1
+        }
+        var undone = row.registers
+        if row.registers.contains(.insert) {
+            undone += try ReplicaState.states(row.table.name, row.encodedKey, connection).filter { $0.value.isPending(origin: origin) && !undone.contains($0.key) }.map(\.key)
+        }
+        for register in undone {
             try Outbox.remove(register, row.table.name, row.encodedKey, connection)
             try ReplicaState.restoreServerState(register, row.table.name, row.encodedKey, connection)
         }
@@ -210,12 +338,31 @@ final class ConflictResolver {
 
     /// Writes the row's set-aside registers as the server's log has them.
     private func writeServerState(_ row: PendingRow) throws {
-        let server = try ReplicaState.serverRow(row.table.name, row.encodedKey, connection)
-        if row.isWholeRow {
-            try writeWholeRow(row, server)
-        } else if let server {
-            try writeColumns(row, from: server)
+        guard let server = try ReplicaState.serverRow(row.table.name, row.encodedKey, connection) else {
+            if row.isWholeRow { try writeWholeRow(row, nil) }
+            return
         }
+        let values = try afterParentsDeleted(server, of: row.table)
+        if row.isWholeRow {
+            try writeWholeRow(row, values)
+        } else {
+            try writeColumns(row, from: values)
+        }
+    }
+
+    /// `values` with each reference to a parent row that is gone set to `NULL`, where the
+    /// foreign key says `ON DELETE SET NULL`: the server state is kept per register, and a
+    /// parent's delete set the reference to `NULL` on every replica as a foreign key action,
+    /// which no register records.
+    private func afterParentsDeleted(_ values: [String: SQLiteValue], of table: CapturedTable) throws -> [String: SQLiteValue] {
+        var result = values
+        for foreignKey in try foreignKeys() where foreignKey.child == table.name && foreignKey.onDelete == "SET NULL" {
+            guard let parent = tables.byName[foreignKey.parent] else { continue }
+            let references = foreignKey.from.map { values[$0] ?? .null }
+            guard !references.contains(.null), try keys(of: parent, where: foreignKey.to, are: references).isEmpty else { continue }
+            for column in foreignKey.from { result[column] = .null }
+        }
+        return result
     }
 
     /// Writes the row's set-aside registers as they were here before.

@@ -73,17 +73,14 @@ enum Outbox {
         try connection.statement("DELETE FROM \(ReplicaState.outboxTable) WHERE seq <= ?").run([.integer(seq)])
     }
 
-    /// This replica's changes of one register still to upload, oldest first: what loses when
-    /// the register's pending change loses to a constraint.
-    static func pending(_ register: ReplicaState.Register, _ table: String, _ key: String, _ connection: Connection) throws -> [SyncEntry] {
-        let (operation, column) = (register.operation, register.column)
-        return try connection.statement("SELECT seq, hlc, payload FROM \(ReplicaState.outboxTable) WHERE tbl = ? AND row_key = ? AND op = ? AND coalesce(col, '') = ? ORDER BY seq")
-            .rows([.text(table), .text(key), .text(operation.rawValue), .text(column ?? "")])
-            .compactMap { row in
-                guard case .integer(let seq) = row[0], case .integer(let hlc) = row[1] else { return nil }
-                return SyncEntry(originSeq: seq, clock: HybridLogicalClock(rawValue: hlc), table: table, key: key,
-                                 operation: operation, column: column, payload: row[2].textValue)
-            }
+    /// The outbox seq of the row's oldest change still to upload, or `nil` for none.
+    static func firstPendingSeq(_ table: String, _ key: String, _ connection: Connection) throws -> Int64? {
+        try connection.scalar("SELECT min(seq) FROM \(ReplicaState.outboxTable) WHERE tbl = ? AND row_key = ?", [.text(table), .text(key)])?.integerValue
+    }
+
+    /// Takes one entry out of the outbox: it lost, and is never uploaded.
+    static func remove(seq: Int64, _ connection: Connection) throws {
+        try connection.statement("DELETE FROM \(ReplicaState.outboxTable) WHERE seq = ?").run([.integer(seq)])
     }
 
     /// Takes a register's pending changes out of the outbox: they lost, and are never uploaded.

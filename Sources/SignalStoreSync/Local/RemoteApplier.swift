@@ -61,6 +61,40 @@ final class RemoteApplier {
         }
     }
 
+    /// After a batch: replays this replica's pending changes, one by one and in order, after
+    /// the rows the log now makes, as every other replica will. Here each fitted the rows as
+    /// they were when it was made, but a change of the batch can break one of them where a
+    /// later pending change hides that (a row deleted here after a new one took its email).
+    /// An entry that breaks a rule in the replay would be rejected everywhere else: it loses
+    /// here too, and the replay's rows are kept. When every entry fits, the replay is rolled
+    /// back: the rows are already what it makes.
+    func settlePending() throws {
+        guard try Outbox.count(after: 0, connection) > 1 else { return }
+        struct NothingLost: Error {}
+        do {
+            try connection.transaction {
+                defer { forgetRows() }
+                try resolver.setAsideAllPending()
+                forgetRows()
+                var lost = 0
+                for entry in try Outbox.pending(after: 0, limit: .max, connection) {
+                    do {
+                        _ = try connection.transaction { try write(RemoteEntry(position: 0, origin: resolver.origin, entry: entry), fromServer: false) }
+                    } catch let error as SQLiteError where error.code == SQLiteError.constraint {
+                        forgetRows()
+                        try resolver.lose(entry, rule: error.message)
+                        lost += 1
+                    }
+                }
+                if lost == 0 { throw NothingLost() }
+            }
+        } catch is NothingLost {
+        } catch let error as SQLiteError where error.code == SQLiteError.constraint {
+            // Setting the rows aside met a constraint (the server state does not record what a
+            // foreign key action did): there is no replay to compare with.
+        }
+    }
+
     /// `remote` broke a constraint: this replica's pending changes in its way are set aside and
     /// tried again after it (and lose if they no longer fit); with none in its way, it loses.
     ///
@@ -98,7 +132,10 @@ final class RemoteApplier {
     }
 
     /// Writes one entry by the registers; returns whether it changed a row.
-    private func write(_ remote: RemoteEntry) throws -> Bool {
+    ///
+    /// This replica's own pending entries are written `fromServer: false` when the outbox is
+    /// replayed.
+    private func write(_ remote: RemoteEntry, fromServer: Bool = true) throws -> Bool {
         let entry = remote.entry
         guard let table = tables.byName[entry.table] else {
             throw SyncError(.schemaMismatch, "the server's log has changes to table '\(entry.table)', which this database does not sync; migrate it to the same schema as the other replicas, or sync with the same --table list everywhere", table: entry.table)
@@ -113,19 +150,19 @@ final class RemoteApplier {
             rowIDs[name] = rowID
         }
         switch entry.operation {
-        case .insert: return try applyInsert(remote, table, rowID)
-        case .update: return try applyUpdate(remote, table, rowID)
-        case .delete: return try applyDelete(remote, table, rowID)
+        case .insert: return try applyInsert(remote, table, rowID, fromServer: fromServer)
+        case .update: return try applyUpdate(remote, table, rowID, fromServer: fromServer)
+        case .delete: return try applyDelete(remote, table, rowID, fromServer: fromServer)
         }
     }
 
-    private func applyInsert(_ remote: RemoteEntry, _ table: CapturedTable, _ rowID: Int64?) throws -> Bool {
+    private func applyInsert(_ remote: RemoteEntry, _ table: CapturedTable, _ rowID: Int64?, fromServer: Bool) throws -> Bool {
         let entry = remote.entry
         guard let payload = entry.payload, let inserted = SyncValueCoding.decodeRow(payload) else {
             throw SyncError(.server, "the server's log holds an insert into '\(entry.table)' without a readable row (position \(remote.position)); the log was changed by hand", table: entry.table)
         }
         try checkColumns(inserted.keys, of: table, remote)
-        guard try ReplicaState.raise(.insert, entry.table, entry.key, to: remote.stamp, value: payload, fromServer: true, connection) else { return false }
+        guard try ReplicaState.raise(.insert, entry.table, entry.key, to: remote.stamp, value: payload, fromServer: fromServer, connection) else { return false }
         insertStamps[RowName(table: entry.table, key: entry.key)] = remote.stamp
         if let deleted = try ReplicaState.stamp(entry.table, entry.key, .delete, connection), deleted.stamp > remote.stamp { return false }
         // This insert is now the row's latest incarnation; later updates keep their values.
@@ -144,13 +181,13 @@ final class RemoteApplier {
         return true
     }
 
-    private func applyUpdate(_ remote: RemoteEntry, _ table: CapturedTable, _ rowID: Int64?) throws -> Bool {
+    private func applyUpdate(_ remote: RemoteEntry, _ table: CapturedTable, _ rowID: Int64?, fromServer: Bool) throws -> Bool {
         let entry = remote.entry
         guard let column = entry.column, let payload = entry.payload, let value = SyncValueCoding.decode(payload) else {
             throw SyncError(.server, "the server's log holds an update of '\(entry.table)' without a readable column and value (position \(remote.position)); the log was changed by hand", table: entry.table)
         }
         try checkColumns([column], of: table, remote)
-        guard try ReplicaState.raise(.column(column), entry.table, entry.key, to: remote.stamp, value: payload, fromServer: true, connection) else { return false }
+        guard try ReplicaState.raise(.column(column), entry.table, entry.key, to: remote.stamp, value: payload, fromServer: fromServer, connection) else { return false }
         // A row that is not here stays away (deleted: deletes win; or its insert is still to
         // come, and will take this value then).
         guard let rowID else { return false }
@@ -160,8 +197,8 @@ final class RemoteApplier {
         return true
     }
 
-    private func applyDelete(_ remote: RemoteEntry, _ table: CapturedTable, _ rowID: Int64?) throws -> Bool {
-        guard try ReplicaState.raise(.delete, remote.entry.table, remote.entry.key, to: remote.stamp, fromServer: true, connection) else { return false }
+    private func applyDelete(_ remote: RemoteEntry, _ table: CapturedTable, _ rowID: Int64?, fromServer: Bool) throws -> Bool {
+        guard try ReplicaState.raise(.delete, remote.entry.table, remote.entry.key, to: remote.stamp, fromServer: fromServer, connection) else { return false }
         let name = RowName(table: remote.entry.table, key: remote.entry.key)
         if let inserted = try insertStamp(name), inserted > remote.stamp { return false }
         guard let rowID else { return false }
