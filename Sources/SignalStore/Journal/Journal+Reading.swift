@@ -19,6 +19,15 @@ extension Journal {
             .compactMap(Change.init(row:))
     }
 
+    /// Which tables the entries after `seq` changed and the last one's seq, without reading
+    /// the entries; `nil` when there are none.
+    static func commitNotice(after seq: Int64, _ connection: Connection) throws -> CommitNotice? {
+        let rows = try connection.statement("SELECT table_name, max(seq) FROM \(changes) WHERE seq > ? GROUP BY table_name").rows([.integer(seq)])
+        let last = rows.compactMap { $0[1].integerValue }.max()
+        guard let last else { return nil }
+        return CommitNotice(tables: Set(rows.compactMap { $0[0].textValue }), seq: last)
+    }
+
     /// The entries after `seq`, failing if some of them were pruned.
     /// - Throws: ``StoreError/changeFeedGap(since:prunedThrough:)``.
     package static func entriesWithoutGap(after seq: Int64, limit: Int? = nil, _ connection: Connection) throws -> [Change] {

@@ -162,3 +162,20 @@ extension Store {
         try readJournal { connection in (try Journal.entryCount(connection), try Journal.prunedThrough(connection)) }
     }
 }
+
+extension Store {
+    /// The last seq of every commit (by any writer; several commits of other connections may
+    /// come as one), for a listener that needs to know only that something was committed.
+    /// Unlike ``changes(since:)``, it never makes the store read the entries: listening to it
+    /// alone costs no memory for a commit of any size.
+    package func committedSeqs() -> Signal<Int64, Never> {
+        Signal { [publisher] downstream in
+            publisher.commits.subscribe(Subscriber(sharing: downstream) { event in
+                switch event {
+                case .value(let notice): downstream.send(notice.seq)
+                case .completed, .failed: downstream.complete()
+                }
+            })
+        }
+    }
+}

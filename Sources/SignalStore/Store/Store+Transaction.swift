@@ -23,7 +23,7 @@ extension Store {
             let enclosing = state.transaction
             let transaction = enclosing ?? ModelTransaction()
             if enclosing == nil { state.transaction = transaction } else { transaction.beginLevel() }
-            var written: [Change]?
+            var written = NewChanges.unread
             do {
                 let result = try connection.transaction { () throws -> Result in
                     let result = try body()

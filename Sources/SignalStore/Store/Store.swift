@@ -201,7 +201,7 @@ public final class Store: Sendable {
             // The new journal entries are read inside the write transaction (they are visible
             // to it), saving a separate read transaction after COMMIT; they are published only
             // once the commit succeeded.
-            var written: [Change]?
+            var written = NewChanges.unread
             let result: Result
             do {
                 result = try connection.transaction { () throws -> Result in
@@ -227,31 +227,55 @@ public final class Store: Sendable {
         publish(try readNewChanges(connection))
     }
 
-    /// The journal entries after the last one seen, or `nil` when nobody listens.
-    func readNewChanges(_ connection: Connection) throws -> [Change]? {
-        let listening = publisher.hasListeners
-        let position = registry.withLock { registry -> (seq: Int64, isBehind: Bool)? in
-            listening || registry.mayHaveLiveObjects ? (registry.lastSeenSeq, registry.isBehind) : nil
+    /// What was committed after the last entry seen, read only as far as somebody needs it.
+    enum NewChanges {
+        /// Nobody listens: nothing was read.
+        case unread
+        /// The entries, for the feed and live models.
+        case entries([Change])
+        /// Only commit notices are listened to (query signals, sync's doorbell): which tables
+        /// changed, through which seq, read without loading the entries, so a commit of a
+        /// million rows costs no memory here.
+        case summary(CommitNotice?)
+    }
+
+    /// The journal entries after the last one seen, as far as the listeners need them.
+    func readNewChanges(_ connection: Connection) throws -> NewChanges {
+        let feedListening = publisher.feed.subscriberCount > 0
+        let noticesListening = publisher.commits.subscriberCount > 0
+        let position = registry.withLock { registry -> (seq: Int64, isBehind: Bool, live: Bool) in
+            (registry.lastSeenSeq, registry.isBehind, registry.mayHaveLiveObjects)
         }
-        guard let position else { return nil }
-        return try Journal.entries(after: position.isBehind ? try catchUp(connection) : position.seq, connection)
+        if feedListening || position.live {
+            return .entries(try Journal.entries(after: position.isBehind ? try catchUp(connection) : position.seq, connection))
+        }
+        guard noticesListening else { return .unread }
+        return .summary(try Journal.commitNotice(after: position.seq, connection))
     }
 
     /// Applies committed entries to live models and queues notifications and feed entries, in
-    /// commit order. `nil` (nobody listened) marks the read position stale instead. Call with
-    /// the writer's lock held.
-    func publish(_ changes: [Change]?) {
-        guard let changes else {
+    /// commit order. Unread entries mark the read position stale instead, as does a summary
+    /// (no live model saw its entries). Call with the writer's lock held.
+    func publish(_ changes: NewChanges) {
+        switch changes {
+        case .unread:
             registry.withLock { $0.isBehind = true }
-            return
+        case .summary(let notice):
+            guard let notice else { return }
+            registry.withLock { registry in
+                registry.lastSeenSeq = notice.seq
+                registry.isBehind = true
+            }
+            publisher.enqueue([.commit(notice)])
+        case .entries(let changes):
+            let notifications = applyToLiveObjects(changes)
+            guard let last = changes.last else { return }
+            var items = notifications.map(ChangePublisher.Item.model) + changes.map(ChangePublisher.Item.change)
+            if publisher.commits.subscriberCount > 0 {
+                items.append(.commit(CommitNotice(tables: Set(changes.map(\.table)), seq: last.seq)))
+            }
+            publisher.enqueue(items)
         }
-        let notifications = applyToLiveObjects(changes)
-        guard let last = changes.last else { return }
-        var items = notifications.map(ChangePublisher.Item.model) + changes.map(ChangePublisher.Item.change)
-        if publisher.commits.subscriberCount > 0 {
-            items.append(.commit(CommitNotice(tables: Set(changes.map(\.table)), seq: last.seq)))
-        }
-        publisher.enqueue(items)
     }
 
     /// Applies a batch to the live objects and returns their notifications. A large batch (a

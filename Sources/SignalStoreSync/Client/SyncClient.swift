@@ -95,8 +95,8 @@ public final class SyncClient: Sendable {
     /// - Throws: ``SyncError`` that retrying cannot fix (a wrong password, a schema mismatch);
     ///   returns normally when cancelled.
     public func run() async throws(SyncError) {
-        let localCommits = store.changes().subscribe(onValue: { [doorbell, appliedThrough] change in
-            if change.seq > appliedThrough.withLock({ $0 }) { doorbell.ring() }
+        let localCommits = store.committedSeqs().subscribe(onValue: { [doorbell, appliedThrough] seq in
+            if seq > appliedThrough.withLock({ $0 }) { doorbell.ring() }
         })
         defer { localCommits.dispose() }
         var delay = Self.firstReconnectDelay
