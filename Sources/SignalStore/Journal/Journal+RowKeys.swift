@@ -11,33 +11,72 @@ extension Journal {
     package static func keysAtWrite(
         _ entries: [Change], keyColumns: (String) -> [String]?, _ connection: Connection
     ) throws -> [Int64: [SQLiteValue]] {
-        struct RowID: Hashable { let table: String; let rowID: Int64 }
-        var keyAfter: [RowID: [SQLiteValue]?] = [:]   // walking back: the row's key just after the entry
-        var keys: [Int64: [SQLiteValue]] = [:]
-        for entry in entries.reversed() {
-            guard let key = keyColumns(entry.table), !key.isEmpty else { continue }
-            let id = RowID(table: entry.table, rowID: entry.rowID)
-            switch entry.operation {
-            case .insert, .delete:
-                guard let row = entry.row else { continue }
-                let values = key.compactMap { row[$0] }
-                guard values.count == key.count else { continue }
-                keys[entry.seq] = values
-                keyAfter[id] = entry.operation == .insert ? .some(nil) : .some(values)
-            case .update:
-                let after: [SQLiteValue]?
-                if let known = keyAfter[id] { after = known } else { after = try currentKey(of: entry.rowID, entry.table, key, connection) }
-                guard var values = after else { continue }
-                if let column = entry.column, let index = key.firstIndex(of: column) { values[index] = entry.oldValue ?? .null }
-                keys[entry.seq] = values
-                keyAfter[id] = .some(values)
-            }
-        }
-        return keys
+        var walk = KeyWalk()
+        return try walk.keys(of: entries, keyColumns: keyColumns, connection)
     }
 
-    private static func currentKey(of rowID: Int64, _ table: String, _ key: [String], _ connection: Connection) throws -> [SQLiteValue]? {
-        let columns = key.map(quotedIdentifier).joined(separator: ", ")
-        return try connection.statement("SELECT \(columns) FROM \(quotedIdentifier(table)) WHERE rowid = ?").rows([.integer(rowID)]).first
+    /// A walk back through the journal that finds the key each entry's row had when the entry
+    /// was written (see ``keysAtWrite(_:keyColumns:_:)``), one window of entries at a time:
+    /// give it the windows from the newest to the oldest. Between windows it keeps only the
+    /// rows that a later entry deleted or gave another key, so a transaction of any size is
+    /// walked in the memory of one window (and of its deleted rows' keys).
+    package struct KeyWalk {
+        private struct RowID: Hashable { let table: String; let rowID: Int64 }
+        /// Walking back: the key a row had just after the entry last walked, where that is not
+        /// the row's key now (a later delete or key change).
+        private var keyAfter: [RowID: [SQLiteValue]] = [:]
+
+        package init() {}
+
+        /// The keys of one window's entries (in seq order), by seq. The windows after it must
+        /// have been walked already.
+        package mutating func keys(
+            of entries: [Change], keyColumns: (String) -> [String]?, _ connection: Connection
+        ) throws -> [Int64: [SQLiteValue]] {
+            var keys: [Int64: [SQLiteValue]] = [:]
+            var current: [RowID: [SQLiteValue]?] = [:]   // rows' keys now, looked up once per window
+            for entry in entries.reversed() {
+                guard let key = keyColumns(entry.table), !key.isEmpty else { continue }
+                let id = RowID(table: entry.table, rowID: entry.rowID)
+                switch entry.operation {
+                case .insert, .delete:
+                    guard let row = entry.row else { continue }
+                    let values = key.compactMap { row[$0] }
+                    guard values.count == key.count else { continue }
+                    keys[entry.seq] = values
+                    // Before an insert the rowid was free (entries before it name an earlier
+                    // row, whose delete comes first on the way back).
+                    if entry.operation == .insert { keyAfter[id] = nil } else { keyAfter[id] = values }
+                case .update where key.count == 1 && entry.column == key[0]:
+                    // A one-column key changed: the entry itself says what it was. (The row may
+                    // now live under another rowid: an INTEGER PRIMARY KEY is the rowid.)
+                    let values = [entry.oldValue ?? .null]
+                    keys[entry.seq] = values
+                    keyAfter[id] = values
+                case .update:
+                    var after: [SQLiteValue]?
+                    if let known = keyAfter[id] {
+                        after = known
+                    } else if let looked = current[id] {
+                        after = looked
+                    } else {
+                        after = try Self.currentKey(of: entry.rowID, entry.table, key, connection)
+                        current[id] = .some(after)
+                    }
+                    guard var values = after else { continue }
+                    if let column = entry.column, let index = key.firstIndex(of: column) {
+                        values[index] = entry.oldValue ?? .null
+                        keyAfter[id] = values
+                    }
+                    keys[entry.seq] = values
+                }
+            }
+            return keys
+        }
+
+        private static func currentKey(of rowID: Int64, _ table: String, _ key: [String], _ connection: Connection) throws -> [SQLiteValue]? {
+            let columns = key.map(quotedIdentifier).joined(separator: ", ")
+            return try connection.statement("SELECT \(columns) FROM \(quotedIdentifier(table)) WHERE rowid = ?").rows([.integer(rowID)]).first
+        }
     }
 }

@@ -4,30 +4,74 @@ import SignalStore
 /// The local half of uploading: stamping new journal entries into the outbox, in the same
 /// transaction that reads them, and handing out what is still to upload.
 enum Outbox {
+    /// How many journal entries are read at once: a transaction of any size is stamped in
+    /// the memory of this many.
+    static let window: Int64 = 5_000
+
     /// Stamps every journal entry after `position.stampedThrough` and moves it into the outbox.
     ///
     /// Runs inside a write transaction, so the database is exactly at the journal's head: the
     /// primary key of each entry's row is found by walking the entries back from the rows as
-    /// they are now (a later delete or key change tells what the key was).
+    /// they are now (a later delete or key change tells what the key was). Up to ``window``
+    /// entries are read in one go; more are walked back a window at a time into a temporary
+    /// table of keys, then stamped forward a window at a time.
     static func stampPending(_ tables: SyncedTables, at position: inout ReplicaState.Position, _ connection: Connection) throws {
-        let entries = try Journal.entriesWithoutGap(after: position.stampedThrough, connection)
-        guard let last = entries.last else { return }
-        let keys = try Journal.keysAtWrite(entries, keyColumns: { tables.byName[$0]?.primaryKey }, connection)
-        for entry in entries {
-            guard let table = tables.byName[entry.table], let key = keys[entry.seq] else { continue }
-            position.clock = .next(after: position.clock, wallClock: entry.timestamp)
-            let payload: String? = switch entry.operation {
-            case .insert: entry.row.map(SyncValueCoding.encodeRow)
-            case .update: SyncValueCoding.encode(entry.newValue ?? .null)
-            case .delete: nil
+        let head = try Journal.highestSeq(connection)
+        let from = position.stampedThrough
+        guard head > from else { return }
+        _ = try Journal.entriesWithoutGap(after: from, limit: 0, connection)   // fails if entries were pruned
+        let keyColumns: (String) -> [String]? = { tables.byName[$0]?.primaryKey }
+        if head - from <= window {
+            let entries = try Journal.entries(after: from, connection)
+            let keys = try Journal.keysAtWrite(entries, keyColumns: keyColumns, connection)
+            for entry in entries { try stamp(entry, key: keys[entry.seq].map(SyncValueCoding.encodeKey), tables, &position, connection) }
+        } else {
+            try connection.execute("CREATE TEMP TABLE \(keysTable) (seq INTEGER PRIMARY KEY, row_key TEXT NOT NULL)")
+            defer { try? connection.execute("DROP TABLE IF EXISTS temp.\(keysTable)") }
+            var walk = Journal.KeyWalk()
+            var upper = head
+            while upper > from {
+                let lower = max(from, upper - window)
+                let keys = try walk.keys(of: entries(after: lower, through: upper, connection), keyColumns: keyColumns, connection)
+                let insert = try connection.statement("INSERT INTO temp.\(keysTable) (seq, row_key) VALUES (?, ?)")
+                for (seq, key) in keys { try insert.run([.integer(seq), .text(SyncValueCoding.encodeKey(key))]) }
+                upper = lower
             }
-            let syncEntry = SyncEntry(
-                originSeq: 0, clock: position.clock, table: table.name, key: SyncValueCoding.encodeKey(key),
-                operation: entry.operation, column: entry.column, payload: payload
-            )
-            try add(syncEntry, origin: position.origin, connection)
+            var lower = from
+            while lower < head {
+                let upper = min(head, lower + window)
+                var keys: [Int64: String] = [:]
+                for row in try connection.statement("SELECT seq, row_key FROM temp.\(keysTable) WHERE seq > ? AND seq <= ?").rows([.integer(lower), .integer(upper)]) {
+                    if case .integer(let seq) = row[0], case .text(let key) = row[1] { keys[seq] = key }
+                }
+                for entry in try entries(after: lower, through: upper, connection) { try stamp(entry, key: keys[entry.seq], tables, &position, connection) }
+                lower = upper
+            }
         }
-        position.stampedThrough = last.seq
+        position.stampedThrough = head
+    }
+
+    /// Where a big transaction's keys wait between the walk back and the stamping.
+    private static let keysTable = "_signalstore_sync_keys"
+
+    private static func entries(after lower: Int64, through upper: Int64, _ connection: Connection) throws -> [Change] {
+        try Journal.entries(after: lower, limit: Int(upper - lower), connection).filter { $0.seq <= upper }
+    }
+
+    /// Stamps one journal entry (with its row's key then) into the outbox.
+    private static func stamp(_ entry: Change, key: String?, _ tables: SyncedTables, _ position: inout ReplicaState.Position, _ connection: Connection) throws {
+        guard let table = tables.byName[entry.table], let key else { return }
+        position.clock = .next(after: position.clock, wallClock: entry.timestamp)
+        let payload: String? = switch entry.operation {
+        case .insert: entry.row.map(SyncValueCoding.encodeRow)
+        case .update: SyncValueCoding.encode(entry.newValue ?? .null)
+        case .delete: nil
+        }
+        let syncEntry = SyncEntry(
+            originSeq: 0, clock: position.clock, table: table.name, key: key,
+            operation: entry.operation, column: entry.column, payload: payload
+        )
+        try add(syncEntry, origin: position.origin, connection)
     }
 
     /// Every row of the synced tables as an insert stamped now: a replica's first sync.

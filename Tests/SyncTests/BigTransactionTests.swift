@@ -1,0 +1,40 @@
+import Foundation
+import SignalStoreSync
+import SignalStoreTestSupport
+import Testing
+
+@Suite("Sync: a transaction bigger than a window of the journal", .enabled(if: TestServer.isEnabled && sqlite3Shell != nil, "needs PostgreSQL (SIGNALSTORE_TEST_POSTGRES_URL) and the sqlite3 shell"), .ownThread)
+struct BigTransactionTests {
+    @Test("a 12,018-entry sqlite3 transaction (inserts, updates of rows whose key a later window changes, key changes, deletes) reaches the other replica exactly")
+    func bigTransactionCrossesExactly() async throws {
+        let folder = TemporaryDirectory()
+        let url = try TestServer.freshURL()
+        let a = try Replica(folder, "a"), b = try Replica(folder, "b")
+        let syncA = try a.client(url), syncB = try b.client(url)
+        try await syncA.syncOnce()
+
+        // Stamping reads the journal a window (5,000 entries) at a time. The status updates of
+        // rows 3000 and 6000 sit in an earlier window than the key changes that follow all the
+        // inserts: walking back, the later window must tell the earlier one their keys then.
+        try sqlite3(a.path, """
+            BEGIN;
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 6000)
+            INSERT INTO orders (id, purchase_num, status) SELECT i, i, 'bulk' FROM n;
+            UPDATE orders SET status = 'early' WHERE id % 1000 = 0;
+            WITH RECURSIVE n(i) AS (SELECT 6001 UNION ALL SELECT i + 1 FROM n WHERE i < 12000)
+            INSERT INTO orders (id, purchase_num, status) SELECT i, i, 'bulk' FROM n;
+            UPDATE orders SET id = id + 100000 WHERE id % 3000 = 0;
+            DELETE FROM orders WHERE id % 2500 = 0;
+            UPDATE orders SET purchase_num = 77 WHERE id > 100000;
+            COMMIT;
+            """)
+        let uploaded = try await syncA.syncOnce()
+        #expect(uploaded.uploaded == 12_000 + 6 + 4 + 4 + 4, "\(uploaded)")   // inserts, updates, key changes, deletes, updates
+        try await syncB.syncOnce()
+
+        #expect(try b.contents() == a.contents())
+        #expect(try b.store.readConnection { try $0.scalar("SELECT count(*) FROM orders") } == .integer(12_000 - 4))
+        let moved = try b.store.readConnection { try $0.statement("SELECT id, purchase_num, status FROM orders WHERE id > 100000 ORDER BY id").rows() }
+        #expect(moved.map { $0.map(\.description).joined(separator: " ") } == ["103000 77 'early'", "106000 77 'early'", "109000 77 'bulk'", "112000 77 'bulk'"])
+    }
+}
