@@ -7,17 +7,23 @@
 2. A big transaction: one sqlite3 transaction of ROWS inserts on A; the time until B holds them
    all, whether either process reported `offline` meanwhile, and each sync process's peak
    memory (VmHWM).
+3. Memory against transaction size: for each of SIZES, a fresh replica whose one sync process
+   stamps and uploads a transaction of that many rows; its peak memory once the server holds
+   them all.
 
 Usage (a server of its own, as .ci/postgres starts one):
     eval "$(.ci/postgres start)"; swift build -c release --product signalstore
-    python3 Benchmarks/sync_network.py .build/release/signalstore [RESTARTS] [ROWS]
+    python3 Benchmarks/sync_network.py .build/release/signalstore [RESTARTS] [ROWS] [SIZES]
+for example `... 10 50000 20000,100000,300000`.
 """
 import os, sqlite3, subprocess, sys, tempfile, time, uuid
 
 BINARY = sys.argv[1] if len(sys.argv) > 1 else ".build/release/signalstore"
 RESTARTS = int(sys.argv[2]) if len(sys.argv) > 2 else 10
 ROWS = int(sys.argv[3]) if len(sys.argv) > 3 else 50_000
-URL = os.environ["SIGNALSTORE_TEST_POSTGRES_URL"] + "&schema=b_" + uuid.uuid4().hex[:12]
+SIZES = [int(n) for n in (sys.argv[4] if len(sys.argv) > 4 else "20000,100000,300000").split(",")]
+BASE_URL = os.environ["SIGNALSTORE_TEST_POSTGRES_URL"]
+URL = BASE_URL + "&schema=b_" + uuid.uuid4().hex[:12]
 DATA = os.path.join(os.environ["SIGNALSTORE_TEST_POSTGRES_DIR"], "data")
 PG_BIN = next(d for d in ("/usr/lib/postgresql/15/bin", "/usr/lib/postgresql/16/bin") if os.path.exists(d))
 AS_POSTGRES = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
@@ -93,5 +99,34 @@ def main():
             p.wait()
 
 
+def memory_curve():
+    peaks = []
+    for rows in SIZES:
+        folder = tempfile.mkdtemp()
+        path = os.path.join(folder, "m.sqlite")
+        schema = "m_" + uuid.uuid4().hex[:12]
+        subprocess.run([BINARY, "migrate", "--db", path, "--migrations", "Migrations"], check=True, stdout=subprocess.DEVNULL)
+        process = subprocess.Popen([BINARY, "sync", "--postgres", BASE_URL + "&schema=" + schema, "--db", path],
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            statements = ["BEGIN;"] + [f"INSERT INTO orders (id, purchase_num, status) VALUES ({i}, {i}, 'bulk');" for i in range(rows)] + ["COMMIT;"]
+            subprocess.run(["sqlite3", path], input="\n".join(statements), text=True, check=True)
+            deadline = time.monotonic() + 600
+            while True:
+                stored = subprocess.run(["psql", BASE_URL, "-Atc", f"SELECT count(*) FROM {schema}.log"], capture_output=True, text=True).stdout.strip()
+                if stored.isdigit() and int(stored) >= rows:
+                    break
+                if time.monotonic() > deadline:
+                    raise SystemExit(f"{rows} rows did not reach the server in 600 s")
+                time.sleep(0.1)
+            peaks.append(peak_kib(process.pid) / 1024)
+        finally:
+            process.terminate()
+            process.wait()
+    print("peak memory of one sync process uploading a transaction of " + " / ".join(f"{n:,}" for n in SIZES) + " rows: "
+          + " / ".join(f"{peak:.0f}" for peak in peaks) + " MiB")
+
+
 if __name__ == "__main__":
     main()
+    memory_curve()
