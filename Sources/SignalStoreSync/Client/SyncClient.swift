@@ -333,13 +333,13 @@ public final class SyncClient: Sendable {
     private func pass(_ log: ServerLog, _ tables: SyncedTables) async throws(SyncError) {
         try await upload(log, tables)
         try await download(log, tables)
-        let (pending, cursor) = try reading { connection -> (Int64, Int64) in
+        let pending = try reading { connection -> Int64 in
             guard let position = try ReplicaState.read(connection) else { throw SyncError(store: .closed) }
-            return (try Outbox.count(after: position.uploadedThrough, connection), position.serverCursor)
+            return try Outbox.count(after: position.uploadedThrough, connection)
         }
-        let head = try await log.head()
         progressValue.value.pendingUpload = pending
-        progressValue.value.behind = max(0, head - cursor)
+        // The download went on until the log had nothing more (a batch short of full).
+        progressValue.value.behind = 0
     }
 
     /// Uploads the outbox a batch at a time. Each batch goes up in a PostgreSQL transaction
@@ -392,6 +392,8 @@ public final class SyncClient: Sendable {
                 progressValue.value.conflicts += outcome.conflicts
                 refreshConflictList()
             }
+            // A batch short of full was everything the log held: no need to ask again.
+            if entries.count < Self.batchSize { return }
         }
     }
 

@@ -206,7 +206,8 @@ final class ConflictResolver {
     ///
     /// Pending rows that reference a row set aside go with it (``withDependents(_:)``).
     func rebase<Result>(_ rows: [PendingRow], under remote: RemoteEntry, _ body: () throws -> Result) throws -> Result {
-        try rebase(rows, collidedWith: Self.describe(remote), body)
+        guard !rows.isEmpty else { return try body() }   // the common case: no description to make
+        return try rebase(rows, collidedWith: Self.describe(remote), body)
     }
 
     /// This replica's pending `entry` broke `rule` when the outbox was replayed after the

@@ -201,18 +201,6 @@ struct ServerLog: Sendable {
         }
     }
 
-    /// The log's last position: how far behind a cursor is.
-    func head() async throws(SyncError) -> Int64 {
-        do {
-            for try await next in try await connection.query("SELECT next FROM \(unescaped: schema).counter WHERE id = 1", logger: logger).decode(Int64.self) {
-                return next - 1
-            }
-            return 0
-        } catch {
-            throw ServerErrors.describe(error, url: url, while: "reading from")
-        }
-    }
-
     /// Calls `ring` once the `LISTEN` is in place, then whenever another replica's upload
     /// commits, until the connection closes.
     func listen(_ ring: @escaping @Sendable () -> Void) async throws {
