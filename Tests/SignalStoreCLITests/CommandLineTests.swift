@@ -32,6 +32,7 @@ import Testing
 
     @Test(arguments: [
         (["gett", "orders"], "Error: unknown command 'gett' (did you mean get?); the commands are: demo, migrate"),
+        (["gte", "orders"], "Error: unknown command 'gte' (did you mean get?); the commands are: demo, migrate"),   // two letters swapped
         (["help", "nonexist"], "Error: unknown command 'nonexist'; the commands are: demo, migrate"),
         (["help", "wach"], "Error: unknown command 'wach' (did you mean watch?)"),
     ])

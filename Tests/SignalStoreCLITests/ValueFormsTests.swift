@@ -23,6 +23,10 @@ import Testing
         let quoted = try runBinary(["set", "orders", "1", "note='x0aff'", "--db", path])    // bash: "note='x0aff'"
         #expect(quoted.status == 0, "\(quoted.error)")
         #expect(try runBinary(["get", "orders", "1", "note", "--db", path]).output == "x0aff\n")
+        // The bytes fix the error gives stores bytes, in this TEXT column too, as SQL would.
+        let bytes = try runBinary(["set", "orders", "1", "note=x'0aff'", "--db", path])    // bash: "note=x'0aff'"
+        #expect(bytes.status == 0, "\(bytes.error)")
+        #expect(try runBinary(["get", "orders", "1", "note", "--db", path, "--json"]).output.contains("0aff"))
     }
 
     @Test func nullEmptyTextAndTheTextNullAreTold() throws {

@@ -10,7 +10,7 @@ import SignalStoreSync
 struct SyncCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sync",
-        abstract: "Sync the database with other machines' through PostgreSQL, until Ctrl-C (or once with --once).",
+        abstract: "Sync the database with other machines' databases through PostgreSQL, until Ctrl-C (or once with --once).",
         discussion: """
             Uploads every change to the synced tables, by any writer of the file (apps, this \
             tool, a sqlite3 shell), to an ordered log in PostgreSQL, and applies the other \
@@ -43,8 +43,9 @@ struct SyncCommand: ParsableCommand {
             and the other is kept in `signalstore sync conflicts` to fix and re-apply.
 
             Examples:
-              signalstore sync --postgres postgres://app:secret@db.example.com/app --db app.sqlite
-              SIGNALSTORE_POSTGRES_URL=postgres://app@localhost/app signalstore sync --once --db app.sqlite
+              signalstore sync --postgres postgres://app@db.example.com/app --db app.sqlite
+              export SIGNALSTORE_POSTGRES_URL=postgres://app@localhost/app
+              signalstore sync --once --db app.sqlite
               signalstore sync conflicts --db app.sqlite
             """,
         subcommands: [SyncConflictsCommand.self]

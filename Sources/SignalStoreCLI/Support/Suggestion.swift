@@ -23,16 +23,22 @@ enum Suggestion {
         String(name.lowercased().filter { $0 != "_" && $0 != "-" })
     }
 
-    /// Levenshtein distance.
+    /// Edit distance counting a swap of two neighbouring letters as one edit (optimal string
+    /// alignment): `gte` is one edit from `get`, as `ordrs` is from `orders`.
     private static func distance(_ a: String, _ b: String) -> Int {
         let a = Array(a), b = Array(b)
         guard !a.isEmpty else { return b.count }
+        var beforePrevious: [Int] = []
         var previous = Array(0...b.count)
         for (i, charA) in a.enumerated() {
             var current = [i + 1] + Array(repeating: 0, count: b.count)
             for (j, charB) in b.enumerated() {
                 current[j + 1] = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (charA == charB ? 0 : 1))
+                if i > 0, j > 0, charA == b[j - 1], a[i - 1] == charB {
+                    current[j + 1] = min(current[j + 1], beforePrevious[j - 1] + 1)
+                }
             }
+            beforePrevious = previous
             previous = current
         }
         return previous[b.count]

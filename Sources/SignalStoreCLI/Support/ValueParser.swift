@@ -8,9 +8,10 @@ import SignalStore
 /// - `x0aff` in a text or untyped column is refused: it is what the shell leaves of an
 ///   unquoted `x'0aff'`, and the error gives both quoted forms.
 /// - INTEGER columns take whole numbers, REAL columns numbers, NUMERIC columns either.
-/// - TEXT columns take the text as given.
+/// - TEXT columns take the text as given, or bytes written as SQL writes them (`x'0aff'`).
 /// - BLOB columns take hex bytes: `x'0aff'`, `0x0aff` or `0aff`.
-/// - Columns without a declared type take a whole number, else a number, else text.
+/// - Columns without a declared type take a whole number, else a number, else bytes written
+///   as SQL writes them (`x'0aff'`), else text.
 enum ValueParser {
     static func parse(_ text: String, for column: ColumnSchema, in table: String) throws(CLIError) -> SQLiteValue {
         if text == "null" { return .null }
@@ -27,6 +28,7 @@ enum ValueParser {
             if let value = finiteDouble(text) { return .real(value) }
             throw CLIError("\(place) is \(column.declaredType): \(display(text)) is not a number; give one like 42 or 2.5 (or null)")
         case .text:
+            if let bytes = sqlBytesLiteral(text) { return .blob(Data(bytes)) }
             try refuseMangledBytes(text, column: column.name)
             return .text(unquoted(text))
         case .blob:
@@ -42,8 +44,15 @@ enum ValueParser {
     private static func untyped(_ text: String, column: String) throws(CLIError) -> SQLiteValue {
         if let value = Int64(text) { return .integer(value) }
         if let value = finiteDouble(text) { return .real(value) }
+        if let bytes = sqlBytesLiteral(text) { return .blob(Data(bytes)) }
         try refuseMangledBytes(text, column: column)
         return .text(unquoted(text))
+    }
+
+    /// `x'0aff'`, the form SQL writes bytes in: bytes in any column, as in SQL.
+    private static func sqlBytesLiteral(_ text: String) -> [UInt8]? {
+        guard text.hasPrefix("x'") || text.hasPrefix("X'") else { return nil }
+        return hexBytes(text)
     }
 
     /// `x0aff`: what the shell leaves of an unquoted `x'0aff'`. Stored as text it would be
