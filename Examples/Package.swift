@@ -1,0 +1,25 @@
+// swift-tools-version:6.2
+import PackageDescription
+
+let package = Package(
+    name: "Shop",
+    platforms: [.macOS(.v15), .iOS(.v18)],
+    dependencies: [
+        .package(path: "../SignalStore"),   // or .package(url: "<the repository's URL>", branch: "main")
+    ],
+    targets: [
+        .executableTarget(
+            name: "Shop",
+            dependencies: [.product(name: "SignalStore", package: "SignalStore")],
+            swiftSettings: [.defaultIsolation(MainActor.self)]   // app code on the main actor, as views expect
+        ),
+        // Not in the README's manifest: the README's other top-level snippets, one target each.
+        .executableTarget(name: "SignalsMinute", dependencies: [.product(name: "Signals", package: "SignalStore")]),
+        .executableTarget(name: "SignalsTestingMinute", dependencies: [.product(name: "SignalsTesting", package: "SignalStore")]),
+        .executableTarget(name: "StoreFeed", dependencies: [.product(name: "SignalStore", package: "SignalStore")]),
+        .testTarget(
+            name: "ShopTests",
+            dependencies: ["Shop", .product(name: "SignalStoreTesting", package: "SignalStore")]
+        ),
+    ]
+)

@@ -1,0 +1,35 @@
+import Foundation
+import SignalStore
+
+@Model(table: "orders")
+final class Order {
+    var id: Int64
+    var purchaseNum: Int
+    var status: String
+    var note: String?
+    @Transient var isSelected = false
+
+    init(id: Int64, purchaseNum: Int, status: String, note: String? = nil) {
+        self.id = id
+        self.purchaseNum = purchaseNum
+        self.status = status
+        self.note = note
+    }
+}
+
+let store = try Store(path: "app.sqlite", migrations: URL(fileURLWithPath: "Migrations"))
+try store.execute("DELETE FROM orders WHERE id = 42")   // the file persists: start each run afresh
+let order = Order(id: 42, purchaseNum: 1, status: "open")
+try store.insert(order)
+
+let bag = DisposeBag()
+order.signal(for: \.purchaseNum).subscribe(onValue: { print("list:", $0) }).disposed(by: bag)     // list: 1
+order.signal(for: \.purchaseNum).map { $0 * 12 }
+    .subscribe(onValue: { print("total:", $0) }).disposed(by: bag)                                  // total: 12
+order.signal(for: \.status).subscribe(onValue: { print("status:", $0) }).disposed(by: bag)        // status: open
+
+order.purchaseNum = 3                // one UPDATE; list: 3, total: 36 (status is not told)
+try store.transaction {              // one commit; each changed property emits once
+    order.purchaseNum = 4
+    order.status = "paid"
+}
