@@ -7,7 +7,9 @@ import PackageDescription
 // build on 2 cores. CI's sanitizer runs set SIGNALSTORE_WITHOUT_SYNC=1 to leave the sync
 // product, its tests and the CLI's `sync` command out, so that three builds stay under CI's 30
 // minutes; the plain run builds and tests everything. Apps never need this: a package that does
-// not use the SignalStoreSync product does not build its dependencies anyway.
+// not use the SignalStoreSync product does not build its dependencies anyway, and the CLI's
+// `sync` command comes only with the Sync trait (below), so the first `swift run signalstore
+// demo` does not build them either.
 let withSync = ProcessInfo.processInfo.environment["SIGNALSTORE_WITHOUT_SYNC"] == nil
 
 let strictSwift: [SwiftSetting] = [
@@ -31,6 +33,9 @@ let package = Package(
         // postgres-nio and SwiftNIO.
         .library(name: "SignalStoreSync", targets: ["SignalStoreSync"]),
     ] : []),
+    traits: [
+        .trait(name: "Sync", description: "The CLI's `signalstore sync` (builds SwiftNIO, BoringSSL and postgres-nio: about 4 minutes on 2 cores)."),
+    ],
     dependencies: [
         .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -67,11 +72,13 @@ let package = Package(
             swiftSettings: strictSwift
         ),
         // The CLI's commands live in a library so tests can drive them in-process.
+        // The CLI's `sync` command comes with the Sync trait (`swift build --traits Sync`), so
+        // the first `swift run signalstore demo` builds neither SwiftNIO nor postgres-nio.
         .target(
             name: "SignalStoreCLI",
             dependencies: ["SignalStore", .product(name: "ArgumentParser", package: "swift-argument-parser")]
-                + (withSync ? ["SignalStoreSync"] : []),
-            swiftSettings: strictSwift + (withSync ? [.define("SIGNALSTORE_SYNC")] : [])
+                + (withSync ? [.target(name: "SignalStoreSync", condition: .when(traits: ["Sync"]))] : []),
+            swiftSettings: strictSwift + (withSync ? [.define("SIGNALSTORE_SYNC", .when(traits: ["Sync"]))] : [])
         ),
         .executableTarget(name: "signalstore", dependencies: ["SignalStoreCLI"], swiftSettings: strictSwift),
         .testTarget(name: "SignalsTests", dependencies: ["Signals", "SignalsTesting"], swiftSettings: strictSwift),

@@ -12,7 +12,7 @@
    them all.
 
 Usage (a server of its own, as .ci/postgres starts one):
-    eval "$(.ci/postgres start)"; swift build -c release --product signalstore
+    eval "$(.ci/postgres start)"; swift build -c release --traits Sync --product signalstore
     python3 Benchmarks/sync_network.py .build/release/signalstore [RESTARTS] [ROWS] [SIZES]
 for example `... 10 50000 20000,100000,300000`.
 """

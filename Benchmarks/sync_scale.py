@@ -10,7 +10,7 @@ row. Reported per N: that time, its ratio to N = 2, the most server connections 
 replica applies the other replicas' share) and the server used.
 
 Usage (a server of its own, as .ci/postgres starts one):
-    eval "$(.ci/postgres start)"; swift build -c release --product signalstore
+    eval "$(.ci/postgres start)"; swift build -c release --traits Sync --product signalstore
     python3 Benchmarks/sync_scale.py .build/release/signalstore [CHANGES] [COUNTS]
 for example `... 10000 1,2,10,50`.
 """

@@ -1,10 +1,11 @@
 import ArgumentParser
 
 #if SIGNALSTORE_SYNC
-/// `sync`, when the package builds sync (always, except in CI's sanitizer runs).
+/// `sync`, when built with the Sync trait (`swift build --traits Sync`).
 private let syncCommands: [any ParsableCommand.Type] = [SyncCommand.self]
 #else
-private let syncCommands: [any ParsableCommand.Type] = []
+/// Without the trait, `sync` says how to build it.
+private let syncCommands: [any ParsableCommand.Type] = [SyncUnavailableCommand.self]
 #endif
 
 /// The `signalstore` command: inspect and change a SignalStore database from a terminal.

@@ -1,0 +1,19 @@
+import ArgumentParser
+
+#if !SIGNALSTORE_SYNC
+/// `sync` in a `signalstore` built without the Sync trait: says how to get it, instead of
+/// "unknown command". (The trait keeps SwiftNIO and postgres-nio out of the first build.)
+struct SyncUnavailableCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sync",
+        abstract: "Sync the database with other machines' databases through PostgreSQL (not in this build: build with --traits Sync)."
+    )
+
+    @Argument(parsing: .allUnrecognized, help: .hidden)
+    var arguments: [String] = []
+
+    func run() throws {
+        throw CLIError("this signalstore was built without sync; build it with `swift build --traits Sync` (it adds SwiftNIO, BoringSSL and postgres-nio: about 4 minutes the first time), then run sync again")
+    }
+}
+#endif
