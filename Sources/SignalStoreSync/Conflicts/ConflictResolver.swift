@@ -463,6 +463,21 @@ struct ForeignKey: Equatable {
 }
 
 extension SyncedTables {
+    /// The tables whose rows no rule ties to other rows or to other columns' changes: no
+    /// UNIQUE key besides the primary key, no CHECK, no foreign key either way. A change to
+    /// one can break no rule of another change (see ``RemoteApplier/settlePending()``).
+    func independent(_ connection: Connection) throws -> Set<String> {
+        let foreignKeys = try ForeignKey.all(self, connection)
+        var result: Set<String> = []
+        for (name, table) in byName {
+            guard !table.uniqueKeys.contains(where: { $0.columns != table.primaryKey || $0.readsAnyColumn }),
+                  !foreignKeys.contains(where: { $0.parent == name || $0.child == name }) else { continue }
+            let sql = try connection.scalar("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", [.text(name)])?.textValue ?? ""
+            if !sql.uppercased().contains("CHECK") { result.insert(name) }
+        }
+        return result
+    }
+
     /// The tables whose log entries compaction may remove: those no constraint ties to other
     /// rows' history. Replaying a compacted log skips superseded states, which is harmless
     /// for a row alone, but a UNIQUE key (other than the primary key), a row other rows

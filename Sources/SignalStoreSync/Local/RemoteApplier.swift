@@ -30,6 +30,13 @@ final class RemoteApplier {
         let key: String
     }
 
+    /// The tables of the entries this batch applied (or rejected).
+    private var touchedTables: Set<String> = []
+
+    /// How many changes may wait in the outbox for ``settlePending()`` to replay them after a
+    /// batch; with more (a big transaction on its way up), it waits until they are uploaded.
+    static let replayLimit: Int64 = 10_000
+
     /// How many losing changes the batch recorded in the ``ConflictLog``.
     var conflicts: Int { resolver.recorded }
 
@@ -50,6 +57,7 @@ final class RemoteApplier {
     /// Applies one entry, in a savepoint of its own: one that breaks a constraint leaves
     /// nothing behind but what the conflict rule decides.
     func apply(_ remote: RemoteEntry) throws -> Outcome {
+        touchedTables.insert(remote.entry.table)
         let references = try resolver.pendingReferences(to: remote)
         do {
             let changed = try connection.transaction { try resolver.rebase(references, under: remote) { try write(remote) } }
@@ -68,8 +76,15 @@ final class RemoteApplier {
     /// An entry that breaks a rule in the replay would be rejected everywhere else: it loses
     /// here too, and the replay's rows are kept. When every entry fits, the replay is rolled
     /// back: the rows are already what it makes.
+    ///
+    /// Skipped when it cannot find anything: one change pending (it was compared with each
+    /// downloaded change already), or a batch only of tables whose rows no rule ties to other
+    /// rows (``SyncedTables/independent(_:)``); and skipped while more than ``replayLimit``
+    /// changes wait, until they are uploaded.
     func settlePending() throws {
-        guard try Outbox.count(after: 0, connection) > 1 else { return }
+        guard !touchedTables.isEmpty, !touchedTables.isSubset(of: try tables.independent(connection)) else { return }
+        let waiting = try Outbox.count(after: 0, connection)
+        guard waiting > 1, waiting <= Self.replayLimit else { return }
         struct NothingLost: Error {}
         do {
             try connection.transaction {
@@ -77,14 +92,18 @@ final class RemoteApplier {
                 try resolver.setAsideAllPending()
                 forgetRows()
                 var lost = 0
-                for entry in try Outbox.pending(after: 0, limit: .max, connection) {
-                    do {
-                        _ = try connection.transaction { try write(RemoteEntry(position: 0, origin: resolver.origin, entry: entry), fromServer: false) }
-                    } catch let error as SQLiteError where error.code == SQLiteError.constraint {
-                        forgetRows()
-                        try resolver.lose(entry, rule: error.message)
-                        lost += 1
+                var after: Int64 = 0
+                while case let entries = try Outbox.pending(after: after, limit: Int(Outbox.window), connection), let last = entries.last {
+                    for entry in entries {
+                        do {
+                            _ = try connection.transaction { try write(RemoteEntry(position: 0, origin: resolver.origin, entry: entry), fromServer: false) }
+                        } catch let error as SQLiteError where error.code == SQLiteError.constraint {
+                            forgetRows()
+                            try resolver.lose(entry, rule: error.message)
+                            lost += 1
+                        }
                     }
+                    after = last.originSeq
                 }
                 if lost == 0 { throw NothingLost() }
             }
