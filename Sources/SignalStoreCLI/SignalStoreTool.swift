@@ -10,7 +10,7 @@ private let syncCommands: [any ParsableCommand.Type] = [SyncUnavailableCommand.s
 
 /// The `signalstore` command: inspect and change a SignalStore database from a terminal.
 ///
-/// Every mutation goes through a ``SignalStore/Store``, so the change feed records it and running
+/// Every mutation goes through a `Store` (of the SignalStore module), so the change feed records it and running
 /// apps' signals fire.
 public struct SignalStoreTool: ParsableCommand {
     public static let configuration = CommandConfiguration(

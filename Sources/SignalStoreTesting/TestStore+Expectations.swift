@@ -15,6 +15,11 @@ extension TestStore {
     /// ```
     /// - Parameters:
     ///   - expected: The entries, in commit order.
+    ///   - isolation: Where `body` runs: the caller's isolation (leave the default).
+    ///   - fileID: Where a failure is reported (leave the default: the call's file).
+    ///   - filePath: Where a failure is reported (leave the default: the call's file).
+    ///   - line: Where a failure is reported (leave the default: the call's line).
+    ///   - column: Where a failure is reported (leave the default: the call's column).
     ///   - body: The code under test; it runs in the caller's isolation.
     /// - Throws: What `body` throws (nothing is checked then), or a ``StoreError`` reading the
     ///   journal.

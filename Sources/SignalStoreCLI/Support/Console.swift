@@ -13,6 +13,8 @@ public struct Console: Sendable {
     let isOutputTerminal: Bool
 
     /// A console that hands each piece of text to `output` or `error`.
+    /// - Parameter output: Receives what the command prints for its results.
+    /// - Parameter error: Receives error lines and the progress line.
     /// - Parameter errorIsTerminal: Whether `error` goes to a terminal (progress is shown).
     /// - Parameter outputIsTerminal: Whether `output` goes to a terminal.
     public init(
