@@ -4,7 +4,7 @@ import Foundation
 /// ``TestStore``: migrating a new file costs several synced transactions (tens of
 /// milliseconds), copying a closed one a fraction of one.
 ///
-/// The template is made by a ``Store`` like any other and closed, so its write-ahead log is
+/// The template is made by a `Store` like any other and closed, so its write-ahead log is
 /// checkpointed into the file; the copy opens as a database that has those migrations applied.
 enum MigratedTemplate {
     /// The templates made so far, by the migrations' versions and checksums.

@@ -21,7 +21,7 @@ extension TestStore {
     ///   - line: Where a failure is reported (leave the default: the call's line).
     ///   - column: Where a failure is reported (leave the default: the call's column).
     ///   - body: The code under test; it runs in the caller's isolation.
-    /// - Throws: What `body` throws (nothing is checked then), or a ``StoreError`` reading the
+    /// - Throws: What `body` throws (nothing is checked then), or a `StoreError` reading the
     ///   journal.
     public func expectChanges(
         _ expected: [ExpectedChange],

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A real ``Store`` on a temporary file, for tests of code that changes state: removed with
+/// A real `Store` on a temporary file, for tests of code that changes state: removed with
 /// everything in its folder when released.
 ///
 /// ```swift
@@ -39,7 +39,7 @@ public final class TestStore: Sendable {
     ///   - fixture: A feed in the `signalstore changes --json` format (a JSON array, or JSON
     ///     lines), replayed into the tables in one transaction: a state recorded from a real
     ///     database becomes the test's starting point.
-    /// - Throws: ``StoreError`` if a migration fails; ``TestStoreError`` if the fixture cannot
+    /// - Throws: `StoreError` if a migration fails; ``TestStoreError`` if the fixture cannot
     ///   be read or replayed.
     public convenience init(migrations: URL, fixture: URL? = nil) throws {
         let loaded: [Migration]

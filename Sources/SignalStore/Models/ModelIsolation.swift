@@ -10,7 +10,7 @@ import Signals
 /// class's isolation, whatever it is, and this type learns it from them at run time, so:
 /// - the store, which applies changes on whatever thread committed them or polled them, tells
 ///   Observation about a main-actor model on the main actor (at once when already there, through
-///   ``MainScheduler`` otherwise) and about any other model on the applying thread;
+///   `MainScheduler` otherwise) and about any other model on the applying thread;
 /// - `signal(for:)`, filters and orderings find a property's column from any thread, although
 ///   Swift lets code outside the main actor form key paths to a main-actor model's properties
 ///   only there.
