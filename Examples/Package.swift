@@ -17,9 +17,19 @@ let package = Package(
         .executableTarget(name: "SignalsMinute", dependencies: [.product(name: "Signals", package: "SignalStore")]),
         .executableTarget(name: "SignalsTestingMinute", dependencies: [.product(name: "SignalsTesting", package: "SignalStore")]),
         .executableTarget(name: "StoreFeed", dependencies: [.product(name: "SignalStore", package: "SignalStore")]),
+        // Not in the README: the DocC articles' Swift, one target a catalog (ShopTests holds the
+        // SignalStoreTesting articles' tests).
+        .executableTarget(name: "SignalsArticles", dependencies: [.product(name: "Signals", package: "SignalStore")]),
+        .executableTarget(
+            name: "StoreArticles",
+            dependencies: [.product(name: "SignalStore", package: "SignalStore")],
+            swiftSettings: [.defaultIsolation(MainActor.self)]
+        ),
+        .testTarget(name: "SignalsArticleTests", dependencies: [.product(name: "SignalsTesting", package: "SignalStore")]),
         .testTarget(
             name: "ShopTests",
-            dependencies: ["Shop", .product(name: "SignalStoreTesting", package: "SignalStore")]
+            dependencies: ["Shop", .product(name: "SignalStoreTesting", package: "SignalStore")],
+            exclude: ["__Feeds__"]   // golden feeds, read from the source folder
         ),
     ]
 )
