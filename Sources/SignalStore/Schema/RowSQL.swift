@@ -2,12 +2,13 @@
 /// and sync. Names are quoted; values are always bound (`?`), never spliced.
 package enum RowSQL {
     /// `INSERT INTO "t" ("a", "b") VALUES (?, ?)`, or `INSERT INTO "t" DEFAULT VALUES` for no
-    /// columns.
-    package static func insert(into table: String, columns: [String]) -> String {
-        guard !columns.isEmpty else { return "INSERT INTO \(quotedIdentifier(table)) DEFAULT VALUES" }
+    /// columns; `INSERT OR REPLACE` with `orReplace`.
+    package static func insert(into table: String, columns: [String], orReplace: Bool = false) -> String {
+        let verb = orReplace ? "INSERT OR REPLACE INTO" : "INSERT INTO"
+        guard !columns.isEmpty else { return "\(verb) \(quotedIdentifier(table)) DEFAULT VALUES" }
         let names = columns.map(quotedIdentifier).joined(separator: ", ")
         let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")
-        return "INSERT INTO \(quotedIdentifier(table)) (\(names)) VALUES (\(placeholders))"
+        return "\(verb) \(quotedIdentifier(table)) (\(names)) VALUES (\(placeholders))"
     }
 
     /// `UPDATE "t" SET "a" = ?, "b" = ? WHERE <row> = ?`: the columns' values, then the row's.

@@ -142,7 +142,7 @@ extension Store {
     }
 
     /// Reads the journal in one snapshot.
-    private func readJournal<Result>(_ body: (Connection) throws -> Result) throws(StoreError) -> Result {
+    func readJournal<Result>(_ body: (Connection) throws -> Result) throws(StoreError) -> Result {
         do {
             return try readConnection(body)
         } catch {

@@ -46,6 +46,10 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// An argument that cannot be used (a seq past the last entry, an empty name); the message
     /// says why and what to give instead.
     case invalidArgument(String)
+    /// A revert would overwrite changes made after the range it reverts: these later entries
+    /// changed a column or row the range changed. Nothing was written; revert them too, or
+    /// pass `overwritingLaterChanges: true` to ``Store/revert(_:overwritingLaterChanges:)``.
+    case revertConflict(reverting: ClosedRange<Int64>, laterChanges: [Change])
 
     /// A message that says what went wrong and how to fix it.
     public var description: String {
@@ -62,6 +66,10 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
             return message
         case .unknownConsumer(let name):
             return "no consumer of the change feed is named '\(name)'; it is registered by store.changes(consumer:)"
+        case .revertConflict(let range, let later):
+            let named = later.prefix(3).map { "#\($0.seq) (\($0.table)[\($0.rowID)] \($0.operation.rawValue)\($0.column.map { " \($0)" } ?? ""))" }
+            let more = later.count > 3 ? " and \(later.count - 3) more" : ""
+            return "cannot revert seq \(range.lowerBound)...\(range.upperBound): later \(later.count == 1 ? "entry" : "entries") \(named.joined(separator: ", "))\(more) changed the same rows again; nothing was written; revert seq \(range.lowerBound)...\(later.last?.seq ?? range.upperBound) instead, or overwrite them explicitly (overwritingLaterChanges: true)"
         case .consumerBehind(let consumer, let seq):
             return "consumer '\(consumer)' has acknowledged entries only through seq \(seq); nothing was pruned; prune through seq \(seq) or less, or remove the consumer"
         }
