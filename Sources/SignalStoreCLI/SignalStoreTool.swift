@@ -33,7 +33,7 @@ public struct SignalStoreTool: ParsableCommand {
         subcommands: [
             DemoCommand.self, MigrateCommand.self, StatusCommand.self, TablesCommand.self, SchemaCommand.self,
             GetCommand.self, SetCommand.self, InsertCommand.self, DeleteCommand.self,
-            WatchCommand.self, ChangesCommand.self, ConsumersCommand.self, PruneCommand.self,
+            WatchCommand.self, ChangesCommand.self, HistoryCommand.self, RevertCommand.self, ConsumersCommand.self, PruneCommand.self,
         ] + syncCommands
     )
 

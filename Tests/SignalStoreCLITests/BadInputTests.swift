@@ -82,8 +82,8 @@ import Testing
         Case("usage: unknown option", status: 2, { ["get", "orders", "--bogus", "--db", $0] }, "Unknown option '--bogus'"),
         Case("usage: unknown command", status: 2, { _ in ["frobnicate"] }, "Error: unknown command 'frobnicate'; the commands are: demo, migrate"),
         Case("usage: bad timeout", status: 2, { ["set", "orders", "1", "status=x", "--timeout=-1", "--db", $0] }, "--timeout must be a number of seconds"),
-        Case("usage: an option the command does not take", status: 2, { ["get", "orders", "--timeout", "2", "--db", $0] }, "Error: get does not take --timeout (reads never wait for a writer's lock); the commands that take it: set, insert, delete, migrate, prune"),
-        Case("usage: sync waits for locks by itself", status: 2, { ["sync", "--timeout", "2", "--db", $0] }, "Error: sync does not take --timeout (it waits for another writer's lock as long as that writer holds it, and says so in its status); the commands that take it: set, insert, delete, migrate, prune"),
+        Case("usage: an option the command does not take", status: 2, { ["get", "orders", "--timeout", "2", "--db", $0] }, "Error: get does not take --timeout (reads never wait for a writer's lock); the commands that take it: set, insert, delete, revert, migrate, prune"),
+        Case("usage: sync waits for locks by itself", status: 2, { ["sync", "--timeout", "2", "--db", $0] }, "Error: sync does not take --timeout (it waits for another writer's lock as long as that writer holds it, and says so in its status); the commands that take it: set, insert, delete, revert, migrate, prune"),
         Case("usage: seq not a number", status: 2, { ["changes", "--since", "abc", "--db", $0] }, "The value 'abc' is invalid for '--since <since>'"),
     ]
 

@@ -64,6 +64,17 @@ let label = Label()
 let counting = Task { await showCounts(of: order, in: label) }
 while label.text != "× 4" { await Task.yield() }
 counting.cancel()
+
+// "History and Undo"
+try printHistory(of: order, in: store)
+let action = try pay(order, in: store)
+check(order.status == "paid" && order.purchaseNum == 5)
+let undone = try undo(action!, in: store)
+check(order.status == "shipped" && order.purchaseNum == 4)
+_ = try undo(undone!, in: store)   // redo
+check(order.status == "paid" && order.purchaseNum == 5)
+try check(try pay(order, in: store) != nil && (try? undo(action!, in: store)) == nil)   // a later change of the same columns: refused
+
 store.close()
 print("Done: the articles' snippets ran as documented")
 

@@ -1,3 +1,4 @@
+import Foundation
 import SignalStore
 
 /// Turns errors from the store into one-line ``CLIError``s that say what went wrong and what to
@@ -27,6 +28,7 @@ enum CLIFailure {
         switch error {
         case .sqlite(let error): return message(for: error)
         case .migration(let error): return message(for: error)
+        case .revertConflict: return error.description.replacingOccurrences(of: "(overwritingLaterChanges: true)", with: "with --overwrite-later-changes")
         default: return error.description
         }
     }

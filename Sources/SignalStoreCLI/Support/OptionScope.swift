@@ -5,7 +5,7 @@ enum OptionScope {
     /// The options some commands do not take: the commands that take them, why the others do
     /// not, and where a command has a reason of its own, that reason.
     private static let scopes: [String: (commands: [String], reason: String, reasons: [String: String])] = [
-        "--timeout": (["set", "insert", "delete", "migrate", "prune"], "reads never wait for a writer's lock",
+        "--timeout": (["set", "insert", "delete", "revert", "migrate", "prune"], "reads never wait for a writer's lock",
                       ["sync": "it waits for another writer's lock as long as that writer holds it, and says so in its status"]),
         "--quiet": (["migrate", "prune", "changes"], "it shows no progress", [:]),
     ]
