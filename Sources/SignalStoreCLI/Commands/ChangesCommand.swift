@@ -39,9 +39,7 @@ struct ChangesCommand: ParsableCommand {
     func run() throws {
         let store = try DatabaseOpener.open(options, access: .readOnly)
         defer { store.close() }
-        let columnOrders = try SchemaReader.tableNames(store).reduce(into: [String: [String]]()) { orders, name in
-            orders[name] = try SchemaReader.table(name, in: store).columns.map(\.name)
-        }
+        let columnOrders = try SchemaReader.columnOrders(store)
         let since = try startSeq(store)
         let printer = Printer(json: options.json)
         let json = options.json

@@ -45,9 +45,7 @@ struct RevertCommand: ParsableCommand {
                 ? try store.revertPreview(range, overwritingLaterChanges: overwriteLaterChanges)
                 : try store.revert(range, overwritingLaterChanges: overwriteLaterChanges)
         }
-        let columnOrders = try SchemaReader.tableNames(store).reduce(into: [String: [String]]()) { orders, name in
-            orders[name] = try SchemaReader.table(name, in: store).columns.map(\.name)
-        }
+        let columnOrders = try SchemaReader.columnOrders(store)
         if !options.json {
             Printer(json: false).line(dryRun
                 ? "dry run: reverting seq \(range.lowerBound)...\(range.upperBound) would write \(written.count) \(written.count == 1 ? "entry" : "entries"); nothing was written"

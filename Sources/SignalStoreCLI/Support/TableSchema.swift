@@ -39,6 +39,14 @@ enum SchemaReader {
         }
     }
 
+    /// Each user table's column names in schema order: the order a printed change lists a
+    /// row's values in.
+    static func columnOrders(_ store: Store) throws(CLIError) -> [String: [String]] {
+        var orders: [String: [String]] = [:]
+        for name in try tableNames(store) { orders[name] = try table(name, in: store).columnNames }
+        return orders
+    }
+
     /// The table called `name` (case-insensitively).
     /// - Throws: A ``CLIError`` listing the tables when there is none.
     static func table(_ name: String, in store: Store) throws(CLIError) -> TableSchema {
