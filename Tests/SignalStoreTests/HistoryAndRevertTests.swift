@@ -23,7 +23,11 @@ final class RevertCustomer {
 struct HistoryAndRevertTests {
     /// The package's tables plus one whose key is text (its rows keep a separate rowid).
     static let migrations = packageMigrationList + [
-        Migration(version: 3, name: "settings", sql: "CREATE TABLE settings (name TEXT PRIMARY KEY, value BLOB, weight REAL);"),
+        Migration(version: 3, name: "settings", sql: """
+            CREATE TABLE settings (name TEXT PRIMARY KEY, value BLOB, weight REAL);
+            CREATE TABLE parents (id INTEGER PRIMARY KEY, name TEXT);
+            CREATE TABLE kids (id INTEGER PRIMARY KEY, parent_id INTEGER REFERENCES parents (id) ON DELETE CASCADE);
+            """),
     ]
 
     private func openStore() throws -> (Store, String, TemporaryDirectory) {
@@ -170,5 +174,44 @@ struct HistoryAndRevertTests {
         try store.revert(2...2)
         try store.revert(1...1)
         #expect(try store.all(Order.self).isEmpty)
+    }
+
+    @Test func aKeyChangeIsRevertedAndAnotherRowTakingTheKeyIsAConflict() throws {
+        let (store, _, directory) = try openStore()
+        defer { withExtendedLifetime(directory) { store.close() } }
+        let order = Order(id: 1, purchaseNum: 1, status: "open")
+        try store.insert(order)
+        let mark = try store.lastChangeSeq
+        try store.execute("UPDATE orders SET id = 5, status = 'moved' WHERE id = 1")
+        let moved = try store.lastChangeSeq
+        try store.revert(after: mark)
+        #expect(order.id == 1 && order.status == "open")
+        #expect(try store.all(Order.self).map(\.id) == [1])
+        // Redo, then a new row takes the freed key 1: undoing the move would collide with it.
+        try store.revert(after: moved)
+        #expect(order.id == 5)
+        try store.insert(Order(id: 1, purchaseNum: 2, status: "new"))
+        let taken = try store.lastChangeSeq
+        #expect {
+            try store.revert((mark + 1)...moved)
+        } throws: { error in
+            guard case .revertConflict(_, let later)? = error as? StoreError else { return false }
+            return later.map(\.seq).contains(taken)
+        }
+        #expect(order.id == 5)
+    }
+
+    @Test func aCascadedDeleteComesBackParentFirst() throws {
+        let (store, _, directory) = try openStore()
+        defer { withExtendedLifetime(directory) { store.close() } }
+        try store.execute("INSERT INTO parents VALUES (1, 'p')")
+        try store.execute("INSERT INTO kids VALUES (1, 1), (2, 1)")
+        let mark = try store.lastChangeSeq
+        try store.execute("DELETE FROM parents WHERE id = 1")
+        #expect(summary(try store.journalEntries(after: mark)) == ["delete kids[1]", "delete kids[2]", "delete parents[1]"])
+        let written = try store.revert(after: mark)
+        #expect(summary(written) == ["insert parents[1]", "insert kids[2]", "insert kids[1]"])
+        let kids = try store.read { try $0.connection.statement("SELECT id, parent_id FROM kids ORDER BY id").rows() }
+        #expect(kids == [[.integer(1), .integer(1)], [.integer(2), .integer(1)]])
     }
 }
