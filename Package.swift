@@ -3,14 +3,15 @@ import CompilerPluginSupport
 import Foundation
 import PackageDescription
 
-// Sync through PostgreSQL builds SwiftNIO, BoringSSL and postgres-nio: about 6.5 minutes per
-// build on 2 cores. CI's sanitizer runs set SIGNALSTORE_WITHOUT_SYNC=1 to leave the sync
-// product, its tests and the CLI's `sync` command out, so that three builds stay under CI's 30
-// minutes; the plain run builds and tests everything. Apps never need this: a package that does
-// not use the SignalStoreSync product does not build its dependencies anyway, and the CLI's
-// `sync` command comes only with the Sync trait (below), so the first `swift run signalstore
-// demo` does not build them either.
-let withSync = ProcessInfo.processInfo.environment["SIGNALSTORE_WITHOUT_SYNC"] == nil
+// Sync through PostgreSQL builds SwiftNIO, BoringSSL and postgres-nio (about 6.5 minutes per
+// build on 2 cores), and the CLI's inspector builds Hummingbird on SwiftNIO. CI's sanitizer runs
+// set SIGNALSTORE_WITHOUT_NETWORKING=1 to leave the sync product, its tests, the CLI's `sync` and
+// `inspect` commands and their packages out, so that three builds stay under CI's 30 minutes;
+// the plain run builds and tests everything. Apps never need this: a package that does not use
+// the SignalStoreSync product does not build its dependencies anyway, and the CLI's `sync` and
+// `inspect` commands come only with the Sync and Inspector traits (below), so the first
+// `swift run signalstore demo` builds none of them either.
+let withNetworking = ProcessInfo.processInfo.environment["SIGNALSTORE_WITHOUT_NETWORKING"] == nil
 
 let strictSwift: [SwiftSetting] = [
     .swiftLanguageMode(.v6),
@@ -28,25 +29,31 @@ let package = Package(
         // expectations, settle(), foreign writers, golden feeds.
         .library(name: "SignalStoreTesting", targets: ["SignalStoreTesting"]),
         .executable(name: "signalstore", targets: ["signalstore"]),
-    ] + (withSync ? [
+    ] + (withNetworking ? [
         // Sync through PostgreSQL: its own product, so apps that do not sync never build
         // postgres-nio and SwiftNIO.
         .library(name: "SignalStoreSync", targets: ["SignalStoreSync"]),
     ] : []),
     traits: [
         .trait(name: "Sync", description: "The CLI's `signalstore sync` (builds SwiftNIO, BoringSSL and postgres-nio: about 4 minutes on 2 cores)."),
+        .trait(name: "Inspector", description: "The CLI's `signalstore inspect`, a live web inspector (builds SwiftNIO and Hummingbird 2)."),
     ],
     dependencies: [
         .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         // Test-only: property-based (model-based) testing in the reliability suites.
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
-    ] + (withSync ? [
+    ] + (withNetworking ? [
         // SignalStoreSync only: the PostgreSQL client, and the two packages it is built on whose
         // types its API needs (a logger, and the TLS settings `sslmode` and `sslrootcert` become).
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        // The CLI's inspector only (the Inspector trait): its HTTP server. Without its default
+        // traits, which add swift-configuration and nothing the inspector uses.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        // Hummingbird's header names (the inspector sets Referrer-Policy and X-Frame-Options).
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ] : []),
     targets: [
         .target(name: "Signals", swiftSettings: strictSwift),
@@ -77,8 +84,16 @@ let package = Package(
         .target(
             name: "SignalStoreCLI",
             dependencies: ["SignalStore", .product(name: "ArgumentParser", package: "swift-argument-parser")]
-                + (withSync ? [.target(name: "SignalStoreSync", condition: .when(traits: ["Sync"]))] : []),
-            swiftSettings: strictSwift + (withSync ? [.define("SIGNALSTORE_SYNC", .when(traits: ["Sync"]))] : [])
+                + (withNetworking ? [
+                    .target(name: "SignalStoreSync", condition: .when(traits: ["Sync"])),
+                    .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Inspector"])),
+                    .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["Inspector"])),
+                    .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Inspector"])),
+                ] : []),
+            swiftSettings: strictSwift + (withNetworking ? [
+                .define("SIGNALSTORE_SYNC", .when(traits: ["Sync"])),
+                .define("SIGNALSTORE_INSPECTOR", .when(traits: ["Inspector"])),
+            ] : [])
         ),
         .executableTarget(name: "signalstore", dependencies: ["SignalStoreCLI"], swiftSettings: strictSwift),
         .testTarget(name: "SignalsTests", dependencies: ["Signals", "SignalsTesting"], swiftSettings: strictSwift),
@@ -134,7 +149,7 @@ let package = Package(
             path: "Tests/StoreTestHelper",
             swiftSettings: strictSwift
         ),
-    ] + (withSync ? [
+    ] + (withNetworking ? [
         .target(
             name: "SignalStoreSync",
             dependencies: [

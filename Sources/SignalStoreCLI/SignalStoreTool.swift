@@ -8,6 +8,14 @@ private let syncCommands: [any ParsableCommand.Type] = [SyncCommand.self]
 private let syncCommands: [any ParsableCommand.Type] = [SyncUnavailableCommand.self]
 #endif
 
+#if SIGNALSTORE_INSPECTOR
+/// `inspect`, when built with the Inspector trait (`swift build --traits Inspector`).
+private let inspectorCommands: [any ParsableCommand.Type] = [InspectCommand.self]
+#else
+/// Without the trait, `inspect` says how to build it.
+private let inspectorCommands: [any ParsableCommand.Type] = [InspectUnavailableCommand.self]
+#endif
+
 /// The `signalstore` command: inspect and change a SignalStore database from a terminal.
 ///
 /// Every mutation goes through a `Store` (of the SignalStore module), so the change feed records it and running
@@ -34,7 +42,7 @@ public struct SignalStoreTool: ParsableCommand {
             DemoCommand.self, MigrateCommand.self, StatusCommand.self, TablesCommand.self, SchemaCommand.self,
             GetCommand.self, SetCommand.self, InsertCommand.self, DeleteCommand.self,
             WatchCommand.self, ChangesCommand.self, HistoryCommand.self, RevertCommand.self, ConsumersCommand.self, PruneCommand.self,
-        ] + syncCommands
+        ] + syncCommands + inspectorCommands
     )
 
     public init() {}

@@ -19,6 +19,27 @@ extension Journal {
             .compactMap(Change.init(row:))
     }
 
+    /// The newest entries at or before `seq`, newest first, at most `limit` of them, only of
+    /// `table` and of `operation` when they are given: a page of the feed read backwards, for a
+    /// viewer that shows the latest entries first.
+    package static func entries(
+        through seq: Int64, limit: Int, table: String? = nil, operation: Change.Operation? = nil, _ connection: Connection
+    ) throws -> [Change] {
+        var sql = "SELECT \(selectColumns) FROM \(changes) WHERE seq <= ?"
+        var arguments: [SQLiteValue] = [.integer(seq)]
+        if let table {
+            sql += " AND table_name = ?"
+            arguments.append(.text(table))
+        }
+        if let operation {
+            sql += " AND operation = ?"
+            arguments.append(.text(operation.rawValue))
+        }
+        return try connection.statement(sql + " ORDER BY seq DESC LIMIT ?")
+            .rows(arguments + [.integer(Int64(limit))])
+            .compactMap(Change.init(row:))
+    }
+
     /// Which tables the entries after `seq` changed and the last one's seq, without reading
     /// the entries; `nil` when there are none.
     static func commitNotice(after seq: Int64, _ connection: Connection) throws -> CommitNotice? {

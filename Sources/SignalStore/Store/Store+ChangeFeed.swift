@@ -157,6 +157,14 @@ extension Store {
         try readJournal { connection in try Journal.entriesWithoutGap(after: seq, limit: limit, connection) }
     }
 
+    /// The newest journal entries at or before `seq`, newest first, at most `limit`, only of
+    /// `table` and `operation` when given (a feed viewer's page, read backwards).
+    package func journalEntries(
+        through seq: Int64, limit: Int, table: String? = nil, operation: Change.Operation? = nil
+    ) throws(StoreError) -> [Change] {
+        try readJournal { connection in try Journal.entries(through: seq, limit: limit, table: table, operation: operation, connection) }
+    }
+
     /// The number of journal entries kept, and the prune horizon.
     package func journalSummary() throws(StoreError) -> (entries: Int64, prunedThrough: Int64) {
         try readJournal { connection in (try Journal.entryCount(connection), try Journal.prunedThrough(connection)) }

@@ -1,0 +1,39 @@
+#if SIGNALSTORE_INSPECTOR
+import Foundation
+import SignalStore
+
+/// A value in a table cell, shown as SQLite holds it: NULL apart from the text `null`, empty
+/// text apart from NULL, blobs as hex, numbers as numbers. Always text, never markup;
+/// `data-type` names SQLite's storage class.
+enum CellValue {
+    /// The most characters (bytes of a blob) a cell shows; the row's history shows it whole.
+    static let shownLength = 256
+
+    /// The SQL that reads `column` for a cell: text and blobs cut one past ``shownLength``, so
+    /// a huge value is never read whole and a cut one is known by its length.
+    static func selectExpression(_ column: String) -> String {
+        let quoted = quotedIdentifier(column)
+        return "CASE WHEN typeof(\(quoted)) IN ('text', 'blob') THEN substr(\(quoted), 1, \(shownLength + 1)) ELSE \(quoted) END"
+    }
+
+    /// A `<td>` for `value` as read through ``selectExpression(_:)``.
+    static func cell(_ value: SQLiteValue) -> HTML {
+        switch value {
+        case .null:
+            return "<td class=\"null\" data-type=\"null\">NULL</td>"
+        case .integer(let number):
+            return "<td class=\"num\" data-type=\"integer\">\(number)</td>"
+        case .real(let number):
+            return "<td class=\"num\" data-type=\"real\">\("\(number)")</td>"
+        case .text(let text) where text.isEmpty:
+            return "<td class=\"empty\" data-type=\"text\" title=\"empty text\"></td>"
+        case .text(let text):
+            let cut = text.count > shownLength
+            return "<td data-type=\"text\"\(cut ? " data-cut=\"1\"" : "")>\(cut ? String(text.prefix(shownLength)) : text)\(cut ? "<span class=\"more\">…</span>" as HTML : "")</td>"
+        case .blob(let bytes):
+            let cut = bytes.count > shownLength
+            return "<td class=\"blob\" data-type=\"blob\">\(ValueFormat.human(.blob(bytes.prefix(shownLength))))\(cut ? "<span class=\"more\">…</span>" as HTML : "")</td>"
+        }
+    }
+}
+#endif

@@ -1,0 +1,42 @@
+#if SIGNALSTORE_INSPECTOR
+import Foundation
+import SignalStore
+
+/// What every page of a running inspector shares: the store it shows, the secret token, and
+/// whether it may write.
+struct Inspector: Sendable {
+    /// The database, opened read-only unless ``allowsWrites``.
+    let store: Store
+    /// The random secret of the URL printed at start; a request without it is refused.
+    let token: String
+    /// Whether history offers revert (`--allow-writes`).
+    let allowsWrites: Bool
+    /// The most rows a table page shows.
+    static let pageSize = 50
+    /// The most entries a feed or history page shows.
+    static let feedPageSize = 100
+
+    /// A new random token: 32 bytes from the system's secure generator, as hex.
+    static func newToken() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<4).map { _ in String(generator.next() as UInt64, radix: 16).leftPadded(to: 16) }.joined()
+    }
+
+    /// The user tables, by name.
+    func tableNames() throws(CLIError) -> [String] {
+        try SchemaReader.tableNames(store)
+    }
+
+    /// The table called `name` (as the schema spells it, or case-insensitively).
+    func table(_ name: String) throws(CLIError) -> TableSchema {
+        try SchemaReader.table(name, in: store)
+    }
+}
+
+extension String {
+    /// The string with zeros in front up to `width` characters.
+    fileprivate func leftPadded(to width: Int) -> String {
+        String(repeating: "0", count: max(0, width - count)) + self
+    }
+}
+#endif

@@ -1,0 +1,128 @@
+#if SIGNALSTORE_INSPECTOR
+import Hummingbird
+
+/// The inspector's stylesheet and its one small script, served from `/static/`. No build step
+/// and nothing fetched from elsewhere; the pages work without the script, which adds only the
+/// live updates.
+enum InspectorAssets {
+    static func response(_ name: String) -> Response {
+        switch name {
+        case "inspector.css": return asset(css, type: "text/css; charset=utf-8")
+        case "inspector.js": return asset(script, type: "text/javascript; charset=utf-8")
+        default: return Page.plain(.notFound, "There is no such file.")
+        }
+    }
+
+    private static func asset(_ text: String, type: String) -> Response {
+        Response(status: .ok, headers: [.contentType: type], body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    static let css = """
+        :root { color-scheme: light dark; --muted: #777; --line: #8884; --accent: #2a6ad8; }
+        body { font: 14px/1.45 system-ui, sans-serif; margin: 0; }
+        header { display: flex; flex-wrap: wrap; gap: .75em; align-items: baseline; padding: .6em 1em; border-bottom: 1px solid var(--line); }
+        header nav { margin-left: auto; display: flex; gap: 1em; }
+        .brand { font-weight: 600; text-decoration: none; }
+        .path { color: var(--muted); font-family: ui-monospace, monospace; }
+        .mode { font-size: 12px; padding: 0 .5em; border: 1px solid var(--line); border-radius: 1em; }
+        .mode.writes { border-color: #c33; color: #c33; }
+        .live { font-size: 12px; color: var(--muted); }
+        .live.on::before { content: "● "; color: #2a2; }
+        main { padding: 0 1em 2em; }
+        h1 { font-size: 20px; } h2 { font-size: 16px; margin-top: 1.5em; }
+        table { border-collapse: collapse; margin: .5em 0; }
+        th, td { border: 1px solid var(--line); padding: .2em .5em; text-align: left; vertical-align: top; }
+        td { white-space: pre-wrap; font-family: ui-monospace, monospace; max-width: 40em; overflow-wrap: anywhere; }
+        th small { color: var(--muted); font-weight: normal; }
+        td.num { text-align: right; }
+        td.null { color: var(--muted); font-style: italic; }
+        td.empty::before { content: "(empty text)"; color: var(--muted); font-style: italic; }
+        td.blob { color: #a5a; }
+        td.none, p.none { color: var(--muted); font-style: italic; }
+        .more { color: var(--muted); }
+        td.op.insert { color: #2a2; } td.op.delete { color: #c33; } td.op.update { color: var(--accent); }
+        tr.fresh { animation: fresh 1.5s ease-out; }
+        @keyframes fresh { from { background: #fd4a; } to { background: transparent; } }
+        form.filter { display: flex; flex-wrap: wrap; gap: .5em; align-items: center; margin: .5em 0; }
+        .error { color: #c33; }
+        dl.facts { display: grid; grid-template-columns: max-content auto; gap: .2em 1em; }
+        dl.facts dt { color: var(--muted); } dl.facts dd { margin: 0; }
+        .pager { display: flex; gap: 1.5em; }
+        """
+
+    /// Follows `/events` (the URL in the body's `data-events`): prepends each new entry to the
+    /// feed table, and on pages marked `data-refresh` reloads the `.live-part` elements a
+    /// moment after entries arrive. Everything from the server goes in as text.
+    static let script = """
+        "use strict";
+        (() => {
+          const url = document.body.dataset.events;
+          if (!url) return;
+          const status = document.getElementById("live-status");
+          const feed = document.getElementById("feed-rows");
+          const refresh = document.body.dataset.refresh === "1";
+          const say = (text, on) => { if (status) { status.textContent = text; status.classList.toggle("on", on); } };
+          const source = new EventSource(url);
+          source.onopen = () => say("live", true);
+          source.onerror = () => say("reconnecting…", false);
+          const cell = (text, className) => {
+            const td = document.createElement("td");
+            if (className) td.className = className;
+            td.textContent = text;
+            return td;
+          };
+          const link = (text, href, className) => {
+            const td = document.createElement("td");
+            if (href) {
+              const a = document.createElement("a");
+              a.href = href; a.textContent = text;
+              if (className) a.className = className;
+              td.append(a);
+            }
+            return td;
+          };
+          const prepend = (row) => {
+            if (!feed) return;
+            row.classList.add("fresh");
+            feed.prepend(row);
+            while (feed.rows.length > 500) feed.lastElementChild.remove();
+          };
+          source.addEventListener("change", (event) => {
+            const entry = JSON.parse(event.data);
+            const row = document.createElement("tr");
+            row.dataset.seq = entry.seq;
+            row.append(cell("#" + entry.seq, "num"), cell(entry.time, "time"), cell(entry.table),
+              link(String(entry.rowID), entry.history, "history"), cell(entry.operation, "op " + entry.operation),
+              cell(entry.detail, "detail"), entry.revert ? link("revert…", entry.revert, "revert") : cell("", "actions"));
+            prepend(row);
+            schedule();
+          });
+          source.addEventListener("skipped", (event) => {
+            const skipped = JSON.parse(event.data);
+            const row = document.createElement("tr");
+            const td = link("… entries " + skipped.from + " to " + skipped.through + " came too fast to show live: open them", "/feed?through=" + skipped.through);
+            td.colSpan = 7;
+            row.append(td);
+            prepend(row);
+            schedule();
+          });
+          let pending = null;
+          const schedule = () => {
+            if (!refresh || pending) return;
+            pending = setTimeout(async () => {
+              try {
+                const response = await fetch(location.href, { credentials: "same-origin" });
+                const page = new DOMParser().parseFromString(await response.text(), "text/html");
+                for (const part of page.querySelectorAll(".live-part[id]")) {
+                  const old = document.getElementById(part.id);
+                  if (old) old.replaceWith(document.importNode(part, true));
+                }
+              } finally {
+                pending = null;
+              }
+            }, 150);
+          };
+        })();
+        """
+}
+#endif

@@ -1,0 +1,65 @@
+#if SIGNALSTORE_INSPECTOR
+import HTTPTypes
+import Hummingbird
+import Logging
+import Signals
+
+/// The inspector's HTTP server: its routes, behind ``InspectorGuard``.
+enum InspectorServer {
+    /// The largest form body read (a revert confirmation is a few dozen bytes).
+    static let maximumFormSize = 16 * 1024
+
+    /// The application that serves `inspector` on `host`:`port` (0: any free port). `onBound`
+    /// gets the port once the server listens.
+    static func application(
+        _ inspector: Inspector, host: String, port: Int, onBound: @escaping @Sendable (Int) -> Void
+    ) -> some ApplicationProtocol {
+        let boundPort = Locked(port)
+        let router = Router()
+        router.middlewares.add(InspectorGuard(token: inspector.token, port: boundPort, loopbackOnly: isLoopback(host)))
+        router.get("/") { _, _ in OverviewPage.response(inspector) }
+        router.get("/tables/:table") { request, context in
+            TablePage.response(inspector, table: context.parameters.get("table") ?? "", query: QueryString(parsing: request.uri.query))
+        }
+        router.get("/feed") { request, _ in FeedPage.response(inspector, query: QueryString(parsing: request.uri.query)) }
+        router.get("/events") { request, _ in
+            FeedEvents.response(inspector, query: QueryString(parsing: request.uri.query), lastEventID: request.headers[lastEventID])
+        }
+        router.get("/history/:table/:rowid") { _, context in
+            HistoryPage.response(inspector, table: context.parameters.get("table") ?? "", rowID: context.parameters.get("rowid") ?? "")
+        }
+        router.get("/static/:name") { _, context in InspectorAssets.response(context.parameters.get("name") ?? "") }
+        if inspector.allowsWrites {
+            router.get("/revert") { request, _ in RevertPage.preview(inspector, query: QueryString(parsing: request.uri.query)) }
+            router.post("/revert") { request, _ in
+                var request = request
+                let body = try await request.collectBody(upTo: maximumFormSize)
+                return RevertPage.perform(inspector, form: QueryString(parsing: String(buffer: body)))
+            }
+        } else {
+            router.get("/revert") { _, _ in
+                Page.error(inspector, .notFound, "this inspector is read-only: start it with `signalstore inspect --allow-writes` to revert")
+            }
+        }
+        var logger = Logger(label: "signalstore.inspect")
+        logger.logLevel = .critical
+        return Application(
+            router: router,
+            configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: nil),
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? port
+                boundPort.withLock { $0 = port }
+                onBound(port)
+            },
+            logger: logger
+        )
+    }
+
+    /// Whether `host` is a loopback address, where the `Host` header is checked.
+    static func isLoopback(_ host: String) -> Bool {
+        ["127.0.0.1", "localhost", "::1"].contains(host.lowercased())
+    }
+
+    private static let lastEventID = HTTPField.Name("Last-Event-ID")!
+}
+#endif

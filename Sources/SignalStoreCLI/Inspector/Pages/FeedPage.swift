@@ -1,0 +1,56 @@
+#if SIGNALSTORE_INSPECTOR
+import Hummingbird
+import SignalStore
+
+/// `/feed`: the change feed newest first, a page at a time, filtered by table and operation
+/// (`table`, `op`) from an entry on (`through`). At the head it streams new entries from every
+/// writer as they commit.
+enum FeedPage {
+    static func response(_ inspector: Inspector, query: QueryString) -> Response {
+        do {
+            let tables = try inspector.tableNames()
+            let table = try query["table"].map { name throws(CLIError) in try inspector.table(name).name }
+            let operation = query["op"].flatMap(Change.Operation.init(rawValue:))
+            let head = try CLIFailure.run { try inspector.store.lastChangeSeq }
+            let through = query["through"].flatMap(Int64.init).map { min($0, head) } ?? head
+            let entries = try CLIFailure.run {
+                try inspector.store.journalEntries(through: through, limit: Inspector.feedPageSize, table: table, operation: operation)
+            }
+            let orders = try SchemaReader.columnOrders(inspector.store)
+            let rows = entries.map { FeedEntry(change: $0, columnOrder: orders[$0.table] ?? []).row(writes: inspector.allowsWrites) }
+            let filters = QueryString([("table", table ?? ""), ("op", operation?.rawValue ?? "")])
+            // Live only at the head: an older page stays as it is.
+            let events = through == head ? "/events" + filters.setting("after", String(head)).encoded : nil
+            let older: HTML = entries.count == Inspector.feedPageSize
+                ? "<a rel=\"next\" id=\"older\" href=\"/feed\(filters.setting("through", String(entries.last!.seq - 1)).encoded)\">Older entries →</a>"
+                : ""
+            return Page.response("Change feed", inspector, events: events, """
+                <h1>Change feed</h1>
+                \(form(tables: tables, table: table, operation: operation, through: query["through"]))
+                <p>Newest first, from every writer; last seq \(head).\(events == nil ? " This page does not update; go to the newest entries to follow new ones." : " New entries appear as they commit.")</p>
+                <table class="feed"><thead>\(FeedEntry.headerRow)</thead>
+                <tbody id="feed-rows">\(rows)</tbody></table>
+                \(entries.isEmpty ? "<p class=\"none\">(no entries)</p>" as HTML : "")
+                <p class="pager"><a href="/feed\(filters.encoded)">Newest entries</a> \(older)</p>
+                """)
+        } catch {
+            return Page.error(inspector, .badRequest, error.description)
+        }
+    }
+
+    /// The filters, as a plain GET form.
+    private static func form(tables: [String], table: String?, operation: Change.Operation?, through: String?) -> HTML {
+        let tableOptions = tables.map { name -> HTML in "<option\(name == table ? " selected" : "")>\(name)</option>" }
+        let operations = [Change.Operation.insert, .update, .delete].map { op -> HTML in
+            "<option\(op == operation ? " selected" : "")>\(op.rawValue)</option>"
+        }
+        return """
+            <form class="filter" method="get" action="/feed">
+            <label>Table <select name="table"><option value="">(all)</option>\(tableOptions)</select></label>
+            <label>Operation <select name="op"><option value="">(all)</option>\(operations)</select></label>
+            <label>Through seq <input name="through" inputmode="numeric" size="8" value="\(through ?? "")" placeholder="newest"></label>
+            <button type="submit">Show</button></form>
+            """
+    }
+}
+#endif

@@ -1,0 +1,199 @@
+#if SIGNALSTORE_INSPECTOR
+import Foundation
+import SignalStore
+
+/// A page of a table's rows as the table page asks for it: sorted by one column, filtered by
+/// one condition, and paged by key (keyset paging), so the thousandth page of a
+/// million-row table costs what the first does when the sort column is indexed.
+///
+/// Column names come from the schema and are quoted; every value is bound.
+struct TableQuery {
+    /// A filter's comparison.
+    enum Comparison: String, CaseIterable {
+        case equals = "eq", notEquals = "ne", less = "lt", greater = "gt", contains, isNull = "null", isNotNull = "notnull"
+
+        /// How the filter form names it.
+        var label: String {
+            switch self {
+            case .equals: "="
+            case .notEquals: "≠"
+            case .less: "<"
+            case .greater: ">"
+            case .contains: "contains"
+            case .isNull: "is NULL"
+            case .isNotNull: "is not NULL"
+            }
+        }
+
+        /// Whether it compares with a value.
+        var takesValue: Bool { self != .isNull && self != .isNotNull }
+    }
+
+    /// Where the next page starts: after this sort value and row key.
+    struct Cursor: Equatable {
+        let sortValue: SQLiteValue
+        let key: SQLiteValue
+    }
+
+    /// One row of a page.
+    struct Row {
+        /// The row's rowid (for its history); `nil` in a `WITHOUT ROWID` table.
+        let rowID: Int64?
+        /// The cells, in schema order, read through ``CellValue/selectExpression(_:)``.
+        let values: [SQLiteValue]
+        /// Where the page after this row starts.
+        let cursor: Cursor
+    }
+
+    let table: TableSchema
+    /// The sort column; `nil` sorts by the key.
+    let sortColumn: ColumnSchema?
+    let descending: Bool
+    let filter: (column: ColumnSchema, comparison: Comparison, value: SQLiteValue)?
+
+    /// The parameters a table page's URL gives: `sort`, `desc`, `where`, `op`, `value`.
+    /// - Throws: A ``CLIError`` for a column the table does not have or a value its column
+    ///   cannot hold.
+    init(table: TableSchema, query: QueryString) throws(CLIError) {
+        self.table = table
+        sortColumn = try query["sort"].map { name throws(CLIError) in try table.column(name) }
+        descending = query["desc"] == "1"
+        guard let name = query["where"] else {
+            filter = nil
+            return
+        }
+        let column = try table.column(name)
+        let comparison = Comparison(rawValue: query["op"] ?? "eq") ?? .equals
+        var value = SQLiteValue.null
+        if comparison == .contains {
+            value = .text(query["value"] ?? "")
+        } else if comparison.takesValue {
+            value = try ValueParser.parse(query["value"] ?? "", for: column, in: table.name)
+        }
+        filter = (column, comparison, value)
+    }
+
+    /// Whether rows have a single key to page by (all but composite-key `WITHOUT ROWID`
+    /// tables, which are paged by offset).
+    var isKeyed: Bool { table.keyColumn != nil || !table.isWithoutRowID }
+
+    /// The expression rows are sorted by.
+    private var sortExpression: String {
+        sortColumn.map { quotedIdentifier($0.name) } ?? keyExpression
+    }
+
+    private var keyExpression: String {
+        isKeyed ? table.keyExpression : table.primaryKey.map(quotedIdentifier).joined(separator: ", ")
+    }
+
+    /// The filter's condition and its bound values.
+    private var filterCondition: (sql: String, arguments: [SQLiteValue])? {
+        guard let filter else { return nil }
+        let column = quotedIdentifier(filter.column.name)
+        switch filter.comparison {
+        case .equals: return ("\(column) = ?", [filter.value])
+        case .notEquals: return ("\(column) IS NOT ?", [filter.value])
+        case .less: return ("\(column) < ?", [filter.value])
+        case .greater: return ("\(column) > ?", [filter.value])
+        case .contains: return ("instr(CAST(\(column) AS TEXT), ?) > 0", [filter.value])
+        case .isNull: return ("\(column) IS NULL", [])
+        case .isNotNull: return ("\(column) IS NOT NULL", [])
+        }
+    }
+
+    /// The rows after `cursor` (from the first when `nil`), at most `limit`, and whether more
+    /// follow. Tables without a single key skip `offset` rows instead.
+    func page(after cursor: Cursor?, offset: Int, limit: Int, _ connection: Connection) throws -> (rows: [Row], more: Bool) {
+        let cells = table.columns.map { CellValue.selectExpression($0.name) }.joined(separator: ", ")
+        let rowID = table.isWithoutRowID ? "NULL" : "rowid"
+        let key = isKeyed ? keyExpression : "NULL"
+        var conditions: [String] = []
+        var arguments: [SQLiteValue] = []
+        if let filter = filterCondition {
+            conditions.append(filter.sql)
+            arguments += filter.arguments
+        }
+        if isKeyed, let cursor {
+            let after = afterCondition(cursor)
+            conditions.append(after.sql)
+            arguments += after.arguments
+        }
+        let direction = descending ? "DESC" : "ASC"
+        var sql = "SELECT \(rowID), \(key), \(sortExpression), \(cells) FROM \(quotedIdentifier(table.name))"
+        if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
+        sql += " ORDER BY \(sortExpression) \(direction)"
+        if sortColumn != nil || !isKeyed { sql += ", \(keyExpression) \(direction)" }
+        sql += " LIMIT ? OFFSET ?"
+        arguments += [.integer(Int64(limit + 1)), .integer(Int64(isKeyed ? 0 : offset))]
+        let read = try connection.statement(sql).rows(arguments)
+        let rows = read.prefix(limit).map { values in
+            Row(rowID: values[0].integerValue, values: Array(values.dropFirst(3)), cursor: Cursor(sortValue: values[2], key: values[1]))
+        }
+        return (rows, read.count > limit)
+    }
+
+    /// The number of rows the filter keeps.
+    func count(_ connection: Connection) throws -> Int64 {
+        var sql = "SELECT count(*) FROM \(quotedIdentifier(table.name))"
+        let filter = filterCondition
+        if let filter { sql += " WHERE " + filter.sql }
+        return try connection.scalar(sql, filter?.arguments ?? [])?.integerValue ?? 0
+    }
+
+    /// Rows after `cursor` in the page's order, where SQLite sorts NULL first: ascending, the
+    /// NULLs come before every value; descending, after.
+    private func afterCondition(_ cursor: Cursor) -> (sql: String, arguments: [SQLiteValue]) {
+        let key = keyExpression, beyond = descending ? "<" : ">"
+        guard let sortColumn else { return ("\(key) \(beyond) ?", [cursor.key]) }
+        let sort = quotedIdentifier(sortColumn.name)
+        switch (cursor.sortValue == .null, descending) {
+        case (true, false):
+            return ("((\(sort) IS NULL AND \(key) > ?) OR \(sort) IS NOT NULL)", [cursor.key])
+        case (true, true):
+            return ("(\(sort) IS NULL AND \(key) < ?)", [cursor.key])
+        case (false, false):
+            return ("(\(sort) > ? OR (\(sort) = ? AND \(key) > ?))", [cursor.sortValue, cursor.sortValue, cursor.key])
+        case (false, true):
+            return ("(\(sort) < ? OR (\(sort) = ? AND \(key) < ?) OR \(sort) IS NULL)", [cursor.sortValue, cursor.sortValue, cursor.key])
+        }
+    }
+}
+
+extension TableQuery.Cursor {
+    /// The cursor as two URL parameters' values (`after`, `key`): a storage-class letter, then
+    /// the value (`n`, `i42`, `r1.5`, `tabc`, `b00ff`).
+    var parameters: (after: String, key: String) {
+        (Self.encode(sortValue), Self.encode(key))
+    }
+
+    /// The cursor a page's `after` and `key` parameters give; `nil` when either is missing or
+    /// malformed (the page then starts at the first row).
+    init?(after: String?, key: String?) {
+        guard let after, let key, let sortValue = Self.decode(after), let keyValue = Self.decode(key) else { return nil }
+        self.init(sortValue: sortValue, key: keyValue)
+    }
+
+    private static func encode(_ value: SQLiteValue) -> String {
+        switch value {
+        case .null: "n"
+        case .integer(let number): "i\(number)"
+        case .real(let number): "r\(number)"
+        case .text(let text): "t" + text
+        case .blob(let bytes): "b" + bytes.map { String(format: "%02x", $0) }.joined()
+        }
+    }
+
+    private static func decode(_ text: String) -> SQLiteValue? {
+        guard let tag = text.first else { return nil }
+        let rest = String(text.dropFirst())
+        switch tag {
+        case "n": return .null
+        case "i": return Int64(rest).map(SQLiteValue.integer)
+        case "r": return Double(rest).map(SQLiteValue.real)
+        case "t": return .text(rest)
+        case "b": return ValueParser.hexBytes(rest).map { .blob(Data($0)) }
+        default: return nil
+        }
+    }
+}
+#endif
