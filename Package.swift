@@ -106,7 +106,7 @@ let package = Package(
         .testTarget(
             name: "SignalStoreCLITests",
             dependencies: ["SignalStoreCLI", "SignalStore", "SignalsTesting", "signalstore", "SignalStoreTestSupport"],
-            swiftSettings: strictSwift
+            swiftSettings: strictSwift + (withNetworking ? [.define("SIGNALSTORE_INSPECTOR", .when(traits: ["Inspector"]))] : [])
         ),
         .testTarget(
             name: "SignalStoreMacrosTests",

@@ -29,7 +29,7 @@ enum CellValue {
             return "<td class=\"empty\" data-type=\"text\" title=\"empty text\"></td>"
         case .text(let text):
             let cut = text.count > shownLength
-            return "<td data-type=\"text\"\(cut ? " data-cut=\"1\"" : "")>\(cut ? String(text.prefix(shownLength)) : text)\(cut ? "<span class=\"more\">…</span>" as HTML : "")</td>"
+            return "<td data-type=\"text\"\(cut ? " data-cut=\"1\"" as HTML : "")>\(cut ? String(text.prefix(shownLength)) : text)\(cut ? "<span class=\"more\">…</span>" as HTML : "")</td>"
         case .blob(let bytes):
             let cut = bytes.count > shownLength
             return "<td class=\"blob\" data-type=\"blob\">\(ValueFormat.human(.blob(bytes.prefix(shownLength))))\(cut ? "<span class=\"more\">…</span>" as HTML : "")</td>"

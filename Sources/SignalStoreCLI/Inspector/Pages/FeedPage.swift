@@ -21,9 +21,10 @@ enum FeedPage {
             let filters = QueryString([("table", table ?? ""), ("op", operation?.rawValue ?? "")])
             // Live only at the head: an older page stays as it is.
             let events = through == head ? "/events" + filters.setting("after", String(head)).encoded : nil
-            let older: HTML = entries.count == Inspector.feedPageSize
-                ? "<a rel=\"next\" id=\"older\" href=\"/feed\(filters.setting("through", String(entries.last!.seq - 1)).encoded)\">Older entries →</a>"
-                : ""
+            var older: HTML = ""
+            if entries.count == Inspector.feedPageSize, let last = entries.last {
+                older = "<a rel=\"next\" id=\"older\" href=\"/feed\(filters.setting("through", String(last.seq - 1)).encoded)\">Older entries →</a>"
+            }
             return Page.response("Change feed", inspector, events: events, """
                 <h1>Change feed</h1>
                 \(form(tables: tables, table: table, operation: operation, through: query["through"]))

@@ -19,7 +19,7 @@ enum Page {
             <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
             <title>\(title) · SignalStore inspector</title>
             <link rel="stylesheet" href="/static/inspector.css"></head>
-            <body\(events.map { " data-events=\"\($0)\"" as HTML } ?? "")\(refresh ? " data-refresh=\"1\"" : "")>
+            <body\(events.map { " data-events=\"\($0)\"" as HTML } ?? "")\(refresh ? " data-refresh=\"1\"" as HTML : "")>
             <header><a class="brand" href="/">SignalStore inspector</a> <span class="path">\(inspector.store.path)</span> \(mode) \(live)
             <nav><a href="/">Overview</a> <a href="/feed">Change feed</a></nav></header>
             <main>\(body)</main>

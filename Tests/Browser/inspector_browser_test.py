@@ -1,0 +1,220 @@
+#!/usr/bin/env python3
+"""`signalstore inspect` in a real browser: headless Chromium driven through Selenium.
+
+Usage: inspector_browser_test.py SIGNALSTORE_BINARY MIGRATIONS_DIR SCREENSHOT_PATH
+
+What it checks, each the way a user meets it:
+- the page loads with the printed token and is refused without it (or with a wrong one);
+- a write by the real `sqlite3` shell appears in the live feed and in the open table within 1 s;
+- values that look like markup render as text: the DOM holds their characters, no element or
+  script comes from them;
+- with --allow-writes a row's history offers revert: the preview shows what it would write, the
+  confirmation writes it (checked with sqlite3); without --allow-writes there is no revert at all;
+- a screenshot of the change feed is saved to SCREENSHOT_PATH.
+Exits non-zero on the first failure, naming it.
+"""
+import os
+import re
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+
+from selenium import webdriver
+from selenium.common.exceptions import NoAlertPresentException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+
+BINARY, MIGRATIONS, SCREENSHOT = sys.argv[1], sys.argv[2], sys.argv[3]
+HOSTILE_SCRIPT = "<script>window.pwned = 1</script>"
+HOSTILE_IMAGE = '"><img src=x onerror="window.pwned = 2">'
+
+
+def fail(message):
+    print(f"FAIL: {message}", file=sys.stderr)
+    sys.exit(1)
+
+
+def check(condition, message):
+    if not condition:
+        fail(message)
+    print(f"ok: {message}")
+
+
+def wait_until(condition, timeout, what):
+    """Polls `condition` until it is true; returns the seconds it took, fails after `timeout`."""
+    start = time.monotonic()
+    while time.monotonic() - start < timeout:
+        if condition():
+            return time.monotonic() - start
+        time.sleep(0.02)
+    fail(f"{what} (waited {timeout} s)")
+
+
+def make_database(folder):
+    """A migrated database with three orders, two of them holding markup."""
+    path = os.path.join(folder, "app.sqlite")
+    subprocess.run([BINARY, "migrate", "--db", path, "--migrations", MIGRATIONS], check=True, capture_output=True)
+    sqlite("INSERT INTO orders (id, purchase_num, status, note) VALUES "
+           f"(1, 1, 'new', '{HOSTILE_SCRIPT}'), (2, 2, 'null', '{HOSTILE_IMAGE}'), (3, 3, '', NULL)", path)
+    return path
+
+
+def sqlite(sql, path):
+    """Runs `sql` in the real sqlite3 shell: a foreign writer."""
+    subprocess.run(["sqlite3", path, sql], check=True)
+
+
+class Inspector:
+    """A running `signalstore inspect`, stopped with Ctrl-C (SIGINT) as a user stops it."""
+
+    def __init__(self, database, *flags):
+        self.process = subprocess.Popen([BINARY, "inspect", "--db", database, *flags],
+                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.process.stdout.readline()  # "SignalStore inspector for …"
+        line = self.process.stdout.readline().strip()
+        match = re.fullmatch(r"(http://127\.0\.0\.1:\d+)/\?token=([0-9a-f]{64})", line)
+        if not match:
+            self.stop()
+            fail(f"inspect printed no URL with a token: {line!r}")
+        self.base, self.token = match.group(1), match.group(2)
+
+    def url(self, path, token=True):
+        joiner = "&" if "?" in path else "?"
+        return self.base + path + (f"{joiner}token={self.token}" if token else "")
+
+    def stop(self):
+        self.process.send_signal(signal.SIGINT)
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            fail("inspect did not stop within 10 s of Ctrl-C")
+
+
+def browser():
+    options = webdriver.ChromeOptions()
+    options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
+    for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,900"]:
+        options.add_argument(argument)
+    return webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options)
+
+
+def text(driver, selector):
+    return driver.find_element(By.CSS_SELECTOR, selector).text
+
+
+def cell_texts(driver, selector):
+    """The text of each element `selector` finds, read in one step (the live page replaces its rows)."""
+    return driver.execute_script("return [...document.querySelectorAll(arguments[0])].map(e => e.textContent)", selector)
+
+
+def no_alert(driver):
+    try:
+        driver.switch_to.alert
+        return False
+    except NoAlertPresentException:
+        return True
+
+
+def check_token(driver, inspector):
+    driver.get(inspector.url("/", token=False))
+    check("needs its token" in text(driver, "#message") and not driver.find_elements(By.ID, "tables"),
+          "without the token the page is refused")
+    driver.get(inspector.base + "/?token=" + "0" * 64)
+    check("needs its token" in text(driver, "#message"), "a wrong token is refused")
+    driver.get(inspector.url("/"))
+    check(driver.find_elements(By.ID, "tables") and "token" not in driver.current_url,
+          "the printed URL opens the overview, and the token leaves the address bar")
+
+
+def check_hostile_values(driver, inspector):
+    driver.get(inspector.url("/tables/orders"))
+    texts = [cell.get_attribute("textContent") for cell in driver.find_elements(By.CSS_SELECTOR, "#rows td[data-type=text]")]
+    check(HOSTILE_SCRIPT in texts and HOSTILE_IMAGE in texts, "markup in a value is shown as its characters")
+    check(not driver.find_elements(By.CSS_SELECTOR, "main img, main script"), "no element comes from a value")
+    check(driver.execute_script("return window.pwned === undefined") and no_alert(driver), "no script from a value ran")
+    types = {cell.get_attribute("textContent"): cell.get_attribute("data-type")
+             for cell in driver.find_elements(By.CSS_SELECTOR, "#rows tr:nth-child(2) td, #rows tr:nth-child(3) td")}
+    check(types.get("null") == "text" and types.get("NULL") == "null" and types.get("") == "text",
+          "the text 'null', NULL and empty text are told apart")
+
+
+def check_live(driver, inspector, database):
+    driver.get(inspector.url("/feed"))
+    wait_until(lambda: text(driver, "#live-status") == "live", 5, "the feed page connects to its live events")
+    head = int(driver.find_element(By.CSS_SELECTOR, "#feed-rows tr").get_attribute("data-seq"))
+    sqlite("UPDATE orders SET purchase_num = 41 WHERE id = 3", database)
+    seconds = wait_until(lambda: driver.find_elements(By.CSS_SELECTOR, f"#feed-rows tr[data-seq='{head + 1}']"), 1.0,
+                         "a sqlite3 write appears in the live feed within 1 s")
+    check("purchase_num: 3 → 41" in text(driver, f"#feed-rows tr[data-seq='{head + 1}'] .detail"),
+          f"a sqlite3 write appears in the live feed within 1 s ({seconds:.2f} s)")
+    driver.get(inspector.url("/tables/orders"))
+    wait_until(lambda: text(driver, "#live-status") == "live", 5, "the table page connects to its live events")
+    sqlite("UPDATE orders SET purchase_num = 42 WHERE id = 3", database)
+    seconds = wait_until(lambda: "42" in cell_texts(driver, "#rows tr:nth-child(3) td"), 1.0,
+                         "a sqlite3 write appears in the open table within 1 s")
+    check(True, f"a sqlite3 write appears in the open table within 1 s ({seconds:.2f} s)")
+
+
+def check_revert(driver, inspector, database):
+    driver.get(inspector.url("/history/orders/3"))
+    links = driver.find_elements(By.CSS_SELECTOR, "#history-rows a.revert")
+    check(len(links) == 3, "with --allow-writes every history entry offers revert")
+    links[-1].click()
+    check("would write 1 entry" in text(driver, "main") and "purchase_num: 42 → 41" in text(driver, "#revert-entries"),
+          "the revert preview shows what it would write")
+    check(value(database, "SELECT purchase_num FROM orders WHERE id = 3") == 42, "the preview wrote nothing")
+    driver.find_element(By.ID, "confirm-revert").click()
+    check("Wrote 1 entry" in text(driver, "#message"), "confirming reverts")
+    check(value(database, "SELECT purchase_num FROM orders WHERE id = 3") == 41, "sqlite3 sees the reverted value")
+
+
+def check_read_only(driver, inspector):
+    driver.get(inspector.url("/history/orders/3"))
+    check(driver.find_elements(By.ID, "history-rows") and not driver.find_elements(By.CSS_SELECTOR, "a.revert"),
+          "without --allow-writes a history has no revert")
+    driver.get(inspector.url("/feed"))
+    check(not driver.find_elements(By.CSS_SELECTOR, "a.revert"), "without --allow-writes the feed has no revert")
+    driver.get(inspector.url("/revert?from=1&to=1"))
+    check("read-only" in text(driver, "#message"), "without --allow-writes /revert is refused")
+
+
+def value(database, sql):
+    with sqlite3.connect(database) as connection:
+        return connection.execute(sql).fetchone()[0]
+
+
+def main():
+    with tempfile.TemporaryDirectory() as folder:
+        database = make_database(folder)
+        driver = browser()
+        try:
+            inspector = Inspector(database, "--allow-writes")
+            try:
+                check_token(driver, inspector)
+                check_hostile_values(driver, inspector)
+                check_live(driver, inspector, database)
+                check_revert(driver, inspector, database)
+                driver.get(inspector.url("/feed"))
+                wait_until(lambda: text(driver, "#live-status") == "live", 5, "the feed connects before the screenshot")
+                os.makedirs(os.path.dirname(os.path.abspath(SCREENSHOT)), exist_ok=True)
+                driver.save_screenshot(SCREENSHOT)
+                print(f"ok: screenshot of the change feed saved to {SCREENSHOT}")
+            finally:
+                inspector.stop()
+            read_only = Inspector(database)
+            try:
+                check_read_only(driver, read_only)
+            finally:
+                read_only.stop()
+        finally:
+            driver.quit()
+    print("inspector browser tests: all passed")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,171 @@
+// The inspector comes with the Inspector trait (`swift test --traits Sync,Inspector`, as .ci/run
+// does); its browser tests are in Tests/Browser.
+#if SIGNALSTORE_INSPECTOR
+import Foundation
+import SignalStoreTestSupport
+import Testing
+
+/// `signalstore inspect` over HTTP, as the built binary: what a browser cannot easily show
+/// (a forged `Host`, a forged form, paging through every row exactly once, a busy port).
+@Suite("inspect command")
+struct InspectCommandTests {
+    @Test func aRequestNeedsTheTokenAndTheLoopbackHost() throws {
+        let directory = TemporaryDirectory()
+        let inspector = try RunningInspector(database: try exampleDatabase(in: directory))
+        defer { inspector.stop() }
+        #expect(try inspector.get("/", cookie: false).status == 403)
+        let redirect = try inspector.get("/?token=\(inspector.token)", cookie: false)
+        #expect(redirect.status == 303 && redirect.header("location") == "/")
+        #expect(redirect.header("set-cookie")?.contains("HttpOnly; SameSite=Strict") == true)
+        #expect(try inspector.get("/").status == 200)
+        // A page elsewhere that points its own DNS name at 127.0.0.1 sends its own Host.
+        #expect(try inspector.get("/", host: "attacker.example:\(inspector.port)").status == 421)
+        let page = try inspector.get("/")
+        #expect(page.header("content-security-policy")?.contains("script-src 'self'") == true)
+        #expect(page.header("referrer-policy") == "no-referrer")
+    }
+
+    @Test func keysetPagesVisitEveryRowOnceInEverySortOrder() throws {
+        let directory = TemporaryDirectory()
+        let path = try exampleDatabase(in: directory)
+        // 130 more orders, with repeated values and NULLs in the sort column.
+        let values = (3...132).map { "(\($0), \($0 % 7), 'status \($0 % 3)', \($0 % 5 == 0 ? "NULL" : "'note \($0 % 4)'"))" }
+        try sqlite3(path, "INSERT INTO orders (id, purchase_num, status, note) VALUES \(values.joined(separator: ", "))")
+        let inspector = try RunningInspector(database: path)
+        defer { inspector.stop() }
+        for sort in ["", "sort=note", "sort=note&desc=1", "sort=purchase_num&desc=1", "where=note&op=notnull&sort=status"] {
+            var ids: [String] = []
+            var next: String? = "/tables/orders?" + sort
+            while let url = next {
+                let page = try inspector.get(url.replacingOccurrences(of: "&amp;", with: "&"))
+                #expect(page.status == 200)
+                ids += page.body.matches(#"<tr><td class="num" data-type="integer">(\d+)</td>"#)
+                next = page.body.matches(#"id="next-page" href="([^"]+)""#).first
+            }
+            let expected = sort.contains("notnull") ? 132 - 27 : 132   // order 1 and every fifth have no note
+            #expect(ids.count == expected, "\(sort): \(ids.count) rows")
+            #expect(Set(ids).count == ids.count, "\(sort): a row came twice")
+        }
+    }
+
+    @Test func badParametersGetOneLineAndNothingBreaks() throws {
+        let directory = TemporaryDirectory()
+        let inspector = try RunningInspector(database: try exampleDatabase(in: directory), writes: true)
+        defer { inspector.stop() }
+        let unknown = try inspector.get("/tables/ordres")
+        #expect(unknown.status == 404 && unknown.body.contains("no table &#39;ordres&#39; in this database (did you mean orders?)"))
+        let badValue = try inspector.get("/tables/orders?where=purchase_num&op=eq&value=lots")
+        #expect(badValue.status == 400 && badValue.body.contains("purchase_num"))
+        #expect(try inspector.get("/tables/orders?sort=nope").status == 400)
+        #expect(try inspector.get("/revert?from=9&to=2").status == 400)
+        #expect(try inspector.get("/history/orders/x").status == 400)
+        // A form posted without the token (from another site, which cannot read it) writes nothing.
+        let forged = try inspector.post("/revert", form: "from=1&to=1")
+        #expect(forged.status == 403)
+        #expect(try runBinary(["get", "orders", "--db", inspector.database]).output.contains("new"))
+    }
+
+    @Test func aBusyPortIsOneClearError() throws {
+        let directory = TemporaryDirectory()
+        let path = try exampleDatabase(in: directory)
+        let first = try RunningInspector(database: path)
+        defer { first.stop() }
+        let second = try runBinary(["inspect", "--port", String(first.port), "--db", path])
+        #expect(second.status == 1)
+        #expect(second.error.hasPrefix("error: cannot serve on 127.0.0.1:\(first.port)"))
+        #expect(second.error.contains("choose another --port"))
+    }
+}
+
+/// Runs the `sqlite3` shell on `path`: a writer that knows nothing of SignalStore.
+private func sqlite3(_ path: String, _ sql: String) throws {
+    let result = try runProgram(URL(fileURLWithPath: "/usr/bin/env"), ["sqlite3", path, sql])
+    #expect(result.status == 0, "sqlite3 failed: \(result.error)")
+}
+
+/// A `signalstore inspect` child process and a plain HTTP/1.1 client for it.
+private final class RunningInspector {
+    let database: String
+    let child: ChildProcess
+    let port: Int
+    let token: String
+
+    init(database: String, writes: Bool = false) throws {
+        self.database = database
+        child = try ChildProcess(signalstoreExecutable, ["inspect", "--db", database] + (writes ? ["--allow-writes"] : []))
+        _ = child.output.wait(timeout: 20) { $0.contains("?token=") && $0.hasSuffix("\n") }
+        let url = try #require(child.output.value.matches(#"(http://127\.0\.0\.1:\d+/\?token=[0-9a-f]{64})"#).first, "inspect printed no URL: \(child.error.value)")
+        port = try #require(Int(url.matches(#":(\d+)/"#).first ?? ""))
+        token = String(url.suffix(64))
+    }
+
+    func stop() {
+        child.send(SIGINT)
+        #expect(child.waitForExit(timeout: 10) == 0)
+    }
+
+    func get(_ path: String, cookie: Bool = true, host: String? = nil) throws -> HTTPReply {
+        try send("GET \(path) HTTP/1.1\r\nHost: \(host ?? "127.0.0.1:\(port)")\r\n\(cookie ? "Cookie: signalstore_inspector_\(port)=\(token)\r\n" : "")Connection: close\r\n\r\n")
+    }
+
+    func post(_ path: String, form: String) throws -> HTTPReply {
+        try send("POST \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nCookie: signalstore_inspector_\(port)=\(token)\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: \(form.utf8.count)\r\nConnection: close\r\n\r\n\(form)")
+    }
+
+    /// Writes `request` on a new connection and reads the reply to the end.
+    private func send(_ request: String) throws -> HTTPReply {
+        let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        try #require(connected == 0, "cannot connect to the inspector on port \(port)")
+        let bytes = Array(request.utf8)
+        #expect(bytes.withUnsafeBytes { write(socket, $0.baseAddress, $0.count) } == bytes.count)
+        var reply: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(socket, $0.baseAddress, $0.count) }
+            if count <= 0 { break }
+            reply += buffer[0..<count]
+        }
+        return HTTPReply(String(decoding: reply, as: UTF8.self))
+    }
+}
+
+/// A reply's status, headers and body.
+private struct HTTPReply {
+    let status: Int
+    let headers: [(String, String)]
+    let body: String
+
+    init(_ text: String) {
+        let parts = text.components(separatedBy: "\r\n\r\n")
+        let lines = parts[0].components(separatedBy: "\r\n")
+        status = Int(lines[0].split(separator: " ").dropFirst().first ?? "") ?? 0
+        headers = lines.dropFirst().compactMap { line in
+            guard let colon = line.firstIndex(of: ":") else { return nil }
+            return (line[..<colon].lowercased(), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+        }
+        body = parts.dropFirst().joined(separator: "\r\n\r\n")
+    }
+
+    func header(_ name: String) -> String? {
+        headers.first { $0.0 == name }?.1
+    }
+}
+
+extension String {
+    /// The first capture group of each match of `pattern`.
+    fileprivate func matches(_ pattern: String) -> [String] {
+        let expression = try! NSRegularExpression(pattern: pattern)
+        return expression.matches(in: self, range: NSRange(startIndex..., in: self)).compactMap { match in
+            Range(match.range(at: 1), in: self).map { String(self[$0]) }
+        }
+    }
+}
+#endif
