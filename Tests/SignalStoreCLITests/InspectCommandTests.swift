@@ -65,6 +65,27 @@ struct InspectCommandTests {
         #expect(try runBinary(["get", "orders", "--db", inspector.database]).output.contains("new"))
     }
 
+    /// Sync state is read from the file while `signalstore sync` runs against it: two replicas
+    /// insert customers with one email; the second one's insert loses and is kept as a conflict.
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["SIGNALSTORE_TEST_POSTGRES_URL"] != nil || ProcessInfo.processInfo.environment["CI"] == "true"))
+    func theOverviewShowsSyncStateAndConflicts() throws {
+        let server = try #require(ProcessInfo.processInfo.environment["SIGNALSTORE_TEST_POSTGRES_URL"], "start PostgreSQL: eval \"$(.ci/postgres start)\"")
+        let url = server + (server.contains("?") ? "&" : "?") + "schema=inspect_" + UUID().uuidString.prefix(8).lowercased()
+        let first = TemporaryDirectory(), second = TemporaryDirectory()
+        let replicas = [try exampleDatabase(in: first), try exampleDatabase(in: second)]
+        for (id, replica) in zip([10, 20], replicas) {
+            try sqlite3(replica, "INSERT INTO customers (id, name, email) VALUES (\(id), 'Ada', 'ada@example.com')")
+            let sync = try runBinary(["sync", "--once", "--postgres", url, "--table", "customers", "--db", replica])
+            #expect(sync.status == 0, "\(sync.error)")
+        }
+        let inspector = try RunningInspector(database: replicas[1])
+        defer { inspector.stop() }
+        let overview = try inspector.get("/").body
+        #expect(overview.contains("<dt>Waiting to upload</dt><dd>0</dd>"))
+        #expect(overview.contains("<dd id=\"conflict-count\">1</dd>"))
+        #expect(overview.contains("UNIQUE constraint failed: customers.email"))
+    }
+
     @Test func aBusyPortIsOneClearError() throws {
         let directory = TemporaryDirectory()
         let path = try exampleDatabase(in: directory)
