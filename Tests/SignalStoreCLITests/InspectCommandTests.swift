@@ -16,7 +16,9 @@ struct InspectCommandTests {
         #expect(try inspector.get("/", cookie: false).status == 403)
         let redirect = try inspector.get("/?token=\(inspector.token)", cookie: false)
         #expect(redirect.status == 303 && redirect.header("location") == "/")
-        #expect(redirect.header("set-cookie")?.contains("HttpOnly; SameSite=Strict") == true)
+        let cookie = redirect.header("set-cookie")?.split(separator: "; ").map(String.init) ?? []
+        #expect(cookie.first == "signalstore_inspector_\(inspector.port)=\(inspector.token)")
+        #expect(Set(cookie.dropFirst()) == ["HttpOnly", "SameSite=Strict", "Path=/"])
         #expect(try inspector.get("/").status == 200)
         // A page elsewhere that points its own DNS name at 127.0.0.1 sends its own Host.
         #expect(try inspector.get("/", host: "attacker.example:\(inspector.port)").status == 421)
