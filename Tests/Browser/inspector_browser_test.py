@@ -152,6 +152,12 @@ def check_live(driver, inspector, database):
                          "a sqlite3 write appears in the live feed within 1 s")
     check("purchase_num: 3 → 41" in text(driver, f"#feed-rows tr[data-seq='{head + 1}'] .detail"),
           f"a sqlite3 write appears in the live feed within 1 s ({seconds:.2f} s)")
+    sqlite("WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 1500) "
+           "INSERT INTO customers (id, name) SELECT x, 'customer ' || x FROM n", database)
+    wait_until(lambda: driver.find_elements(By.CSS_SELECTOR, "#feed-rows a[href^='/feed?through=']"), 2.0,
+               "a 1,500-row transaction in the live feed becomes one line linking to its entries")
+    check(len(driver.find_elements(By.CSS_SELECTOR, "#feed-rows tr")) <= 1_100,
+          "a 1,500-row transaction in the live feed becomes one line linking to its entries, not 1,500 rows")
     driver.get(inspector.url("/tables/orders"))
     wait_until(lambda: text(driver, "#live-status") == "live", 5, "the table page connects to its live events")
     sqlite("UPDATE orders SET purchase_num = 42 WHERE id = 3", database)

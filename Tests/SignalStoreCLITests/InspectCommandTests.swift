@@ -2,6 +2,7 @@
 // does); its browser tests are in Tests/Browser.
 #if SIGNALSTORE_INSPECTOR
 import Foundation
+import SignalStore
 import SignalStoreTestSupport
 import Testing
 
@@ -80,9 +81,17 @@ struct InspectCommandTests {
             let sync = try runBinary(["sync", "--once", "--postgres", url, "--table", "customers", "--db", replica])
             #expect(sync.status == 0, "\(sync.error)")
         }
+        // A durable consumer that acknowledged the first entry: its lag is the rest.
+        let store = try Store(existing: replicas[1], access: .readWrite)
+        let subscription = store.changes(consumer: "uploader").subscribe(onValue: { _ in })
+        subscription.dispose()
+        try store.acknowledge(through: 1, consumer: "uploader")
+        let head = try store.lastChangeSeq
+        store.close()
         let inspector = try RunningInspector(database: replicas[1])
         defer { inspector.stop() }
         let overview = try inspector.get("/").body
+        #expect(overview.contains("<tr><td>uploader</td><td class=\"num\">#1</td><td class=\"num\">\(head - 1)</td></tr>"))
         #expect(overview.contains("<dt>Waiting to upload</dt><dd>0</dd>"))
         #expect(overview.contains("<dd id=\"conflict-count\">1</dd>"))
         #expect(overview.contains("UNIQUE constraint failed: customers.email"))
