@@ -163,7 +163,7 @@ def check_live(driver, inspector, database):
     sqlite("UPDATE orders SET purchase_num = 42 WHERE id = 3", database)
     seconds = wait_until(lambda: "42" in cell_texts(driver, "#rows tr:nth-child(3) td"), 1.0,
                          "a sqlite3 write appears in the open table within 1 s")
-    check(True, f"a sqlite3 write appears in the open table within 1 s ({seconds:.2f} s)")
+    print(f"ok: a sqlite3 write appears in the open table within 1 s ({seconds:.2f} s)")
 
 
 def check_revert(driver, inspector, database):

@@ -21,16 +21,6 @@ struct Inspector: Sendable {
         var generator = SystemRandomNumberGenerator()
         return (0..<4).map { _ in String(generator.next() as UInt64, radix: 16).leftPadded(to: 16) }.joined()
     }
-
-    /// The user tables, by name.
-    func tableNames() throws(CLIError) -> [String] {
-        try SchemaReader.tableNames(store)
-    }
-
-    /// The table called `name` (as the schema spells it, or case-insensitively).
-    func table(_ name: String) throws(CLIError) -> TableSchema {
-        try SchemaReader.table(name, in: store)
-    }
 }
 
 extension String {

@@ -8,8 +8,8 @@ import SignalStore
 enum FeedPage {
     static func response(_ inspector: Inspector, query: QueryString) -> Response {
         do {
-            let tables = try inspector.tableNames()
-            let table = try query["table"].map { name throws(CLIError) in try inspector.table(name).name }
+            let tables = try SchemaReader.tableNames(inspector.store)
+            let table = try query["table"].map { name throws(CLIError) in try SchemaReader.table(name, in: inspector.store).name }
             let operation = query["op"].flatMap(Change.Operation.init(rawValue:))
             let head = try CLIFailure.run { try inspector.store.lastChangeSeq }
             let through = query["through"].flatMap(Int64.init).map { min($0, head) } ?? head

@@ -7,7 +7,7 @@ import SignalStore
 enum HistoryPage {
     static func response(_ inspector: Inspector, table name: String, rowID text: String) -> Response {
         do {
-            let schema = try inspector.table(name)
+            let schema = try SchemaReader.table(name, in: inspector.store)
             guard let rowID = Int64(text) else {
                 return Page.error(inspector, .badRequest, "\(text) is not a rowid; open a row's history from its table or from the change feed")
             }

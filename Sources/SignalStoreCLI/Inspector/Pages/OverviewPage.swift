@@ -13,7 +13,7 @@ enum OverviewPage {
             let store = inspector.store
             let head = try CLIFailure.run { try store.lastChangeSeq }
             let journal = try CLIFailure.run { try store.journalSummary() }
-            let tables = try inspector.tableNames().map { ($0, try rowCount(of: $0, in: store)) }
+            let tables = try SchemaReader.tableNames(inspector.store).map { ($0, try rowCount(of: $0, in: store)) }
             let consumers = try CLIFailure.run { try store.consumers }
             let version = try store.readForCLI(AppliedMigration.all).last.map { "\($0.version) (\($0.name))" } ?? "0 (no migrations applied)"
             let tableRows = tables.map { name, count -> HTML in

@@ -8,7 +8,7 @@ enum TablePage {
     static func response(_ inspector: Inspector, table name: String, query: QueryString) -> Response {
         let schema: TableSchema
         do {
-            schema = try inspector.table(name)
+            schema = try SchemaReader.table(name, in: inspector.store)
         } catch {
             return Page.error(inspector, .notFound, error.description)
         }
