@@ -68,6 +68,24 @@ struct InspectCommandTests {
         #expect(try runBinary(["get", "orders", "--db", inspector.database]).output.contains("new"))
     }
 
+    /// The feed's filters on the page and on the live stream, and a stream that reconnects with
+    /// `Last-Event-ID` resumes after that entry.
+    @Test func theFeedFiltersByTableAndOperationLiveAndOnThePage() throws {
+        let directory = TemporaryDirectory()
+        let path = try exampleDatabase(in: directory)   // orders 1 and 2: seqs 1 and 2
+        try sqlite3(path, "INSERT INTO customers (id, name) VALUES (7, 'Ada'); UPDATE orders SET status = 'shipped' WHERE id = 1")
+        let inspector = try RunningInspector(database: path)
+        defer { inspector.stop() }
+        let page = try inspector.get("/feed?table=orders&op=update").body
+        #expect(page.matches(#"<tr data-seq="(\d+)">"#) == ["4"])
+        let events = try inspector.stream("/events?table=customers&op=insert&after=0") { $0.contains("id: 3\n") }
+        #expect(events.matches(#"id: (\d+)\n"#) == ["3"])
+        try sqlite3(path, "INSERT INTO customers (id, name) VALUES (8, 'Grace'); INSERT INTO orders (id, purchase_num, status) VALUES (9, 1, 'new')")
+        let resumed = try inspector.stream("/events?table=customers&op=insert", lastEventID: 3) { $0.contains("id: 5\n") }
+        #expect(resumed.matches(#"id: (\d+)\n"#) == ["5"])
+        #expect(resumed.contains(#""detail":"{id: 8, name: Grace, email: null}""#))
+    }
+
     /// Sync state is read from the file while `signalstore sync` runs against it: two replicas
     /// insert customers with one email; the second one's insert loses and is kept as a conflict.
     @Test(.enabled(if: ProcessInfo.processInfo.environment["SIGNALSTORE_TEST_POSTGRES_URL"] != nil || ProcessInfo.processInfo.environment["CI"] == "true"))
@@ -144,8 +162,22 @@ private final class RunningInspector {
         try send("POST \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nCookie: signalstore_inspector_\(port)=\(token)\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: \(form.utf8.count)\r\nConnection: close\r\n\r\n\(form)")
     }
 
+    /// Reads the live event stream at `path` until `isEnough` holds for what arrived (at most
+    /// 5 s), and returns it.
+    func stream(_ path: String, lastEventID: Int64? = nil, until isEnough: (String) -> Bool) throws -> String {
+        let resume = lastEventID.map { "Last-Event-ID: \($0)\r\n" } ?? ""
+        let request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nCookie: signalstore_inspector_\(port)=\(token)\r\n\(resume)\r\n"
+        return try exchange(request, until: isEnough)
+    }
+
     /// Writes `request` on a new connection and reads the reply to the end.
     private func send(_ request: String) throws -> HTTPReply {
+        HTTPReply(try exchange(request) { _ in false })
+    }
+
+    /// Writes `request` on a new connection and reads until the server closes it, `isEnough`
+    /// holds, or 5 s pass without a byte.
+    private func exchange(_ request: String, until isEnough: (String) -> Bool) throws -> String {
         let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(socket) }
         var address = sockaddr_in()
@@ -156,6 +188,8 @@ private final class RunningInspector {
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         try #require(connected == 0, "cannot connect to the inspector on port \(port)")
+        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         let bytes = Array(request.utf8)
         #expect(bytes.withUnsafeBytes { write(socket, $0.baseAddress, $0.count) } == bytes.count)
         var reply: [UInt8] = []
@@ -164,8 +198,9 @@ private final class RunningInspector {
             let count = buffer.withUnsafeMutableBytes { read(socket, $0.baseAddress, $0.count) }
             if count <= 0 { break }
             reply += buffer[0..<count]
+            if isEnough(String(decoding: reply, as: UTF8.self)) { break }
         }
-        return HTTPReply(String(decoding: reply, as: UTF8.self))
+        return String(decoding: reply, as: UTF8.self)
     }
 }
 

@@ -21,7 +21,9 @@ enum FeedEvents {
 
     static func response(_ inspector: Inspector, query: QueryString, lastEventID: String?) -> Response {
         let table = query["table"], operation = query["op"].flatMap(Change.Operation.init(rawValue:))
-        let start = max(query["after"].flatMap(Int64.init) ?? 0, lastEventID.flatMap(Int64.init) ?? 0)
+        // After the later of the page's seq and the last event the browser got; from the
+        // newest entry when neither is given.
+        let given = [query["after"], lastEventID].compactMap { $0.flatMap(Int64.init) }.max()
         let store = inspector.store, writes = inspector.allowsWrites
         let body = ResponseBody { writer in
             let wakeUps = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
@@ -36,7 +38,7 @@ enum FeedEvents {
                 commits.dispose()
                 beat.cancel()
             }
-            var stream = Stream(store: store, table: table, operation: operation, writes: writes, cursor: start == 0 ? try store.lastChangeSeq : start)
+            var stream = Stream(store: store, table: table, operation: operation, writes: writes, cursor: try given ?? store.lastChangeSeq)
             try await writer.write(ByteBuffer(string: "retry: 1000\n: connected\n\n"))
             try await writer.write(ByteBuffer(string: try stream.next()))
             for await _ in wakeUps.stream {
