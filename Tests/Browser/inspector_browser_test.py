@@ -24,7 +24,7 @@ import tempfile
 import time
 
 from selenium import webdriver
-from selenium.common.exceptions import NoAlertPresentException
+from selenium.common.exceptions import NoAlertPresentException, NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 
@@ -107,6 +107,14 @@ def text(driver, selector):
     return driver.find_element(By.CSS_SELECTOR, selector).text
 
 
+def shows(driver, selector, needle):
+    """Whether the element `selector` finds holds `needle`; false while a navigation has not drawn it yet."""
+    try:
+        return needle in text(driver, selector)
+    except (NoSuchElementException, StaleElementReferenceException):
+        return False
+
+
 def cell_texts(driver, selector):
     """The text of each element `selector` finds, read in one step (the live page replaces its rows)."""
     return driver.execute_script("return [...document.querySelectorAll(arguments[0])].map(e => e.textContent)", selector)
@@ -170,12 +178,13 @@ def check_revert(driver, inspector, database):
     driver.get(inspector.url("/history/orders/3"))
     links = driver.find_elements(By.CSS_SELECTOR, "#history-rows a.revert")
     check(len(links) == 3, "with --allow-writes every history entry offers revert")
-    links[-1].click()
-    check("would write 1 entry" in text(driver, "main") and "purchase_num: 42 → 41" in text(driver, "#revert-entries"),
-          "the revert preview shows what it would write")
+    links[-1].click()  # a click returns before the page it opens is drawn: wait for it
+    wait_until(lambda: shows(driver, "#revert-entries", "purchase_num: 42 → 41"), 5, "the revert preview opens")
+    check("would write 1 entry" in text(driver, "main"), "the revert preview shows what it would write")
     check(value(database, "SELECT purchase_num FROM orders WHERE id = 3") == 42, "the preview wrote nothing")
     driver.find_element(By.ID, "confirm-revert").click()
-    check("Wrote 1 entry" in text(driver, "#message"), "confirming reverts")
+    wait_until(lambda: shows(driver, "#message", "Wrote 1 entry"), 5, "confirming reverts")
+    print("ok: confirming reverts")
     check(value(database, "SELECT purchase_num FROM orders WHERE id = 3") == 41, "sqlite3 sees the reverted value")
 
 
