@@ -235,6 +235,51 @@ struct ReadsBesideWritesTests {
         store.close()
     }
 
+    /// Commits that change only ordinary columns store their values in live objects after the
+    /// registry's lock is released, so readers filing objects do not wait for them. Readers
+    /// filing objects meanwhile still get one object per row, never one left behind a commit.
+    @Test func readersBesideLargeCommitsOverLiveObjectsGetOneCurrentObjectPerRow() throws {
+        let directory = TemporaryDirectory()
+        let store = try openStore(directory)
+        try store.execute("""
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 300)
+            INSERT INTO orders (id, purchase_num, status) SELECT i, 0, 'open' FROM n
+            """)
+        let kept = try store.all(Order.self, where: "id <= 100")
+        let rounds = 150
+        let writing = Locked(true)
+        let found = Locked<[Int64: [Order]]>([:])
+        let regressions = Locked<[String]>([])
+        let readers = (0..<2).map { _ in
+            onAnotherThread {
+                var seen: [ObjectIdentifier: Int] = [:]
+                while writing.withLock({ $0 }) {
+                    let id = Int64.random(in: 1...300)
+                    guard let order = try? store.find(Order.self, id: id) else { continue }
+                    let value = order.purchaseNum
+                    if let earlier = seen[ObjectIdentifier(order)], value < earlier {
+                        regressions.withLock { $0.append("order \(id) went back from \(earlier) to \(value)") }
+                    }
+                    seen[ObjectIdentifier(order)] = value
+                    found.withLock { $0[id, default: []].append(order) }
+                }
+            }
+        }
+        for round in 1...rounds {
+            try store.transaction { try store.execute("UPDATE orders SET purchase_num = ?", arguments: [.integer(Int64(round))]) }
+        }
+        writing.withLock { $0 = false }
+        for reader in readers { #expect(reader.wait(timeout: .now() + 30) == .success) }
+        #expect(regressions.withLock { $0 }.isEmpty, "\(regressions.withLock { $0 }.prefix(3))")
+        #expect(found.withLock { $0.keys.filter { $0 > 100 }.count } > 100, "the readers filed too few objects to tell")
+        for (id, orders) in found.withLock({ $0 }) {
+            #expect(orders.allSatisfy { $0 === orders[0] }, "order \(id) had \(Set(orders.map(ObjectIdentifier.init)).count) objects")
+            #expect(orders[0].purchaseNum == rounds, "order \(id) stopped at \(orders[0].purchaseNum)")
+        }
+        #expect(kept.allSatisfy { $0.purchaseNum == rounds })
+        store.close()
+    }
+
     @Test func aConstraintViolationIsCaughtWithOnePattern() throws {
         let store = try Store.inMemory(migrations: packageMigrations)
         var caught = false

@@ -1,6 +1,6 @@
 /// What a live object tells its observers after a commit was applied to it: made by
-/// ``ModelRegistry`` under its lock, delivered later by the store with no lock held, in commit
-/// order.
+/// ``ModelRegistry`` as it applies the commit, delivered later by the store with no lock held,
+/// in commit order.
 enum ModelNotification: Sendable {
     /// Column `column` of `object` now holds `value`: Observation's `withMutation`, then the
     /// property's signal.

@@ -4,19 +4,41 @@
 ///
 /// The store keeps it behind its own lock (``Store/registry``), taken after the writer's lock
 /// when both are needed, so readers can file the objects they load without waiting for the
-/// writer.
+/// writer. A commit that changes only ordinary columns holds it just to note the commit and
+/// take a snapshot of the entries; its values are stored after (``applyValues(_:to:)``).
 final class ModelRegistry {
+    /// A row of a table. Table names are compared and hashed by their UTF-8 bytes, as SQLite
+    /// compares them: Unicode-aware `String` hashing costs more than the rest of a lookup, and a
+    /// commit of many rows looks up every one of them.
     struct RowKey: Hashable {
         let table: String
         let rowID: Int64
+
+        static func == (lhs: RowKey, rhs: RowKey) -> Bool {
+            lhs.rowID == rhs.rowID && lhs.table.utf8.elementsEqual(rhs.table.utf8)
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(rowID)
+            var table = table
+            table.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        }
     }
 
-    private struct Entry {
-        weak var object: (any PersistentModel)?
+    /// A filed object. Immutable, and a class, so the map of entries can be handed out as a
+    /// snapshot (see ``entriesSnapshot``) and read without the lock, and copying the map when it
+    /// changes next retains one reference per entry instead of copying weak references.
+    final class Entry: Sendable {
+        weak let object: (any PersistentModel)?
         /// The object's values reflect the journal up to here: it was loaded from a snapshot
         /// that included this entry, so applying entries up to it again would step through
         /// values it already holds.
-        var currentThrough: Int64
+        let currentThrough: Int64
+
+        init(object: any PersistentModel, currentThrough: Int64) {
+            self.object = object
+            self.currentThrough = currentThrough
+        }
     }
 
     private var entries: [RowKey: Entry] = [:]
@@ -26,6 +48,9 @@ final class ModelRegistry {
     /// Whether entries may exist after `lastSeenSeq` that were not read because nobody was
     /// listening; the next listener skips them.
     var isBehind = false
+
+    /// The columns whose update moves an object, for every model type filed.
+    private(set) var keyColumns = KeyColumns()
 
     /// The rows the batches applied recently changed, oldest first.
     private var recentBatches: [ChangedRows] = []
@@ -98,6 +123,7 @@ final class ModelRegistry {
             pruneThreshold = max(64, entries.count * 2)
         }
         entries[RowKey(table: table, rowID: rowID)] = Entry(object: object, currentThrough: currentThrough)
+        keyColumns.note(type(of: object))
         if let displaced, let host = displaced._$model.host { displaced._$model.link = .deleted(host) }
         return displaced
     }
@@ -152,16 +178,8 @@ final class ModelRegistry {
     /// value, in the order first changed. A column that ends where it started (set and set back
     /// in one transaction) notifies nothing.
     func apply(_ changes: [Change]) -> [ModelNotification] {
-        // Each changed column's final value, in the order first changed: stored once, so no
-        // other thread ever reads a value the batch passed through (a transaction's
-        // intermediate values are not committed states).
-        var order: [ChangedColumn] = []
-        var final: [ChangedColumn: SQLiteValue] = [:]
+        var values = FinalColumnValues()
         var deleted: [any PersistentModel] = []
-        func set(_ object: any PersistentModel, _ index: Int, _ value: SQLiteValue) {
-            let key = ChangedColumn(object: object, column: index)
-            if final.updateValue(value, forKey: key) == nil { order.append(key) }
-        }
         let replaced = Self.replacedDeletes(in: changes)
         for (offset, change) in changes.enumerated() {
             let key = RowKey(table: change.table, rowID: change.rowID)
@@ -169,10 +187,8 @@ final class ModelRegistry {
             switch change.operation {
             case .update:
                 guard let column = change.column, let value = change.newValue else { continue }
-                let sql = ModelSQL.of(type(of: object))
-                let index = sql.index(ofColumn: column)
-                if let index { set(object, index, value) }
-                let movesRow = column == "rowid" || index == sql.primaryKeyIndex
+                let index = values.set(object, column: column, value)
+                let movesRow = column == "rowid" || index == values.sql(of: object).primaryKeyIndex
                 if movesRow, case .integer(let newRowID) = value, newRowID != change.rowID {
                     if let displaced = move(object, table: change.table, from: change.rowID, to: newRowID) { deleted.append(displaced) }
                 }
@@ -184,34 +200,39 @@ final class ModelRegistry {
                 deleted.append(object)
             case .insert:
                 // A live object for the inserted rowid: its row was replaced. Take the new row.
-                let sql = ModelSQL.of(type(of: object))
-                for (column, value) in change.row ?? [:] {
-                    if let index = sql.index(ofColumn: column) { set(object, index, value) }
-                }
+                values.set(object, row: change.row ?? [:])
             }
         }
-        var notifications: [ModelNotification] = order.compactMap { changed in
-            let object = changed.object
-            guard let value = final[changed], object._$apply(column: changed.column, value: value) else { return nil }
-            return .changed(object, column: changed.column, value: value)
+        return values.store() + deleted.map(ModelNotification.ended)
+    }
+
+    /// The filed objects as they are now: a copy that costs nothing until the registry changes
+    /// next, for ``applyValues(_:to:)`` to read after the lock is released.
+    var entriesSnapshot: [RowKey: Entry] {
+        entries
+    }
+
+    /// Applies a batch that changes no object's identity (no delete, no key change; see
+    /// ``KeyColumns``) to the objects of a snapshot of the entries taken, under the lock, with
+    /// the batch's ``noteRead(_:)``, without holding the lock: readers filing objects meanwhile
+    /// do not wait for it. Such a batch moves and completes no object, so the registry is left
+    /// as it is; an object filed after the snapshot either includes the batch (its
+    /// `currentThrough`) or, loaded from a snapshot before it, is reloaded by its reader.
+    static func applyValues(_ changes: [Change], to entries: [RowKey: Entry]) -> [ModelNotification] {
+        var values = FinalColumnValues()
+        for change in changes {
+            let key = RowKey(table: change.table, rowID: change.rowID)
+            guard let entry = entries[key], change.seq > entry.currentThrough, let object = entry.object else { continue }
+            switch change.operation {
+            case .update:
+                if let column = change.column, let value = change.newValue { values.set(object, column: column, value) }
+            case .insert:
+                values.set(object, row: change.row ?? [:])
+            case .delete:
+                preconditionFailure("a batch with a delete changes identities; apply it under the lock")
+            }
         }
-        notifications += deleted.map(ModelNotification.ended)
-        return notifications
-    }
-}
-
-/// One column of one object, compared by object identity.
-struct ChangedColumn: Hashable {
-    let object: any PersistentModel
-    let column: Int
-
-    static func == (lhs: ChangedColumn, rhs: ChangedColumn) -> Bool {
-        lhs.object === rhs.object && lhs.column == rhs.column
-    }
-
-    func hash(into hasher: inout Hasher) {
-        hasher.combine(ObjectIdentifier(object))
-        hasher.combine(column)
+        return values.store()
     }
 }
 

@@ -231,8 +231,9 @@ public final class Store: Sendable {
     enum NewChanges {
         /// Nobody listens: nothing was read.
         case unread
-        /// The entries, for the feed and live models.
-        case entries([Change])
+        /// The entries, for live models and, if `toFeed`, the feed (which had subscribers when
+        /// they were read; one attaching later starts after them).
+        case entries([Change], toFeed: Bool)
         /// Only commit notices are listened to (query signals, sync's doorbell): which tables
         /// changed, through which seq, read without loading the entries, so a commit of a
         /// million rows costs no memory here.
@@ -247,7 +248,8 @@ public final class Store: Sendable {
             (registry.lastSeenSeq, registry.isBehind, registry.mayHaveLiveObjects)
         }
         if feedListening || position.live {
-            return .entries(try Journal.entries(after: position.isBehind ? try catchUp(connection) : position.seq, connection))
+            let entries = try Journal.entries(after: position.isBehind ? try catchUp(connection) : position.seq, connection)
+            return .entries(entries, toFeed: feedListening)
         }
         guard noticesListening else { return .unread }
         return .summary(try Journal.commitNotice(after: position.seq, connection))
@@ -267,10 +269,11 @@ public final class Store: Sendable {
                 registry.isBehind = true
             }
             publisher.enqueue([.commit(notice)])
-        case .entries(let changes):
+        case .entries(let changes, let toFeed):
             let notifications = applyToLiveObjects(changes)
             guard let last = changes.last else { return }
-            var items = notifications.map(ChangePublisher.Item.model) + changes.map(ChangePublisher.Item.change)
+            var items = notifications.map(ChangePublisher.Item.model)
+            if toFeed { items += changes.map(ChangePublisher.Item.change) }
             if publisher.commits.subscriberCount > 0 {
                 items.append(.commit(CommitNotice(tables: Set(changes.map(\.table)), seq: last.seq)))
             }
@@ -278,26 +281,52 @@ public final class Store: Sendable {
         }
     }
 
-    /// Applies a batch to the live objects and returns their notifications. A large batch (a
-    /// big transaction) is first narrowed, outside the registry's lock, to the entries of rows
-    /// that have a live object, so readers filing objects wait for the lookups of those only.
+    /// Applies a batch to the live objects and returns their notifications, holding the
+    /// registry's lock as briefly as it can, since readers filing objects wait for it:
+    /// - a batch that completes and moves no object (the usual one: updates of ordinary columns
+    ///   and inserts) is noted under the lock, its live objects looked up, and their values
+    ///   stored after the lock is released;
+    /// - one that may (a delete, a key change) is applied under the lock, as a large one is
+    ///   first narrowed, outside the lock, to the entries of rows that have a live object.
     private func applyToLiveObjects(_ changes: [Change]) -> [ModelNotification] {
         let rows = ChangedRows(changes)
+        let keyColumns = registry.withLock { $0.keyColumns }
+        let keepsIdentities = !changes.contains(where: keyColumns.changesIdentity)
         let isLarge = changes.count > 64
-        let applied = registry.withLock { registry -> [ModelNotification]? in
+        let outcome = registry.withLock { registry -> LiveApplication in
             registry.noteRead(rows)
-            return isLarge && changes.count > registry.entryCount ? nil : registry.apply(changes)
+            if keepsIdentities && registry.keyColumns.version == keyColumns.version {
+                return .valuesOnly(registry.entriesSnapshot)
+            }
+            return isLarge && changes.count > registry.entryCount ? .narrowFirst : .applied(registry.apply(changes))
         }
-        if let applied { return applied }
-        var live = registry.withLock { $0.liveRowIDs }
-        let relevant = changes.filter { change in
-            guard live.contains(change.rowID) else { return false }
-            // A live row may move to a new rowid (its key changed): follow any integer it is
-            // set to. Following too many only costs lookups.
-            if change.operation == .update, case .integer(let moved)? = change.newValue { live.insert(moved) }
-            return true
+        switch outcome {
+        case .applied(let notifications):
+            return notifications
+        case .valuesOnly(let entries):
+            return entries.isEmpty ? [] : ModelRegistry.applyValues(changes, to: entries)
+        case .narrowFirst:
+            var live = registry.withLock { $0.liveRowIDs }
+            let relevant = changes.filter { change in
+                guard live.contains(change.rowID) else { return false }
+                // A live row may move to a new rowid (its key changed): follow any integer it is
+                // set to. Following too many only costs lookups.
+                if change.operation == .update, case .integer(let moved)? = change.newValue { live.insert(moved) }
+                return true
+            }
+            return relevant.isEmpty ? [] : registry.withLock { $0.apply(relevant) }
         }
-        return relevant.isEmpty ? [] : registry.withLock { $0.apply(relevant) }
+    }
+
+    /// How ``applyToLiveObjects(_:)`` goes on after noting a batch under the registry's lock.
+    private enum LiveApplication {
+        /// Applied under the lock.
+        case applied([ModelNotification])
+        /// No identity changes: store the values in the objects of this snapshot of the
+        /// registry after the lock is released.
+        case valuesOnly([ModelRegistry.RowKey: ModelRegistry.Entry])
+        /// Large, with identity changes: narrow it to live rows outside the lock, then apply.
+        case narrowFirst
     }
 
     /// The poller's check: publishes what other connections committed since the last check.

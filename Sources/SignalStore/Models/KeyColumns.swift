@@ -1,0 +1,33 @@
+/// The columns whose update moves a live object to another rowid, by table: `rowid`, and the
+/// primary key of every model type filed for the table.
+///
+/// A batch of journal entries with no delete and no update of these columns completes and
+/// moves no object, so it can be applied without holding the registry's lock (see
+/// ``ModelRegistry/applyValues(_:to:)``). ``version`` counts the types noted: a copy checked
+/// against a batch is still complete if the version has not moved.
+struct KeyColumns: Sendable {
+    private var byTable: [String: Set<String>] = [:]
+    private var types: Set<ObjectIdentifier> = []
+    /// The number of model types noted.
+    private(set) var version = 0
+
+    /// Notes the primary key of `type` (once per type).
+    mutating func note(_ type: any PersistentModel.Type) {
+        guard types.insert(ObjectIdentifier(type)).inserted else { return }
+        let sql = ModelSQL.of(type)
+        byTable[sql.table, default: []].insert(sql.columnNames[sql.primaryKeyIndex])
+        version += 1
+    }
+
+    /// Whether applying `change` may complete or move a live object: a delete, or an update of
+    /// `rowid` or of a noted primary key.
+    func changesIdentity(_ change: Change) -> Bool {
+        switch change.operation {
+        case .delete: return true
+        case .insert: return false
+        case .update:
+            guard let column = change.column else { return false }
+            return column == "rowid" || byTable[change.table]?.contains(column) == true
+        }
+    }
+}
