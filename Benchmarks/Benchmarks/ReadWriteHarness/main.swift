@@ -151,6 +151,7 @@ func grdbReadLatency(_ writer: some DatabaseWriter, read: @escaping (Int64) thro
 @MainActor func readBenchmarks() {
     let ours = signalStoreReadLatency(live: 0)
     let oursLive = signalStoreReadLatency(live: 100)
+    let oursThousand = signalStoreReadLatency(live: 1_000)
     let poolPath = makeDatabase(rows: Setting.rowCount)
     let pool = try! DatabasePool(path: poolPath, configuration: grdbConfiguration())
     let poolLatency = grdbReadLatency(pool) { id in _ = try pool.read { db in try GRDBOrder.fetchOne(db, key: id) } }
@@ -163,6 +164,8 @@ func grdbReadLatency(_ writer: some DatabaseWriter, read: @escaping (Int64) thro
     row("same, p99 (vs GRDB `DatabasePool.read`)", ms(p99), ms(pool99), String(format: "%.2f", p99 / pool99), "≤ 1 ms and ≤ 1.0", p99 <= 1_000 && p99 <= pool99)
     let (live50, live99) = (percentile(oursLive, 0.5), percentile(oursLive, 0.99))
     row("same, 100 objects live (the writer applies each entry to them), p50 / p99 (vs GRDB `DatabasePool.read`)", "\(ms(live50)) / \(ms(live99))", "\(ms(pool50)) / \(ms(pool99))", String(format: "%.2f", live99 / pool99), "≤ 1 ms and ≤ 1.0", live99 <= 1_000 && live99 <= pool99)
+    let (thousand50, thousand99) = (percentile(oursThousand, 0.5), percentile(oursThousand, 0.99))
+    row("same, 1,000 objects live (each commit changes every one of them), p50 / p99 (vs GRDB `DatabasePool.read`)", "\(ms(thousand50)) / \(ms(thousand99))", "\(ms(pool50)) / \(ms(pool99))", String(format: "%.2f", thousand99 / pool99), "≤ 1 ms and ≤ 1.0", thousand99 <= 1_000 && thousand99 <= pool99)
     row("same, p50 / p99 (vs GRDB `DatabaseQueue.read`)", "\(ms(p50)) / \(ms(p99))", "\(ms(percentile(queueLatency, 0.5))) / \(ms(percentile(queueLatency, 0.99)))", String(format: "%.3f", p99 / percentile(queueLatency, 0.99)), "—", nil)
 }
 
@@ -311,7 +314,8 @@ func modelSets(count: Int, subscribers: Int, oneTransaction: Bool) -> Double {
     row("same, commit to new result, median (vs GRDB `ValueObservation`)", ms(median), ms(peerMedian), String(format: "%.2f", median / peerMedian), "—", nil)
 }
 
-// Profiling (`write_path_instructions.py` runs these under callgrind): one measured loop only.
+// Profiling (`write_path_instructions.py` runs these under callgrind): one measured loop only;
+// `reads-N`: SignalStore's read latency alone with N live objects.
 if let profile = CommandLine.arguments.firstIndex(of: "--profile").map({ CommandLine.arguments[$0 + 1] }) {
     switch profile {
     case "raw-single": _ = rawC(count: 2_000, oneTransaction: false)
@@ -319,6 +323,9 @@ if let profile = CommandLine.arguments.firstIndex(of: "--profile").map({ Command
     case "single": _ = modelSets(count: 2_000, subscribers: 1, oneTransaction: false)
     case "batch": _ = modelSets(count: 20_000, subscribers: 1, oneTransaction: true)
     case "fanout": _ = modelSets(count: 200, subscribers: 1_000, oneTransaction: false)
+    case "reads-0", "reads-100", "reads-1000":
+        let latencies = signalStoreReadLatency(live: Int(profile.dropFirst("reads-".count))!)
+        print("p50 \(ms(percentile(latencies, 0.5))), p99 \(ms(percentile(latencies, 0.99))), max \(ms(latencies.max()!))")
     default: fatalError("unknown profile \(profile)")
     }
     exit(0)
