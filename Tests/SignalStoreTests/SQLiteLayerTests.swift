@@ -89,6 +89,8 @@ struct SQLiteLayerTests {
         #expect(try pragma("busy_timeout") == .integer(5_000))
         // SQLite's default, as every other writer has it: capture does not depend on it.
         #expect(try pragma("recursive_triggers") == .integer(0))
+        // A writer keeps its statement journals in memory (see Connection's documentation).
+        #expect(try pragma("temp_store") == .integer(2))
     }
 
     @Test func newDatabaseFilesAreOwnerOnly() throws {
