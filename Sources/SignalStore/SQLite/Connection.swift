@@ -10,10 +10,11 @@ import Foundation
 /// write a trigger journals) keeps a statement journal, which SQLite otherwise starts with a
 /// 64 KiB buffer that is freed when the statement ends; on Linux, glibc then handed the heap's
 /// top back to the kernel and took it again on every write (a `brk` per write, about 9 of a
-/// model set's 31 µs of CPU on a 2-core Linux machine). The cost: a sort too large for the page cache on the writer (an index
-/// built by a migration over millions of rows) spills to memory instead of a temporary file.
-/// Read-only connections keep SQLite's default. `recursive_triggers` keeps SQLite's default (off), as every
-/// other writer has it: the capture triggers do not depend on it. A new database file is
+/// model set's 31 µs of CPU on a 2-core Linux machine). The cost: a sort too large for the
+/// page cache on the writer (an index built by a migration over millions of rows) spills to
+/// memory instead of a temporary file. Read-only connections keep SQLite's default.
+/// `recursive_triggers` keeps SQLite's default (off), as every other writer has it: the
+/// capture triggers do not depend on it. A new database file is
 /// created readable and writable by its owner only (0600); SQLite gives its `-wal` and `-shm`
 /// files the same permissions.
 ///
