@@ -9,6 +9,8 @@ struct FinalColumnValues {
     /// The SQL of the last model type seen: a batch is mostly one type, and ``ModelSQL/of(_:)``
     /// takes a lock.
     private var lastSQL: (type: ObjectIdentifier, sql: ModelSQL)?
+    /// The last column looked up, and its index in the model of `lastSQL`.
+    private var lastColumn: (name: String, index: Int?)?
 
     /// Notes `value` as column `index` of `object`'s value so far.
     mutating func set(_ object: any PersistentModel, _ index: Int, _ value: SQLiteValue) {
@@ -20,7 +22,15 @@ struct FinalColumnValues {
     /// - Returns: The column's index in the model, if it maps it.
     @discardableResult
     mutating func set(_ object: any PersistentModel, column: String, _ value: SQLiteValue) -> Int? {
-        guard let index = sql(of: object).index(ofColumn: column) else { return nil }
+        let sql = sql(of: object)
+        let index: Int?
+        if let lastColumn, lastColumn.name == column {
+            index = lastColumn.index
+        } else {
+            index = sql.index(ofColumn: column)
+            lastColumn = (column, index)
+        }
+        guard let index else { return nil }
         set(object, index, value)
         return index
     }
@@ -31,6 +41,7 @@ struct FinalColumnValues {
         if let lastSQL, lastSQL.type == type { return lastSQL.sql }
         let sql = ModelSQL.of(Swift.type(of: object))
         lastSQL = (type, sql)
+        lastColumn = nil
         return sql
     }
 

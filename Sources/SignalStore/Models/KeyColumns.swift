@@ -19,15 +19,22 @@ struct KeyColumns: Sendable {
         version += 1
     }
 
-    /// Whether applying `change` may complete or move a live object: a delete, or an update of
-    /// `rowid` or of a noted primary key.
-    func changesIdentity(_ change: Change) -> Bool {
-        switch change.operation {
-        case .delete: return true
-        case .insert: return false
-        case .update:
-            guard let column = change.column else { return false }
-            return column == "rowid" || byTable[change.table]?.contains(column) == true
+    /// Whether applying any of `changes` may complete or move a live object: a delete, or an
+    /// update of `rowid` or of a noted primary key. The key columns of the last table seen are
+    /// kept at hand, since a batch is mostly one table.
+    func changeIdentity(_ changes: [Change]) -> Bool {
+        var last: (table: String, keys: Set<String>)?
+        for change in changes {
+            switch change.operation {
+            case .delete: return true
+            case .insert: continue
+            case .update:
+                guard let column = change.column else { continue }
+                if column == "rowid" { return true }
+                if last?.table != change.table { last = (change.table, byTable[change.table] ?? []) }
+                if let keys = last?.keys, !keys.isEmpty, keys.contains(column) { return true }
+            }
         }
+        return false
     }
 }

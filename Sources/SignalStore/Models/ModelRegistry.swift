@@ -220,9 +220,13 @@ final class ModelRegistry {
     /// `currentThrough`) or, loaded from a snapshot before it, is reloaded by its reader.
     static func applyValues(_ changes: [Change], to entries: [RowKey: Entry]) -> [ModelNotification] {
         var values = FinalColumnValues()
+        var previous: (key: RowKey, entry: Entry?)?
         for change in changes {
             let key = RowKey(table: change.table, rowID: change.rowID)
-            guard let entry = entries[key], change.seq > entry.currentThrough, let object = entry.object else { continue }
+            // Consecutive entries of one row (several columns, or one set many times) look it up once.
+            let found = previous?.key == key ? previous?.entry : entries[key]
+            previous = (key, found)
+            guard let entry = found, change.seq > entry.currentThrough, let object = entry.object else { continue }
             switch change.operation {
             case .update:
                 if let column = change.column, let value = change.newValue { values.set(object, column: column, value) }
@@ -244,6 +248,14 @@ struct ChangedRows: Sendable {
 
     init(_ changes: [Change]) {
         lastSeq = changes.last?.seq ?? 0
-        rows = Set(changes.map { ModelRegistry.RowKey(table: $0.table, rowID: $0.rowID) })
+        var rows = Set<ModelRegistry.RowKey>()
+        var previous: ModelRegistry.RowKey?
+        for change in changes {
+            let key = ModelRegistry.RowKey(table: change.table, rowID: change.rowID)
+            // A transaction often changes one row several times in a row: compared, not hashed.
+            if key != previous { rows.insert(key) }
+            previous = key
+        }
+        self.rows = rows
     }
 }
