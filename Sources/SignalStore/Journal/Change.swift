@@ -78,17 +78,25 @@ public struct Change: Sendable, Equatable, CustomStringConvertible {
 
     /// Reads an entry from a row of `SELECT \(Journal.selectColumns)`.
     init?(row: [SQLiteValue]) {
-        guard row.count == 8,
-              case .integer(let seq) = row[0], case .text(let table) = row[1], case .integer(let rowID) = row[2],
-              case .text(let operationName) = row[3], let operation = Operation(rawValue: operationName),
-              let seconds = Double(sqliteValue: row[7])
+        guard row.count == 8 else { return nil }
+        self.init(column: { row[$0] })
+    }
+
+    /// Reads an entry from the columns of a row of `SELECT \(Journal.selectColumns)`, read one at
+    /// a time by `column` (so a statement's current row is read without building an array).
+    init?(column: (Int) -> SQLiteValue) {
+        guard case .integer(let seq) = column(0), case .text(let table) = column(1), case .integer(let rowID) = column(2),
+              case .text(let operationName) = column(3), let operation = Operation(rawValue: operationName),
+              let seconds = Double(sqliteValue: column(7))
         else { return nil }
-        let column: String? = if case .text(let name) = row[4] { name } else { nil }
+        let name: String? = if case .text(let name) = column(4) { name } else { nil }
         let isUpdate = operation == .update
+        let oldValue = column(5)
+        let newValue = column(6)
         self.init(
-            seq: seq, table: table, rowID: rowID, operation: operation, column: column,
-            oldValue: isUpdate || !row[5].isNull ? row[5] : nil,
-            newValue: isUpdate || !row[6].isNull ? row[6] : nil,
+            seq: seq, table: table, rowID: rowID, operation: operation, column: name,
+            oldValue: isUpdate || !oldValue.isNull ? oldValue : nil,
+            newValue: isUpdate || !newValue.isNull ? newValue : nil,
             timestamp: Date(timeIntervalSince1970: seconds)
         )
     }

@@ -14,9 +14,9 @@ extension Journal {
 
     /// The entries after `seq`, in order, at most `limit` of them.
     package static func entries(after seq: Int64, limit: Int? = nil, _ connection: Connection) throws -> [Change] {
-        try connection.statement(entriesAfterSQL)
-            .rows([.integer(seq), .integer(Int64(limit ?? -1))])
-            .compactMap(Change.init(row:))
+        try connection.statement(entriesAfterSQL).map([.integer(seq), .integer(Int64(limit ?? -1))]) { row in
+            Change(column: row.column)
+        }
     }
 
     /// The newest entries at or before `seq`, newest first, at most `limit` of them, only of

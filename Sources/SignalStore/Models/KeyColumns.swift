@@ -7,6 +7,8 @@
 /// against a batch is still complete if the version has not moved.
 struct KeyColumns: Sendable {
     private var byTable: [String: Set<String>] = [:]
+    /// Every key column's name, of any table: a handful, compared before any table is looked up.
+    private var names: [String] = []
     private var types: Set<ObjectIdentifier> = []
     /// The number of model types noted.
     private(set) var version = 0
@@ -15,7 +17,9 @@ struct KeyColumns: Sendable {
     mutating func note(_ type: any PersistentModel.Type) {
         guard types.insert(ObjectIdentifier(type)).inserted else { return }
         let sql = ModelSQL.of(type)
-        byTable[sql.table, default: []].insert(sql.columnNames[sql.primaryKeyIndex])
+        let key = sql.columnNames[sql.primaryKeyIndex]
+        byTable[sql.table, default: []].insert(key)
+        if !names.contains(key) { names.append(key) }
         version += 1
     }
 
@@ -31,6 +35,7 @@ struct KeyColumns: Sendable {
             case .update:
                 guard let column = change.column else { continue }
                 if column == "rowid" { return true }
+                guard names.contains(column) else { continue }
                 if last?.table != change.table { last = (change.table, byTable[change.table] ?? []) }
                 if let keys = last?.keys, !keys.isEmpty, keys.contains(column) { return true }
             }

@@ -219,6 +219,7 @@ final class ModelRegistry {
     /// as it is; an object filed after the snapshot either includes the batch (its
     /// `currentThrough`) or, loaded from a snapshot before it, is reloaded by its reader.
     static func applyValues(_ changes: [Change], to entries: [RowKey: Entry]) -> [ModelNotification] {
+        if changes.count == 1, changes[0].operation == .update { return applyUpdate(changes[0], to: entries) }
         var values = FinalColumnValues()
         var previous: (key: RowKey, entry: Entry?)?
         for change in changes {
@@ -237,6 +238,17 @@ final class ModelRegistry {
             }
         }
         return values.store()
+    }
+
+    /// ``applyValues(_:to:)`` for a commit of one update (a model's set): its value is final, so
+    /// it is stored directly.
+    private static func applyUpdate(_ change: Change, to entries: [RowKey: Entry]) -> [ModelNotification] {
+        guard let entry = entries[RowKey(table: change.table, rowID: change.rowID)], change.seq > entry.currentThrough,
+              let object = entry.object, let column = change.column, let value = change.newValue,
+              let index = ModelSQL.of(type(of: object)).index(ofColumn: column),
+              object._$apply(column: index, value: value)
+        else { return [] }
+        return [.changed(object, column: index, value: value)]
     }
 }
 

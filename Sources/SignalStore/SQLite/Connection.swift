@@ -27,6 +27,10 @@ package final class Connection {
     /// Whether the connection was opened for reading only.
     package let isReadOnly: Bool
     private var cache: [String: Statement] = [:]
+    /// The statements used last, newest first: a write uses the same few again and again, and
+    /// comparing its SQL with theirs (the same string, so one comparison of its storage) costs
+    /// far less than hashing it for `cache`.
+    private var recent: [(sql: String, statement: Statement)] = []
     /// The transaction statements, by ``TransactionStatement`` (see `Connection+Transaction`).
     private var transactionStatements = [Statement?](repeating: nil, count: TransactionStatement.allCases.count)
 
@@ -65,6 +69,7 @@ package final class Connection {
     }
 
     deinit {
+        recent.removeAll()
         cache.removeAll()
         transactionStatements.removeAll()
         sqlite3_close_v2(handle)
@@ -109,12 +114,27 @@ package final class Connection {
     /// ``cacheLimit`` statements; past that it starts over, so arbitrary SQL cannot grow it
     /// without bound.
     package func statement(_ sql: String) throws(SQLiteError) -> Statement {
+        if let index = recent.firstIndex(where: { $0.sql == sql }) {
+            let statement = recent[index].statement
+            if index > 0 { recent.swapAt(index, index - 1) }
+            return statement
+        }
+        let statement = try cachedStatement(sql)
+        if recent.count == Self.recentLimit { recent.removeLast() }
+        recent.insert((sql, statement), at: 0)
+        return statement
+    }
+
+    private func cachedStatement(_ sql: String) throws(SQLiteError) -> Statement {
         if let cached = cache[sql] { return cached }
         let statement = try Statement(database: handle, sql: sql)
         if cache.count >= Self.cacheLimit { cache.removeAll() }
         cache[sql] = statement
         return statement
     }
+
+    /// How many statements ``statement(_:)`` compares before it looks in its cache.
+    private static let recentLimit = 4
 
     /// The prepared transaction statement `which`.
     func kept(_ which: TransactionStatement) throws(SQLiteError) -> Statement {

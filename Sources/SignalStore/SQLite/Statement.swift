@@ -95,6 +95,19 @@ package final class Statement {
         return rows
     }
 
+    /// Runs the query with `values` bound and makes a value of each row with `make`, which reads
+    /// the current row's columns with ``column(_:)``; rows it makes `nil` of are skipped. No
+    /// array is built per row, as ``rows(_:)`` does.
+    package func map<Element>(_ values: [SQLiteValue], _ make: (Statement) -> Element?) throws(SQLiteError) -> [Element] {
+        try bind(values)
+        defer { reset() }
+        var elements: [Element] = []
+        while try step() {
+            if let element = make(self) { elements.append(element) }
+        }
+        return elements
+    }
+
     /// The number of columns of a row.
     package var columnCount: Int {
         Int(sqlite3_column_count(handle))
