@@ -117,7 +117,7 @@ func fanOut() {
         defer { cancellables.forEach { $0.cancel() } }
         return nanoseconds(per: sends * 1_000) { for value in 0..<sends { subject.send(value) } }
     })
-    row("(b) one subject, 1,000 subscribers, per delivery", mine, theirs, unit: "ns", goal: "≤ 0.25", met: { $0 <= 0.25 })
+    row("(b) one subject, 1,000 subscribers, per delivery", mine, theirs, unit: "ns", goal: "≤ 0.20", met: { $0 <= 0.20 })
 }
 
 func subscribeDispose() {
