@@ -12,6 +12,14 @@ struct ReadsBesideWritesTests {
         try Store(path: directory.path("reads.sqlite"), migrations: packageMigrations)
     }
 
+    /// Inserts open orders 1...`count`, in one commit.
+    private func insertOrders(_ count: Int, into store: Store) throws {
+        try store.execute("""
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < \(count))
+            INSERT INTO orders (id, purchase_num, status) SELECT i, 0, 'open' FROM n
+            """)
+    }
+
     /// Runs `body` on another thread; the returned semaphore is signalled when it ends.
     @discardableResult
     private func onAnotherThread(_ body: @escaping @Sendable () -> Void) -> DispatchSemaphore {
@@ -216,10 +224,7 @@ struct ReadsBesideWritesTests {
     @Test func aLiveObjectFollowsItsRowThroughALargeCommit() throws {
         let directory = TemporaryDirectory()
         let store = try openStore(directory)
-        try store.execute("""
-            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 200)
-            INSERT INTO orders (id, purchase_num, status) SELECT i, 0, 'open' FROM n
-            """)
+        try insertOrders(200, into: store)
         let order = try #require(try store.find(Order.self, id: 5))
         let statuses = Locked<[String]>([])
         let subscription = order.signal(for: \.status).subscribe(onValue: { status in statuses.withLock { $0.append(status) } })
@@ -241,10 +246,7 @@ struct ReadsBesideWritesTests {
     @Test func readersBesideLargeCommitsOverLiveObjectsGetOneCurrentObjectPerRow() throws {
         let directory = TemporaryDirectory()
         let store = try openStore(directory)
-        try store.execute("""
-            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 300)
-            INSERT INTO orders (id, purchase_num, status) SELECT i, 0, 'open' FROM n
-            """)
+        try insertOrders(300, into: store)
         let kept = try store.all(Order.self, where: "id <= 100")
         let rounds = 150
         let writing = Locked(true)
