@@ -26,7 +26,7 @@ struct KeyColumns: Sendable {
     /// Whether applying any of `changes` may complete or move a live object: a delete, or an
     /// update of `rowid` or of a noted primary key. The key columns of the last table seen are
     /// kept at hand, since a batch is mostly one table.
-    func changeIdentity(_ changes: [Change]) -> Bool {
+    func mayChangeIdentities(_ changes: [Change]) -> Bool {
         var last: (table: String, keys: Set<String>)?
         for change in changes {
             switch change.operation {
@@ -37,7 +37,7 @@ struct KeyColumns: Sendable {
                 if column == "rowid" { return true }
                 guard names.contains(column) else { continue }
                 if last?.table != change.table { last = (change.table, byTable[change.table] ?? []) }
-                if let keys = last?.keys, !keys.isEmpty, keys.contains(column) { return true }
+                if last?.keys.contains(column) == true { return true }
             }
         }
         return false

@@ -291,7 +291,7 @@ public final class Store: Sendable {
     private func applyToLiveObjects(_ changes: [Change]) -> [ModelNotification] {
         let rows = ChangedRows(changes)
         let keyColumns = registry.withLock { $0.keyColumns }
-        let keepsIdentities = !keyColumns.changeIdentity(changes)
+        let keepsIdentities = !keyColumns.mayChangeIdentities(changes)
         let isLarge = changes.count > 64
         let outcome = registry.withLock { registry -> LiveApplication in
             registry.noteRead(rows)
