@@ -8,7 +8,7 @@ extension Signal {
     /// - Returns: A disposable that ends the subscription.
     @inlinable @discardableResult
     public func subscribe(_ observer: @escaping @Sendable (Event<Value, Failure>) -> Void) -> any Disposable {
-        start(Sink(.events(observer)))
+        start(EventSink(observer))
     }
 
     /// Starts a subscription with a closure per kind of event.
@@ -30,7 +30,7 @@ extension Signal {
         onFailure: @escaping @Sendable (Failure) -> Void = { _ in },
         onCompleted: @escaping @Sendable () -> Void = {}
     ) -> any Disposable {
-        start(Sink(.callbacks(onValue: onValue, onFailure: onFailure, onCompleted: onCompleted)))
+        start(CallbackSink(onValue: onValue, onFailure: onFailure, onCompleted: onCompleted))
     }
 
     /// Runs the generator for a new subscription ending in `sink`.

@@ -14,12 +14,15 @@
 /// }
 /// ```
 public final class Subscriber<Value, Failure: Error>: @unchecked Sendable {
-    // @unchecked: `isStopped` is read and written only inside `core`'s serialized section.
+    // @unchecked: `handler` is read and written only inside `core`'s serialized section, which
+    // admits one thread at a time (see `SubscriptionCore`).
     @usableFromInline let core: SubscriptionCore
-    /// The stage's handler; `nil` for the last stage, which calls its `Sink` directly.
-    @usableFromInline let handler: (@Sendable (Event<Value, Failure>) -> Void)?
+    /// The stage's handler: `nil` for the last stage, which calls its `Sink` directly; a handler
+    /// that ignores every event once the stage has stopped. Stopping replaces the handler instead
+    /// of setting a flag beside it, so a subscriber is 40 bytes, not 41, and takes a 48-byte
+    /// block of the allocator instead of a 64-byte one: every subscription has one.
     // Touched only inside the serialized section: no dynamic exclusivity check needed.
-    @exclusivity(unchecked) @usableFromInline var isStopped = false
+    @exclusivity(unchecked) @usableFromInline var handler: (@Sendable (Event<Value, Failure>) -> Void)?
 
     @inlinable
     init(core: SubscriptionCore, handler: @escaping @Sendable (Event<Value, Failure>) -> Void) {
@@ -81,8 +84,8 @@ public final class Subscriber<Value, Failure: Error>: @unchecked Sendable {
     /// Delivers `event` to this stage's handler. Call only inside the serialized section.
     @inlinable @inline(__always)
     package func forward(_ event: Event<Value, Failure>) {
-        guard !isStopped else { return }
-        if event.isTerminal { isStopped = true }
+        let handler = self.handler
+        if event.isTerminal { stop() }
         if let handler {
             handler(event)
         } else {
@@ -91,8 +94,9 @@ public final class Subscriber<Value, Failure: Error>: @unchecked Sendable {
     }
 
     /// Makes this stage ignore everything from now on. Call only inside the serialized section.
+    @usableFromInline
     func stop() {
-        isStopped = true
+        handler = { _ in }
     }
 
     /// Runs `work` inside the serialized section (now, or after the queued work).
