@@ -116,20 +116,13 @@ package final class Statement {
     /// The value of column `index` of the current row.
     package func column(_ index: Int) -> SQLiteValue {
         let index = Int32(index)
-        switch sqlite3_column_type(handle, index) {
-        case SQLITE_INTEGER:
-            return .integer(sqlite3_column_int64(handle, index))
-        case SQLITE_FLOAT:
-            return .real(sqlite3_column_double(handle, index))
-        case SQLITE_TEXT:
-            return .text(String(cString: sqlite3_column_text(handle, index)))
-        case SQLITE_BLOB:
-            let count = Int(sqlite3_column_bytes(handle, index))
-            guard count > 0, let bytes = sqlite3_column_blob(handle, index) else { return .blob(Data()) }
-            return .blob(Data(bytes: bytes, count: count))
-        default:
-            return .null
-        }
+        return .decoding(
+            type: sqlite3_column_type(handle, index),
+            integer: { sqlite3_column_int64(handle, index) },
+            real: { sqlite3_column_double(handle, index) },
+            text: { sqlite3_column_text(handle, index) },
+            blob: { (sqlite3_column_blob(handle, index), Int(sqlite3_column_bytes(handle, index))) }
+        )
     }
 
     /// Resets the statement so it can run again (bindings are replaced by the next ``bind(_:)``).

@@ -77,11 +77,12 @@ extension Store: ModelHost {
         errorSubject.signal
     }
 
-    /// Writes one column of a managed object (``ModelHost``): an `UPDATE` in its own
-    /// transaction, or in the open one. Failures go to ``errors`` (or fail the transaction).
+    /// Writes one column of a managed object (``ModelHost``): an `UPDATE` that commits alone
+    /// (see ``writeOneStatement(_:)``), or in the open transaction. Failures go to ``errors``
+    /// (or fail the transaction).
     func writeColumn(_ write: ColumnWrite) -> ColumnWriteOutcome {
         do {
-            return try self.write { state, connection in
+            return try writeOneStatement { state, connection in
                 try connection.statement(write.sql.updates[write.column]).run([write.value, .integer(write.rowID)])
                 guard connection.changes > 0 else {
                     throw StoreError.rowDeleted("cannot set \(write.propertyName): its row in '\(write.sql.table)' no longer exists")

@@ -15,7 +15,9 @@ import Foundation
 ///
 /// ## Concurrency
 /// A store is `Sendable`. One writer connection, behind one lock, runs every write in a
-/// `BEGIN IMMEDIATE` transaction. Reads (``find(_:id:)``, ``all(_:where:arguments:orderBy:)``,
+/// `BEGIN IMMEDIATE` transaction, except a model's property set outside a transaction: one
+/// `UPDATE` in SQLite's autocommit mode, which takes the write lock when it starts, as
+/// `BEGIN IMMEDIATE` does. Reads (``find(_:id:)``, ``all(_:where:arguments:orderBy:)``,
 /// ``read(_:)``, query signals) run on a pool of read-only connections beside it: each reads a
 /// snapshot of the last commit and never waits for the writer, however long its transaction.
 /// Code inside ``transaction(_:)`` reads on the writer, so it sees its own writes.
@@ -98,6 +100,7 @@ public final class Store: Sendable {
         self.pollInterval = pollInterval
         readers = path == ":memory:" ? nil : ReaderPool(path: path, capacity: max(1, readerCount), busyTimeout: busyTimeout)
         let state = StoreDatabase.State(connection: connection)
+        state.ownEntries = OwnEntryCapture.install(on: connection)
         let highest = (try? Journal.highestSeq(connection)) ?? 0
         registry.withLock { $0.lastSeenSeq = highest }
         state.dataVersion = (try? Self.dataVersion(connection)) ?? 0
@@ -193,11 +196,41 @@ public final class Store: Sendable {
         }
     }
 
-    /// ``write(_:)`` with errors as `body` threw them.
-    func writing<Result>(_ body: (StoreDatabase.State, Connection) throws -> Result) throws -> Result {
+    /// Runs `body`, which runs **one** statement, and publishes the new journal entries; inside
+    /// an open `transaction`, `body` joins it as in ``write(_:)``.
+    ///
+    /// Outside a transaction the statement runs in SQLite's autocommit mode: it is its own
+    /// transaction, so it needs neither `BEGIN IMMEDIATE` and `COMMIT` nor, since it fires the
+    /// journal's triggers, a statement journal to undo it alone. Its entries are handed over as
+    /// they are written (``OwnEntryCapture``), so none is read back. A model's property set is
+    /// this. If another connection committed since the store last read the journal, the journal
+    /// is read instead, as the poller would, so entries are published once and in seq order. If
+    /// that read fails, the write stands, the failure goes to ``errors``, and the store's next
+    /// read of the journal (after its next write, or another connection's commit) starts where
+    /// this one would have.
+    func writeOneStatement<Result>(_ body: (StoreDatabase.State, Connection) throws -> Result) throws(StoreError) -> Result {
+        do {
+            return try writing(oneStatement: true, body)
+        } catch {
+            throw StoreError(error)
+        }
+    }
+
+    /// ``write(_:)`` with errors as `body` threw them; with `oneStatement`, see
+    /// ``writeOneStatement(_:)``.
+    func writing<Result>(
+        oneStatement: Bool = false,
+        _ body: (StoreDatabase.State, Connection) throws -> Result
+    ) throws -> Result {
+        var unpublished: StoreError?
         let (result, joined) = try database.withLock { state -> (Result, Bool) in
             guard let connection = state.connection else { throw StoreError.closed }
             if state.transaction != nil { return (try body(state, connection), true) }
+            if oneStatement {
+                let (result, failure) = try writeInAutocommit(state, connection, body)
+                unpublished = failure
+                return (result, false)
+            }
             // The new journal entries are read inside the write transaction (they are visible
             // to it), saving a separate read transaction after COMMIT; they are published only
             // once the commit succeeded.
@@ -217,7 +250,52 @@ public final class Store: Sendable {
             return (result, false)
         }
         if !joined { publisher.drain() }
+        if let unpublished { report(unpublished) }
         return result
+    }
+
+    /// The autocommit half of ``writeOneStatement(_:)``. Call with the writer's lock held.
+    /// - Returns: `body`'s result, and the failure to read its entries, if any, to report once
+    ///   the lock is released (the write itself stands).
+    private func writeInAutocommit<Result>(
+        _ state: StoreDatabase.State,
+        _ connection: Connection,
+        _ body: (StoreDatabase.State, Connection) throws -> Result
+    ) throws -> (Result, StoreError?) {
+        let capture = state.ownEntries
+        capture?.isCollecting = true
+        defer { capture?.isCollecting = false }
+        let result: Result
+        do {
+            result = try body(state, connection)
+        } catch {
+            state.forgetSchemaVersion()
+            throw error
+        }
+        do {
+            publish(try capture?.collected.flatMap(newChanges(collected:)) ?? readNewChanges(connection))
+            return (result, nil)
+        } catch {
+            return (result, StoreError(error))   // the next read starts where this one would have
+        }
+    }
+
+    /// What a statement committed alone wrote, as far as the listeners need it (see
+    /// ``readNewChanges(_:)``), from its collected entries; `nil` if the journal must be read
+    /// instead: they do not follow the last entry seen (another connection committed in
+    /// between), or entries were skipped while nobody listened. No entry (the statement changed
+    /// nothing the journal records) publishes nothing.
+    func newChanges(collected entries: [Change]) -> NewChanges? {
+        let position = registry.withLock { registry -> (seq: Int64, isBehind: Bool, live: Bool) in
+            (registry.lastSeenSeq, registry.isBehind, registry.mayHaveLiveObjects)
+        }
+        guard !position.isBehind else { return nil }
+        guard let first = entries.first?.seq else { return .summary(nil) }   // nothing written
+        guard first == position.seq + 1, entries.last?.seq == first + Int64(entries.count - 1) else { return nil }
+        let feedListening = publisher.feed.subscriberCount > 0
+        if feedListening || position.live { return .entries(entries, toFeed: feedListening) }
+        guard publisher.commits.subscriberCount > 0, let last = entries.last else { return .unread }
+        return .summary(CommitNotice(tables: Set(entries.map(\.table)), seq: last.seq))
     }
 
     /// Reads journal entries after the last one seen, applies them to live models and queues

@@ -16,6 +16,9 @@ final class StoreDatabase: @unchecked Sendable {
         var pollFailure: StoreError?
         /// The open `store.transaction`, if any.
         var transaction: ModelTransaction?
+        /// The entries this connection writes, handed over as they are written; `nil` where
+        /// that could not be set up.
+        var ownEntries: OwnEntryCapture?
 
         init(connection: Connection) {
             self.connection = connection

@@ -1,0 +1,90 @@
+import CSQLite
+import Foundation
+
+/// Hands the store the journal entries that its own connection writes, as they are written, so
+/// that a statement committed alone is published without reading its entries back.
+///
+/// The persistent capture triggers journal every writer's changes, this process's and any
+/// other's. On the store's own connection, and only there, a `TEMP` trigger on the journal
+/// passes each new entry to a SQL function, which keeps it here while ``isCollecting``. The
+/// store collects around a statement that it runs in SQLite's autocommit mode (a model's
+/// property set): reading the entries back would take a read transaction of its own after the
+/// commit, with its file locks, which cost more than the statement's own work saves. Inside a
+/// transaction the store still reads its entries back before `COMMIT`: a statement that fails
+/// there is undone alone, and entries handed over by it would not be.
+///
+/// Collected entries are used only when they follow the last entry the store has seen (see
+/// `Store.newChanges(collected:)`): if another connection committed in between, the store reads
+/// the journal as before, so every entry is published once and in seq order.
+final class OwnEntryCapture: @unchecked Sendable {
+    // @unchecked: `isCollecting` and `entries` are touched only by the thread that holds the
+    // store's writer lock (`StoreDatabase`'s lock): the SQL function runs inside a statement
+    // of the writer connection, which is used only under that lock.
+
+    /// The SQL function the `TEMP` trigger calls.
+    static let functionName = "signalstore_own_entry"
+
+    /// Whether entries written now are kept. Off, the function returns at once. Setting it
+    /// starts a new collection.
+    var isCollecting = false {
+        didSet {
+            entries.removeAll(keepingCapacity: true)
+            isComplete = true
+        }
+    }
+
+    private var entries: [Change] = []
+    /// `false` once an entry could not be read as a ``Change``.
+    private var isComplete = true
+
+    /// The entries written since collecting started, in seq order, or `nil` if one of them
+    /// could not be read (the store then reads the journal instead).
+    var collected: [Change]? {
+        isComplete ? entries : nil
+    }
+
+    /// Registers the function and creates the `TEMP` trigger on `connection`, the store's
+    /// writer. Returns `nil` where that cannot be done (a read-only connection): the store
+    /// then reads every commit's entries back.
+    static func install(on connection: Connection) -> OwnEntryCapture? {
+        let capture = OwnEntryCapture()
+        let box = Unmanaged.passRetained(capture)
+        let code = sqlite3_create_function_v2(
+            connection.handle, functionName, 8, SQLITE_UTF8, box.toOpaque(),
+            { context, count, arguments in
+                guard let context, count == 8, let arguments else { return }
+                let capture = Unmanaged<OwnEntryCapture>.fromOpaque(sqlite3_user_data(context)).takeUnretainedValue()
+                capture.receive(arguments)
+            },
+            nil, nil,
+            { box in box.map { Unmanaged<OwnEntryCapture>.fromOpaque($0).release() } }
+        )
+        // On failure SQLite has already called the destructor, which released the box.
+        guard code == SQLITE_OK else { return nil }
+        do {
+            try connection.execute(triggerSQL)
+        } catch {
+            return nil
+        }
+        return capture
+    }
+
+    /// The `TEMP` trigger: it exists on this connection only, so other writers never call the
+    /// function (which they do not have).
+    private static var triggerSQL: String {
+        let columns = Journal.selectColumns.split(separator: ",").map { "NEW.\($0.trimmingCharacters(in: .whitespaces))" }
+        return """
+            CREATE TEMP TRIGGER IF NOT EXISTS signalstore_own_entries AFTER INSERT ON main.\(Journal.changes)
+            BEGIN SELECT \(functionName)(\(columns.joined(separator: ", "))); END
+            """
+    }
+
+    /// Keeps the entry in `arguments` (the columns of `Journal.selectColumns`, in order).
+    private func receive(_ arguments: UnsafeMutablePointer<OpaquePointer?>) {
+        guard isCollecting else { return }
+        let change = Change(column: { index in
+            arguments[index].map(SQLiteValue.init(functionArgument:)) ?? .null
+        })
+        if let change { entries.append(change) } else { isComplete = false }
+    }
+}
