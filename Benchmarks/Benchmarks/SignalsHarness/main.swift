@@ -5,15 +5,18 @@ import MallocStats
 @preconcurrency import OpenCombineDispatch
 import SignalStore
 import BenchmarkModels
+import Synchronization
 
 // Signals' hot path and main-actor delivery against OpenCombine 0.14.0, in one plain release
 // executable: plain loops, wall clock, rounds alternating the two libraries, medians.
 //
-//   swift run -c release SignalsHarness [--quick] [--only hot|main]
+//   swift run -c release SignalsHarness [--quick] [--only hot|main|chain|fanout|pairs|heap|floor]
 //
 // hot:  (a) 1,000,000 sends through CurrentValueSubject → map → filter → subscribe;
 //       (b) one subject, 1,000 subscribers; (c) subscribe + dispose on a replaying subject;
-//       (d) heap per live subscription (100,000 live); (e) subscribe cost at 1,000 and 100,000 live.
+//       (d) heap per live subscription (100,000 live); (e) subscribe cost at 1,000 and 100,000 live;
+//       the floor: what the atomic operations, locks and allocations that the signal contract
+//       itself requires cost on this machine, measured in the same run, against the peer's time.
 // main: (f) a value sent on a background thread to a main-actor callback, p50/p99, Signals'
 //       subscribeOnMain against OpenCombine's receive(on: DispatchQueue.main) + sink;
 //       (g) a background store commit to a main-actor callback, p50/p99;
@@ -99,7 +102,16 @@ func chain() {
         defer { cancellable.cancel() }
         return nanoseconds(per: sends) { openCombineChainLoop(subject, sends: sends) }
     })
+    peerTimes["a"] = theirs
     row("(a) CurrentValueSubject → map → filter → subscribe, per send", mine, theirs, unit: "ns", goal: "≤ 0.20", met: { $0 <= 0.20 })
+}
+
+@inline(never) func signalsFanOutLoop(_ subject: Signals.PassthroughSubject<Int, Never>, sends: Int) {
+    for value in 0..<sends { subject.send(value) }
+}
+
+@inline(never) func signalsPairsLoop(_ subject: Signals.CurrentValueSubject<Int, Never>, _ total: Total, pairs: Int) {
+    for _ in 0..<pairs { subject.subscribe(onValue: { total.value &+= $0 }).dispose() }
 }
 
 func fanOut() {
@@ -109,7 +121,7 @@ func fanOut() {
         let subject = Signals.PassthroughSubject<Int, Never>()
         let subscriptions = (0..<1_000).map { _ in subject.subscribe(onValue: { total.value &+= $0 }) }
         defer { subscriptions.forEach { $0.dispose() } }
-        return nanoseconds(per: sends * 1_000) { for value in 0..<sends { subject.send(value) } }
+        return nanoseconds(per: sends * 1_000) { signalsFanOutLoop(subject, sends: sends) }
     }, {
         let total = Total()
         let subject = OpenCombine.PassthroughSubject<Int, Never>()
@@ -117,6 +129,7 @@ func fanOut() {
         defer { cancellables.forEach { $0.cancel() } }
         return nanoseconds(per: sends * 1_000) { for value in 0..<sends { subject.send(value) } }
     })
+    peerTimes["b"] = theirs
     row("(b) one subject, 1,000 subscribers, per delivery", mine, theirs, unit: "ns", goal: "≤ 0.20", met: { $0 <= 0.20 })
 }
 
@@ -125,12 +138,13 @@ func subscribeDispose() {
     let (mine, theirs) = compare({
         let total = Total()
         let subject = Signals.CurrentValueSubject<Int, Never>(1)
-        return nanoseconds(per: pairs) { for _ in 0..<pairs { subject.subscribe(onValue: { total.value &+= $0 }).dispose() } }
+        return nanoseconds(per: pairs) { signalsPairsLoop(subject, total, pairs: pairs) }
     }, {
         let total = Total()
         let subject = OpenCombine.CurrentValueSubject<Int, Never>(1)
         return nanoseconds(per: pairs) { for _ in 0..<pairs { subject.sink { total.value &+= $0 }.cancel() } }
     })
+    peerTimes["c"] = theirs
     row("(c) subscribe + dispose, replaying subject, per pair", mine, theirs, unit: "ns", goal: "≤ 0.10", met: { $0 <= 0.10 })
 }
 
@@ -188,6 +202,93 @@ func growth() {
     row("(e) subscribe with 1,000 live", small, smallPeer, unit: "ns", goal: "—", met: { _ in false })
     row("(e) subscribe with 100,000 live", large, largePeer, unit: "ns", goal: "—", met: { _ in false })
     rows.append(("(e) growth 1k → 100k live", String(format: "%.2f×", large / small), String(format: "%.2f×", largePeer / smallPeer), "—", "≤ 1.5×", large / small <= 1.5 ? "yes" : "no"))
+}
+
+// MARK: - The contract's floor
+
+/// OpenCombine's medians of (a)–(c) in this run, for the floor rows.
+nonisolated(unsafe) var peerTimes: [String: Double] = [:]
+
+/// One word that two compare-and-swaps per round take and give back, as a subscription's
+/// serialized section and a subject's delivery round are entered and left.
+final class Flag: Sendable {
+    let word = Atomic<Int>(0)
+}
+
+/// A 48-byte object, as a subscription's smallest part.
+final class Block {
+    var words: (Int, Int, Int, Int) = (0, 0, 0, 0)
+}
+
+/// Where `allocationCost` keeps its newest object, so that the optimizer must make each one and
+/// each assignment frees the one before.
+nonisolated(unsafe) var newestBlock: Block?
+
+/// Nanoseconds per uncontended compare-and-swap, taken and given back as a flag is.
+func compareAndSwapCost(rounds count: Int) -> Double {
+    let flag = Flag()
+    return nanoseconds(per: 2 * count) {
+        for _ in 0..<count {
+            _ = flag.word.compareExchange(expected: 0, desired: 1, ordering: .acquiring)
+            _ = flag.word.compareExchange(expected: 1, desired: 0, ordering: .releasing)
+        }
+    }
+}
+
+/// Nanoseconds per uncontended pthread mutex lock and unlock, the lock of every subject.
+func lockPairCost(pairs count: Int) -> Double {
+    let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    pthread_mutex_init(mutex, nil)
+    defer {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+    return nanoseconds(per: count) {
+        for _ in 0..<count {
+            pthread_mutex_lock(mutex)
+            pthread_mutex_unlock(mutex)
+        }
+    }
+}
+
+/// Nanoseconds to allocate and free one small object.
+func allocationCost(objects count: Int) -> Double {
+    nanoseconds(per: count) {
+        for _ in 0..<count { newestBlock = Block() }
+    }
+}
+
+/// The least that (a)–(c) can cost while keeping the signal contract, from primitives measured
+/// in this run, each against the peer's time for the whole operation:
+/// - (a) a send: 4 compare-and-swaps. The subject's delivery round is entered and left (rule 4:
+///   a send from a callback or another thread must see that a round is running and queue), and
+///   so is the subscription's serialized section (rule 2: never two callouts at once);
+/// - (b) a delivery: 2, the subscription's serialized section entered and left (rule 2);
+/// - (c) subscribe + dispose: 1 allocation (the subscription outlives the call), 2 lock pairs
+///   (the subscriber list changed consistently with the replayed value, rule 5, and again on
+///   dispose), 2 compare-and-swaps (the replay delivered inside the serialized section) and 1
+///   more (dispose, idempotent from any thread, rule 6).
+func floor() {
+    let count = quick ? 2_000_000 : 10_000_000
+    var casCosts: [Double] = [], lockCosts: [Double] = [], allocationCosts: [Double] = []
+    for _ in 0..<rounds {
+        casCosts.append(compareAndSwapCost(rounds: count))
+        lockCosts.append(lockPairCost(pairs: count))
+        allocationCosts.append(allocationCost(objects: count))
+    }
+    let (cas, lock, allocation) = (median(casCosts), median(lockCosts), median(allocationCosts))
+    rows.append(("floor: one uncontended compare-and-swap", String(format: "%.1f ns", cas), "—", "—", "—", "—"))
+    rows.append(("floor: one uncontended lock + unlock (pthread)", String(format: "%.1f ns", lock), "—", "—", "—", "—"))
+    rows.append(("floor: one 48-byte object allocated and freed", String(format: "%.1f ns", allocation), "—", "—", "—", "—"))
+    let floors: [(String, String, Double, Double)] = [
+        ("a", "(a) floor: 4 compare-and-swaps per send", 4 * cas, 0.20),
+        ("b", "(b) floor: 2 compare-and-swaps per delivery", 2 * cas, 0.20),
+        ("c", "(c) floor: 1 allocation, 2 lock pairs, 3 compare-and-swaps per pair", allocation + 2 * lock + 3 * cas, 0.10),
+    ]
+    for (key, name, least, goal) in floors {
+        guard let peer = peerTimes[key] else { continue }
+        row(name, least, peer, unit: "ns", goal: String(format: "≤ %.2f", goal), met: { $0 <= goal })
+    }
 }
 
 // MARK: - Main actor
@@ -347,18 +448,27 @@ func printTable() {
 }
 
 func runHotPath() {
-    if only == "chain" {
+    switch only {
+    case "chain": return chain()
+    case "fanout": return fanOut()
+    case "pairs": return subscribeDispose()
+    case "heap": return heap()
+    case "floor":
         chain()
-        return
+        fanOut()
+        subscribeDispose()
+        return floor()
+    default: break
     }
     chain()
     fanOut()
     subscribeDispose()
     heap()
     growth()
+    floor()
 }
 
-if only == "hot" || only == "chain" || only == "views" {
+if let only, ["hot", "chain", "fanout", "pairs", "heap", "floor", "views"].contains(only) {
     // On the main thread, without Dispatch's main loop, so that valgrind can profile it. (h)
     // runs here too: Dispatch counts the main thread as the main queue before `dispatchMain()`.
     if only == "views" { try! boundViews() } else { runHotPath() }
