@@ -287,7 +287,11 @@ func floor() {
     ]
     for (key, name, least, goal) in floors {
         guard let peer = peerTimes[key] else { continue }
-        row(name, least, peer, unit: "ns", goal: String(format: "≤ %.2f", goal), met: { $0 <= goal })
+        // Not a goal of its own: whether the goal is within the contract's reach at all.
+        rows.append((
+            name, String(format: "%.1f ns", least), String(format: "%.0f ns", peer),
+            String(format: "%.2f", least / peer), String(format: "≤ %.2f", goal), least / peer <= goal ? "floor below goal" : "floor above goal"
+        ))
     }
 }
 
@@ -469,6 +473,9 @@ func runHotPath() {
 }
 
 if let only, ["hot", "chain", "fanout", "pairs", "heap", "floor", "views"].contains(only) {
+    // A second thread, as every app has: while a process has one thread, glibc's mutexes skip
+    // their atomic instructions (a lock pair took 3 ns instead of 11), which no app would see.
+    Thread.detachNewThread { while true { sleep(3_600) } }
     // On the main thread, without Dispatch's main loop, so that valgrind can profile it. (h)
     // runs here too: Dispatch counts the main thread as the main queue before `dispatchMain()`.
     if only == "views" { try! boundViews() } else { runHotPath() }
