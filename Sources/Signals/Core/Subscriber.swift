@@ -89,7 +89,10 @@ public final class Subscriber<Value, Failure: Error>: @unchecked Sendable {
         if let handler {
             handler(event)
         } else {
-            unsafeDowncast(core, to: Sink<Value, Failure>.self).emit(event)
+            // The sink is borrowed, not retained and released around the call: this subscriber
+            // keeps it alive (`core` is a constant), and a caller keeps this subscriber alive.
+            // One expression: bound to a local first, the optimizer retained it again.
+            Unmanaged.passUnretained(unsafeDowncast(core, to: Sink<Value, Failure>.self))._withUnsafeGuaranteedRef { $0.emit(event) }
         }
     }
 
