@@ -119,16 +119,21 @@ struct OwnEntryCaptureTests {
         store.close()
     }
 
-    @Test func aSetThatChangesNothingPublishesNothing() throws {
-        let (store, _, directory) = try openStore()
+    @Test func withoutTheHandOverSetsReadTheirEntriesBackAndPublishTheSame() throws {
+        let (store, path, directory) = try openStore()
         defer { withExtendedLifetime(directory) {} }
-        let order = Order(id: 1, purchaseNum: 3, status: "open")
-        try store.insert(order)
+        store.database.withLock { $0.ownEntries = nil }   // as where it cannot be set up
+        let first = Order(id: 1, purchaseNum: 1, status: "open")
+        try store.insert(first)
+        try store.insert(Order(id: 2, purchaseNum: 1, status: "open"))
         let feed = store.changes().record()
-        let before = try store.lastChangeSeq
-        order.purchaseNum = 3
-        #expect(feed.values.isEmpty)
-        #expect(try store.lastChangeSeq == before)
+        first.purchaseNum = 2
+        try shell(path, "UPDATE orders SET status = 'shipped' WHERE id = 2")
+        first.purchaseNum = 3
+        #expect(described(feed.values) == [
+            "orders[1] purchase_num = 2", "orders[2] status = 'shipped'", "orders[1] purchase_num = 3",
+        ])
+        #expect(first.purchaseNum == 3)
         store.close()
     }
 

@@ -78,4 +78,15 @@ final class ChangePublisher: Sendable {
 struct CommitNotice: Sendable {
     let tables: Set<String>
     let seq: Int64
+
+    init(tables: Set<String>, seq: Int64) {
+        self.tables = tables
+        self.seq = seq
+    }
+
+    /// The notice of `changes`, in seq order; `nil` if there are none.
+    init?(covering changes: [Change]) {
+        guard let last = changes.last else { return nil }
+        self.init(tables: Set(changes.map(\.table)), seq: last.seq)
+    }
 }

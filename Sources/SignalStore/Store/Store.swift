@@ -204,7 +204,8 @@ public final class Store: Sendable {
     /// journal's triggers, a statement journal to undo it alone. Its entries are handed over as
     /// they are written (``OwnEntryCapture``), so none is read back. A model's property set is
     /// this. If another connection committed since the store last read the journal, the journal
-    /// is read instead, as the poller would, so entries are published once and in seq order. If
+    /// is read instead, as the poller would (``readNewChanges(_:collected:)``), so entries are
+    /// published once and in seq order. If
     /// that read fails, the write stands, the failure goes to ``errors``, and the store's next
     /// read of the journal (after its next write, or another connection's commit) starts where
     /// this one would have.
@@ -273,29 +274,11 @@ public final class Store: Sendable {
             throw error
         }
         do {
-            publish(try capture?.collected.flatMap(newChanges(collected:)) ?? readNewChanges(connection))
+            publish(try readNewChanges(connection, collected: capture?.collected))
             return (result, nil)
         } catch {
             return (result, StoreError(error))   // the next read starts where this one would have
         }
-    }
-
-    /// What a statement committed alone wrote, as far as the listeners need it (see
-    /// ``readNewChanges(_:)``), from its collected entries; `nil` if the journal must be read
-    /// instead: they do not follow the last entry seen (another connection committed in
-    /// between), or entries were skipped while nobody listened. No entry (the statement changed
-    /// nothing the journal records) publishes nothing.
-    func newChanges(collected entries: [Change]) -> NewChanges? {
-        let position = registry.withLock { registry -> (seq: Int64, isBehind: Bool, live: Bool) in
-            (registry.lastSeenSeq, registry.isBehind, registry.mayHaveLiveObjects)
-        }
-        guard !position.isBehind else { return nil }
-        guard let first = entries.first?.seq else { return .summary(nil) }   // nothing written
-        guard first == position.seq + 1, entries.last?.seq == first + Int64(entries.count - 1) else { return nil }
-        let feedListening = publisher.feed.subscriberCount > 0
-        if feedListening || position.live { return .entries(entries, toFeed: feedListening) }
-        guard publisher.commits.subscriberCount > 0, let last = entries.last else { return .unread }
-        return .summary(CommitNotice(tables: Set(entries.map(\.table)), seq: last.seq))
     }
 
     /// Reads journal entries after the last one seen, applies them to live models and queues
@@ -319,18 +302,34 @@ public final class Store: Sendable {
     }
 
     /// The journal entries after the last one seen, as far as the listeners need them.
-    func readNewChanges(_ connection: Connection) throws -> NewChanges {
+    ///
+    /// `collected` are the entries a statement committed alone was handed as it wrote them
+    /// (``writeOneStatement(_:)``). They are used instead of reading the journal when they are
+    /// all of it since the last entry seen: nothing was skipped while nobody listened, and they
+    /// follow that entry without a gap (no other connection committed in between). Such a
+    /// statement is a model's property set, so a live object always listens and only the
+    /// entries' branch uses them.
+    func readNewChanges(_ connection: Connection, collected: [Change]? = nil) throws -> NewChanges {
         let feedListening = publisher.feed.subscriberCount > 0
         let noticesListening = publisher.commits.subscriberCount > 0
         let position = registry.withLock { registry -> (seq: Int64, isBehind: Bool, live: Bool) in
             (registry.lastSeenSeq, registry.isBehind, registry.mayHaveLiveObjects)
         }
+        let handed = position.isBehind ? nil : collected.flatMap { Self.entries($0, following: position.seq) }
         if feedListening || position.live {
-            let entries = try Journal.entries(after: position.isBehind ? try catchUp(connection) : position.seq, connection)
+            let entries = try handed ?? Journal.entries(after: position.isBehind ? try catchUp(connection) : position.seq, connection)
             return .entries(entries, toFeed: feedListening)
         }
         guard noticesListening else { return .unread }
         return .summary(try Journal.commitNotice(after: position.seq, connection))
+    }
+
+    /// `entries` if they come right after `seq`, one seq each, without a gap; otherwise `nil`.
+    private static func entries(_ entries: [Change], following seq: Int64) -> [Change]? {
+        for (offset, entry) in entries.enumerated() where entry.seq != seq + 1 + Int64(offset) {
+            return nil
+        }
+        return entries
     }
 
     /// Applies committed entries to live models and queues notifications and feed entries, in
@@ -348,12 +347,12 @@ public final class Store: Sendable {
             }
             publisher.enqueue([.commit(notice)])
         case .entries(let changes, let toFeed):
+            guard !changes.isEmpty else { return }
             let notifications = applyToLiveObjects(changes)
-            guard let last = changes.last else { return }
             var items = notifications.map(ChangePublisher.Item.model)
             if toFeed { items += changes.map(ChangePublisher.Item.change) }
-            if publisher.commits.subscriberCount > 0 {
-                items.append(.commit(CommitNotice(tables: Set(changes.map(\.table)), seq: last.seq)))
+            if publisher.commits.subscriberCount > 0, let notice = CommitNotice(covering: changes) {
+                items.append(.commit(notice))
             }
             publisher.enqueue(items)
         }
