@@ -67,9 +67,13 @@ package final class Broadcaster<Value, Failure: Error>: @unchecked Sendable {
     package func send(_ event: Event<Value, Failure>) {
         var round = state.withLock { state in startRound(with: event, in: &state) }
         while let (entries, event, seq) = round {
-            deliver(event, seq: seq, to: entries)
-            if flags.compareExchange(expected: Self.delivering, desired: 0, ordering: .releasing).exchanged { return }
-            round = state.withLock { state in nextRound(in: &state) }
+            // The round's copy of the list is kept until the round has ended with a releasing
+            // operation, the compare-and-swap or the next round's lock (see `ownEntries(_:)`).
+            round = withExtendedLifetime(entries) {
+                deliver(event, seq: seq, to: entries)
+                if flags.compareExchange(expected: Self.delivering, desired: 0, ordering: .releasing).exchanged { return nil }
+                return state.withLock { state in nextRound(in: &state) }
+            }
         }
     }
 
@@ -167,6 +171,7 @@ package final class Broadcaster<Value, Failure: Error>: @unchecked Sendable {
             guard state.terminal == nil else { return (claimed, first, nil) }
             let id = state.nextID
             state.nextID &+= 1
+            ownEntries(&state)
             state.entries.append(Entry(id: id, firstSeq: state.nextSeq, subscriber: subscriber))
             return (claimed, first, id)
         }
@@ -199,6 +204,7 @@ package final class Broadcaster<Value, Failure: Error>: @unchecked Sendable {
             guard let index = Self.index(of: id, in: state.entries), let subscriber = state.entries[index].subscriber else {
                 return nil
             }
+            ownEntries(&state)
             state.entries[index].subscriber = nil
             state.tombstones += 1
             var end = state.entries.count
@@ -212,6 +218,26 @@ package final class Broadcaster<Value, Failure: Error>: @unchecked Sendable {
         }
         // Released here, outside the lock: its deinit may release user objects.
         _ = removed
+    }
+
+    /// Makes the list's storage this state's own, ordered after the reads of every round that
+    /// shared it. Call under the lock, before changing `entries`.
+    ///
+    /// A round reads its copy of the list outside the lock and, when nothing is pending, ends
+    /// with a releasing compare-and-swap on `flags` instead of taking the lock again. The list is
+    /// changed in place only once no round holds its storage: copy-on-write finds it unshared,
+    /// and the reference count's order (the round's release, the check's acquire) puts the
+    /// change after the round's reads. Thread Sanitizer does not see that order, inside the Swift
+    /// runtime, and reported the change as a race with the round's reads. So the storage is made
+    /// unshared first, and `flags` is loaded after, with acquiring order: the last round's
+    /// compare-and-swap is then seen too, and the same order is stated where the sanitizer sees
+    /// it. The load is a plain one on x86; loaded before the check, it could precede the end of
+    /// a round that was still delivering. A round that ends by taking the lock for the next one
+    /// is ordered by the lock, since `send` keeps its copy until then.
+    @inlinable @inline(__always)
+    func ownEntries(_ state: inout State) {
+        state.entries.withUnsafeMutableBufferPointer { _ in }
+        _ = flags.load(ordering: .acquiring)
     }
 
     /// Drops the tombstones, keeping the order of the live entries.
