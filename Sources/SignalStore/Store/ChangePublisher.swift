@@ -17,6 +17,8 @@ final class ChangePublisher: Sendable {
         /// A commit (or several, read together from another connection) changed these tables;
         /// the journal is read through `seq`.
         case commit(CommitNotice)
+        /// A published batch of journal entries, for live results.
+        case batch([Change])
     }
 
     private struct State {
@@ -28,6 +30,9 @@ final class ChangePublisher: Sendable {
     let feed: Broadcaster<Change, StoreError>
     /// One notice per published batch, for query signals.
     let commits = Broadcaster<CommitNotice, Never>(replayLimit: 0)
+    /// Every published batch of entries, for live results (``LiveResults``), which place the
+    /// rows the entries name.
+    let batches = Broadcaster<[Change], Never>(replayLimit: 0)
 
     init(feed: Broadcaster<Change, StoreError>) {
         self.feed = feed
@@ -35,7 +40,7 @@ final class ChangePublisher: Sendable {
 
     /// Whether anyone listens: feed subscribers or query signals.
     var hasListeners: Bool {
-        feed.subscriberCount > 0 || commits.subscriberCount > 0
+        feed.subscriberCount > 0 || commits.subscriberCount > 0 || batches.subscriberCount > 0
     }
 
     /// Queues items, in order. Call with the database lock held.
@@ -60,6 +65,7 @@ final class ChangePublisher: Sendable {
                 case .model(let notification): notification.deliver()
                 case .notification(let notify): notify()
                 case .commit(let notice): commits.send(.value(notice))
+                case .batch(let changes): batches.send(.value(changes))
                 }
             }
             batch = state.withLock { state -> [Item]? in

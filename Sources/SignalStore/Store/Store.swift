@@ -147,6 +147,7 @@ public final class Store: Sendable {
         let live = registry.withLock { $0.liveObjects }
         publisher.feed.send(.completed)
         publisher.commits.send(.completed)
+        publisher.batches.send(.completed)
         live.forEach { $0._$model.completeAll() }
     }
 
@@ -311,12 +312,13 @@ public final class Store: Sendable {
     /// entries' branch uses them.
     func readNewChanges(_ connection: Connection, collected: [Change]? = nil) throws -> NewChanges {
         let feedListening = publisher.feed.subscriberCount > 0
+        let resultsListening = publisher.batches.subscriberCount > 0
         let noticesListening = publisher.commits.subscriberCount > 0
         let position = registry.withLock { registry -> (seq: Int64, isBehind: Bool, live: Bool) in
             (registry.lastSeenSeq, registry.isBehind, registry.mayHaveLiveObjects)
         }
         let handed = position.isBehind ? nil : collected.flatMap { Self.entries($0, following: position.seq) }
-        if feedListening || position.live {
+        if feedListening || position.live || resultsListening {
             let entries = try handed ?? Journal.entries(after: position.isBehind ? try catchUp(connection) : position.seq, connection)
             return .entries(entries, toFeed: feedListening)
         }
@@ -354,6 +356,7 @@ public final class Store: Sendable {
             if publisher.commits.subscriberCount > 0, let notice = CommitNotice(covering: changes) {
                 items.append(.commit(notice))
             }
+            if publisher.batches.subscriberCount > 0 { items.append(.batch(changes)) }
             publisher.enqueue(items)
         }
     }

@@ -1,0 +1,258 @@
+import Observation
+
+/// A query result that changes by row: the live instances matching a filter, in order, kept
+/// current from the change journal after every commit, by every writer.
+///
+/// ```swift
+/// func openOrders(_ store: Store) -> LiveResults<Order> {
+///     store.results(Order.self, where: \.status == "open", orderBy: .ascending(\.purchaseNum))
+/// }
+/// ```
+///
+/// A `LiveResults` is a `RandomAccessCollection` of the objects, `Observable` (its count and
+/// membership are tracked by `withObservationTracking`, and by SwiftUI), and `Sendable`.
+/// ``changes`` sends the whole result once, then one ``ResultsChange/update(_:deletions:insertions:modifications:)``
+/// per commit that changes it, with the indices a list view animates.
+///
+/// ## How it stays current
+/// A commit's journal entries name the rows it changed. For those rows only, the result reads
+/// whether they match the filter now and their sort values (one query by rowid, on a read-only
+/// connection), and places them by binary search, comparing exactly as SQLite's `ORDER BY`
+/// does (``ResultsOrdering``). The cost is that of the rows that changed, not of the result's
+/// size, whoever wrote them: this store, another process, the `sqlite3` shell.
+///
+/// Two kinds of query run again in full instead, once per commit that may change them:
+/// - a filter or ordering that reads another table (a fragment with a subquery), after every
+///   commit, since a change there changes this result without touching its rows;
+/// - an ordering that is not a list of the model's columns (an expression, `NULLS FIRST`, a
+///   collation of the app's own), after every commit that touches the table.
+///
+/// ## Memory
+/// The result holds each member's rowid and sort values. An object is loaded when it is first
+/// read (by subscript, iteration or ``changes``) and then kept while the result lives, so a
+/// long list that shows a screenful holds a screenful of objects.
+///
+/// ## Threads
+/// The result changes on the thread that delivers commits (the writer's, or the store's poller
+/// for other processes' commits), after the objects took their new values. Reading it from
+/// another thread is safe; for a stable view while iterating, `for … in` walks a snapshot, and
+/// ``objects`` returns one.
+public final class LiveResults<Model: PersistentModel>: RandomAccessCollection, Observable, Sendable {
+    public typealias Element = Model
+    public typealias Index = Int
+    public typealias Iterator = IndexingIterator<[Model]>
+
+    private weak let store: Store?
+    private let query: ResultsQuery<Model>
+    private let state: Locked<ResultsState<Model>>
+    /// Every step of the result, for ``changes``, sent from the thread that delivers commits.
+    private let steps = Broadcaster<ResultsStep<Model>, Never>(replayLimit: 0)
+    private let subscription = SerialDisposable()
+    private let registrar = ObservationRegistrar()
+
+    init(store: Store, query: ResultsQuery<Model>) {
+        self.store = store
+        self.query = query
+        state = Locked(ResultsState())
+        start(store)
+    }
+
+    deinit {
+        subscription.dispose()
+    }
+
+    /// Listens to the store's batches, then reads the first result. A batch delivered
+    /// meanwhile waits for the lock, and entries the first read already includes are skipped.
+    private func start(_ store: Store) {
+        state.withLock { state in
+            let batches = Signal<[Change], Never> { [publisher = store.publisher] subscriber in publisher.batches.subscribe(subscriber) }
+            subscription.inner = batches.subscribe(
+                onValue: { [weak self] batch in self?.receive(batch) },
+                onCompleted: { [weak self] in self?.steps.send(.completed) }
+            )
+            if store.isClosed { steps.send(.completed); return }
+            do {
+                let first = try query.runAll(store)
+                state.reset(first)
+                store.resumeReading(after: first.seq)
+            } catch {
+                state.needsRerun = true
+                store.report(StoreError(error))
+            }
+        }
+    }
+
+    // MARK: Collection
+
+    public var startIndex: Int { 0 }
+
+    public var endIndex: Int {
+        registrar.access(self, keyPath: \.endIndex)
+        return state.withLock { $0.rowIDs.count }
+    }
+
+    public subscript(position: Int) -> Model {
+        registrar.access(self, keyPath: \.endIndex)
+        let slot = state.withLock { state -> (rowID: Int64, object: Model?)? in
+            guard state.rowIDs.indices.contains(position) else { return nil }
+            return (state.rowIDs[position], state.objects[position])
+        }
+        guard let slot else { preconditionFailure("index \(position) is out of range of a LiveResults of \(count) \(Model.self) objects") }
+        if let object = slot.object { return object }
+        let loaded = load([slot.rowID])[slot.rowID]!
+        state.withLock { $0.keep(loaded, rowID: slot.rowID, near: position) }
+        return loaded
+    }
+
+    /// Walks a snapshot of the objects, taken when iteration starts.
+    public func makeIterator() -> IndexingIterator<[Model]> {
+        objects.makeIterator()
+    }
+
+    /// The objects as they are now, in order (loading those not read yet, in one query).
+    public var objects: [Model] {
+        registrar.access(self, keyPath: \.endIndex)
+        return materialize().objects
+    }
+
+    // MARK: Changes
+
+    /// The result now (``ResultsChange/initial(_:)``), then one
+    /// ``ResultsChange/update(_:deletions:insertions:modifications:)`` after each commit that
+    /// changes it: a row that joined, left or moved, or a member whose values changed. Once per
+    /// commit, in commit order, after the objects took their new values; never a state that
+    /// was rolled back. Completes when the store closes.
+    ///
+    /// The initial result is sent before `subscribe` returns, unless another thread is
+    /// delivering a commit at that moment: it is then sent right after that commit.
+    public var changes: Signal<ResultsChange<Model>, Never> {
+        Signal { [self] downstream in
+            let token = ResultsStep<Model>.nextToken()
+            let started = Locked(false)
+            let subscription = steps.subscribe(Subscriber(sharing: downstream) { event in
+                switch event {
+                case .value(let step):
+                    let isStarted = started.withLock { $0 }
+                    if !isStarted, step.refresh == token {
+                        started.withLock { $0 = true }
+                        downstream.send(.initial(step.objects))
+                    } else if isStarted, step.refresh == nil {
+                        downstream.send(.update(step.objects, deletions: step.diff.deletions, insertions: step.diff.insertions, modifications: step.diff.modifications))
+                    }
+                case .completed, .failed:
+                    downstream.complete()
+                }
+            })
+            guard let store, !store.isClosed else {
+                downstream.complete()
+                return subscription
+            }
+            // In line with the batches, so the first result is the one the next update follows.
+            store.publisher.enqueue([.notification { [weak self] in self?.sendRefresh(token) }])
+            store.publisher.drain()
+            // The subscription keeps the result live until it is disposed or the store closes.
+            return AnyDisposable { withExtendedLifetime(self) { subscription.dispose() } }
+        }
+    }
+
+    private func sendRefresh(_ token: UInt64) {
+        let (objects, _) = materialize()
+        steps.send(.value(ResultsStep(objects: objects, diff: ResultsDiff(), refresh: token)))
+    }
+
+    // MARK: Commits
+
+    /// Applies a batch of journal entries: places the rows they name, or runs the query again
+    /// when it cannot be incremental. Runs on the thread that delivers commits, one batch at a
+    /// time.
+    private func receive(_ batch: [Change]) {
+        guard let store, let last = batch.last else { return }
+        let plan = state.withLock { state -> ResultsState<Model>.Plan? in state.plan(for: batch, query: query) }
+        guard let plan else { return }
+        let diff: ResultsDiff
+        do {
+            switch plan {
+            case .rerun(let touched):
+                let all = try query.runAll(store)
+                diff = state.withLock { $0.replace(with: all, touched: touched, through: last.seq) }
+            case .rows(let changed, let ordering):
+                let current = try query.run(rows: changed, ordering: ordering, store)
+                diff = state.withLock { $0.apply(changed: changed, current: current, through: last.seq) }
+            }
+        } catch {
+            state.withLock { $0.needsRerun = true }
+            store.report(StoreError(error))
+            return
+        }
+        if diff.changesRows {
+            // Observers learn of it once it happened, outside the lock (their code may read the
+            // result); values of members that stay are their objects' own observation.
+            registrar.willSet(self, keyPath: \.endIndex)
+            registrar.didSet(self, keyPath: \.endIndex)
+        }
+        guard !diff.isEmpty, steps.subscriberCount > 0 else { return }
+        steps.send(.value(ResultsStep(objects: materialize().objects, diff: diff, refresh: nil)))
+    }
+
+    // MARK: Objects
+
+    /// Every object in order, loading the missing ones in one query.
+    private func materialize() -> (objects: [Model], seq: Int64) {
+        let missing = state.withLock { state in state.missingRowIDs }
+        let loaded = missing.isEmpty ? [:] : load(missing)
+        return state.withLock { state in
+            for (rowID, object) in loaded { state.keep(object, rowID: rowID, near: nil) }
+            return (state.rowIDs.indices.map { index in
+                state.objects[index] ?? loaded[state.rowIDs[index]] ?? detachedImage(of: state.rowIDs[index])
+            }, state.seq)
+        }
+    }
+
+    /// The live instances of `rowIDs`: one query, identity kept. A row deleted by a commit not
+    /// applied to this result yet is shown as its last journaled image until that commit
+    /// arrives.
+    private func load(_ rowIDs: [Int64]) -> [Int64: Model] {
+        guard let store else { return [:] }
+        var objects: [Int64: Model] = [:]
+        do {
+            for object in try query.objects(rowIDs: rowIDs, store) {
+                if let rowID = object._$model.rowID { objects[rowID] = object }
+            }
+        } catch {
+            store.report(StoreError(error))
+        }
+        for rowID in rowIDs where objects[rowID] == nil { objects[rowID] = detachedImage(of: rowID) }
+        return objects
+    }
+
+    /// An object of a row that is gone, made from its last journaled image.
+    private func detachedImage(of rowID: Int64) -> Model {
+        let image = (try? store?.history(table: Model._$table, rowID: rowID))?.last { $0.row != nil }?.row ?? [:]
+        let values = ModelSQL.of(Model.self).columnNames.map { image[$0] ?? .null }
+        guard let object = try? Model(_$row: ModelRow(values: values)) else {
+            preconditionFailure("row \(rowID) of '\(Model._$table)' left the database before its \(Model.self) could be read, and no image of it is journaled")
+        }
+        return object
+    }
+}
+
+/// One step of a live result, for ``LiveResults/changes``: the objects after it and how they
+/// differ from before; a refresh is the whole result for one new subscriber (its token).
+struct ResultsStep<Model: PersistentModel>: Sendable {
+    let objects: [Model]
+    let diff: ResultsDiff
+    let refresh: UInt64?
+
+    static func nextToken() -> UInt64 {
+        ResultsStepTokens.counter.withLock { counter in
+            counter += 1
+            return counter
+        }
+    }
+}
+
+/// The counter behind ``ResultsStep/nextToken()`` (a generic type cannot hold a static stored
+/// property).
+private enum ResultsStepTokens {
+    static let counter = Locked<UInt64>(0)
+}

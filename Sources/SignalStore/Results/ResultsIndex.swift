@@ -1,0 +1,188 @@
+/// The rows of a live result in order: rowids and sort keys, no objects. Applies a commit's
+/// changed rows in O(changed rows × log n) comparisons (plus moving the array's tail, a
+/// `memmove` of 8 bytes a row) and reports the change as indices, the convention of
+/// ``ResultsChange``: deletions in the old order, insertions and modifications in the new one,
+/// a row that moves as a deletion and an insertion.
+///
+/// A value type with no lock and no I/O: ``LiveResults`` owns one behind its lock and feeds it
+/// the rows a query returned.
+struct ResultsIndex {
+    /// The rowids, in result order.
+    private(set) var rowIDs: [Int64] = []
+    /// Each member's sort key, in term order.
+    private var keys: [Int64: [SQLiteValue]] = [:]
+    let ordering: ResultsOrdering
+
+    /// An index of `rows`, already in the ordering's order (as the query returned them).
+    init(ordering: ResultsOrdering, rows: [(rowID: Int64, key: [SQLiteValue])]) {
+        self.ordering = ordering
+        rowIDs = rows.map(\.rowID)
+        keys = Dictionary(rows.map { ($0.rowID, $0.key) }, uniquingKeysWith: { _, last in last })
+    }
+
+    var count: Int { rowIDs.count }
+
+    func contains(_ rowID: Int64) -> Bool { keys[rowID] != nil }
+
+    /// The position of a member, by binary search on its key.
+    func index(of rowID: Int64) -> Int? {
+        guard let key = keys[rowID] else { return nil }
+        let position = insertionPoint(for: (rowID, key))
+        return position < rowIDs.count && rowIDs[position] == rowID ? position : nil
+    }
+
+    /// The first position whose row does not come before `row`.
+    private func insertionPoint(for row: (rowID: Int64, key: [SQLiteValue])) -> Int {
+        var low = 0
+        var high = rowIDs.count
+        while low < high {
+            let middle = (low + high) / 2
+            let other = rowIDs[middle]
+            if ordering.areInIncreasingOrder((other, keys[other] ?? []), row) { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
+    /// Applies a commit: `changed` are the rows its entries touched, `current` those of them
+    /// that match the filter now, with their keys. Returns the change as indices.
+    mutating func apply(changed: Set<Int64>, current: [Int64: [SQLiteValue]]) -> ResultsDiff {
+        let leaving = changed.compactMap { rowID in index(of: rowID).map { (rowID: rowID, index: $0) } }.sorted { $0.index < $1.index }
+        remove(leaving.map(\.index))
+        for rowID in leaving.map(\.rowID) { keys[rowID] = nil }
+        for (rowID, key) in current { keys[rowID] = key }
+        let arriving = insert(current.keys.sorted { ordering.areInIncreasingOrder(($0, current[$0]!), ($1, current[$1]!)) })
+        return ResultsDiff(leaving: leaving, arriving: arriving)
+    }
+
+    /// Removes the rows at `indices` (ascending).
+    private mutating func remove(_ indices: [Int]) {
+        if indices.count <= 16 {
+            for index in indices.reversed() { rowIDs.remove(at: index) }
+        } else {
+            var next = 0
+            var position = 0
+            rowIDs.removeAll { _ in
+                defer { position += 1 }
+                guard next < indices.count, indices[next] == position else { return false }
+                next += 1
+                return true
+            }
+        }
+    }
+
+    /// Inserts `sorted` (in the ordering's order, keys already filed) and returns each one's
+    /// final index, ascending.
+    private mutating func insert(_ sorted: [Int64]) -> [(rowID: Int64, index: Int)] {
+        if sorted.count <= 16 {
+            for rowID in sorted { rowIDs.insert(rowID, at: insertionPoint(for: (rowID, keys[rowID]!))) }
+        } else {
+            rowIDs = merge(rowIDs, sorted)
+        }
+        return sorted.map { rowID in (rowID, insertionPoint(for: (rowID, keys[rowID]!))) }
+    }
+
+    private func merge(_ a: [Int64], _ b: [Int64]) -> [Int64] {
+        var merged: [Int64] = []
+        merged.reserveCapacity(a.count + b.count)
+        var (i, j) = (0, 0)
+        while i < a.count, j < b.count {
+            if ordering.areInIncreasingOrder((b[j], keys[b[j]]!), (a[i], keys[a[i]]!)) {
+                merged.append(b[j]); j += 1
+            } else {
+                merged.append(a[i]); i += 1
+            }
+        }
+        merged.append(contentsOf: a[i...])
+        merged.append(contentsOf: b[j...])
+        return merged
+    }
+}
+
+/// A change of a live result as indices (see ``ResultsChange``).
+struct ResultsDiff: Equatable, Sendable {
+    var deletions: [Int] = []
+    var insertions: [Int] = []
+    var modifications: [Int] = []
+
+    var isEmpty: Bool { deletions.isEmpty && insertions.isEmpty && modifications.isEmpty }
+    /// Whether membership or order changed (not only values).
+    var changesRows: Bool { !deletions.isEmpty || !insertions.isEmpty }
+
+    init(deletions: [Int] = [], insertions: [Int] = [], modifications: [Int] = []) {
+        self.deletions = deletions
+        self.insertions = insertions
+        self.modifications = modifications
+    }
+
+    /// The diff of an incremental step: the changed rows that were members (old indices,
+    /// ascending) and those that are members now (new indices, ascending). A row in both stays
+    /// a modification when the rows around it are the same: it sits after as many unchanged
+    /// rows as before (its *slot*), and the rows sharing its slot keep their order. Otherwise
+    /// it moved: a deletion and an insertion.
+    init(leaving: [(rowID: Int64, index: Int)], arriving: [(rowID: Int64, index: Int)]) {
+        var oldSlots: [Int64: (slot: Int, index: Int)] = [:]
+        for (offset, row) in leaving.enumerated() { oldSlots[row.rowID] = (row.index - offset, row.index) }
+        var staying: [Int: [(rowID: Int64, old: Int, new: Int)]] = [:]
+        for (offset, row) in arriving.enumerated() {
+            if let old = oldSlots[row.rowID], old.slot == row.index - offset {
+                staying[old.slot, default: []].append((row.rowID, old.index, row.index))
+            }
+        }
+        var kept: [Int64: Int] = [:]
+        for group in staying.values {
+            // `group` is in new order; kept only if that is also the old order.
+            if zip(group, group.dropFirst()).allSatisfy({ $0.old < $1.old }) {
+                for row in group { kept[row.rowID] = row.new }
+            }
+        }
+        self.init(
+            deletions: leaving.filter { kept[$0.rowID] == nil }.map(\.index),
+            insertions: arriving.filter { kept[$0.rowID] == nil }.map(\.index),
+            modifications: kept.values.sorted()
+        )
+    }
+
+    /// The diff between two whole results (a re-run query): rows only in `old` are deleted,
+    /// rows only in `new` inserted; of the rows in both, the longest run that keeps its order
+    /// stays and the others move. Rows in `touched` that stay are modifications.
+    init(old: [Int64], new: [Int64], touched: Set<Int64>) {
+        var oldIndex: [Int64: Int] = [:]
+        for (index, rowID) in old.enumerated() { oldIndex[rowID] = index }
+        let common = new.enumerated().compactMap { index, rowID in oldIndex[rowID].map { (new: index, old: $0) } }
+        var stayingOld = Set<Int>()
+        var stayingNew = Set<Int>()
+        for offset in Self.longestIncreasingRun(common.map(\.old)) {
+            stayingOld.insert(common[offset].old)
+            stayingNew.insert(common[offset].new)
+        }
+        self.init(
+            deletions: old.indices.filter { !stayingOld.contains($0) },
+            insertions: new.indices.filter { !stayingNew.contains($0) },
+            modifications: new.indices.filter { stayingNew.contains($0) && touched.contains(new[$0]) }
+        )
+    }
+
+    /// The offsets of a longest strictly increasing subsequence of `values` (patience sorting,
+    /// O(n log n)).
+    static func longestIncreasingRun(_ values: [Int]) -> [Int] {
+        var tails: [Int] = []   // offsets of the smallest tail of each length
+        var previous = [Int](repeating: -1, count: values.count)
+        for (offset, value) in values.enumerated() {
+            var low = 0
+            var high = tails.count
+            while low < high {
+                let middle = (low + high) / 2
+                if values[tails[middle]] < value { low = middle + 1 } else { high = middle }
+            }
+            if low > 0 { previous[offset] = tails[low - 1] }
+            if low == tails.count { tails.append(offset) } else { tails[low] = offset }
+        }
+        var run: [Int] = []
+        var offset = tails.last ?? -1
+        while offset >= 0 {
+            run.append(offset)
+            offset = previous[offset]
+        }
+        return run.reversed()
+    }
+}

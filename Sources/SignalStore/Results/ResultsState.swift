@@ -1,0 +1,108 @@
+/// What a ``LiveResults`` holds behind its lock: the ordered rows, the objects read so far
+/// (aligned with the rows), and how far the journal has been applied.
+struct ResultsState<Model: PersistentModel> {
+    private(set) var index = ResultsIndex(ordering: ResultsOrdering(terms: []), rows: [])
+    /// The ordering the rows are placed by; `nil` when the query re-runs instead.
+    private(set) var ordering: ResultsOrdering?
+    /// The object of each row, once read.
+    private(set) var objects: [Model?] = []
+    /// The journal is applied through this entry.
+    private(set) var seq: Int64 = 0
+    /// The last incremental step or query failed: the next commit runs the query again.
+    var needsRerun = false
+
+    var rowIDs: [Int64] { index.rowIDs }
+
+    /// What a batch asks of the result.
+    enum Plan {
+        /// Run the whole query again; `touched` are the result's rows the batch changed.
+        case rerun(touched: Set<Int64>)
+        /// Read these rows again and place them.
+        case rows(Set<Int64>, ResultsOrdering)
+    }
+
+    /// Starts over from a whole query's rows.
+    mutating func reset(_ rows: ResultsQuery<Model>.Rows) {
+        index = ResultsIndex(ordering: rows.ordering ?? ResultsOrdering(terms: []), rows: rows.rows)
+        ordering = rows.ordering
+        objects = Array(repeating: nil, count: index.count)
+        seq = rows.seq
+        needsRerun = false
+    }
+
+    /// What `batch` asks for, or `nil` when it changes nothing here (the journal position then
+    /// moves past it).
+    mutating func plan(for batch: [Change], query: ResultsQuery<Model>) -> Plan? {
+        guard let last = batch.last, last.seq > seq else { return nil }
+        let after = batch.first!.seq > seq ? batch[...] : batch.drop { $0.seq <= seq }
+        var changed = Set<Int64>()
+        for change in after where change.table == Model._$table {
+            changed.insert(change.rowID)
+            // A new key for an INTEGER PRIMARY KEY moves the row to that rowid.
+            if change.operation == .update, case .integer(let moved)? = change.newValue, change.column != nil { changed.insert(moved) }
+        }
+        if needsRerun || (query.readsOtherTables && !after.isEmpty) { return .rerun(touched: changed) }
+        guard !changed.isEmpty else {
+            seq = last.seq
+            return nil
+        }
+        guard let ordering else { return .rerun(touched: changed) }
+        return .rows(changed, ordering)
+    }
+
+    /// Places the rows a batch changed; `current` are those that match now, with their keys.
+    mutating func apply(changed: Set<Int64>, current: [Int64: [SQLiteValue]], through last: Int64) -> ResultsDiff {
+        let before = index.rowIDs
+        let diff = index.apply(changed: changed, current: current)
+        realign(diff, before: before)
+        seq = max(seq, last)
+        return diff
+    }
+
+    /// Takes a whole query's rows, diffed against the current ones.
+    mutating func replace(with rows: ResultsQuery<Model>.Rows, touched: Set<Int64>, through last: Int64) -> ResultsDiff {
+        let before = index.rowIDs
+        let diff = ResultsDiff(old: before, new: rows.rows.map(\.rowID), touched: touched)
+        let kept = keptObjects(before)
+        reset(rows)
+        objects = index.rowIDs.map { kept[$0] }
+        seq = max(rows.seq, last)
+        return diff
+    }
+
+    /// Moves the objects along with the rows: a few changes in place, many by rebuilding.
+    private mutating func realign(_ diff: ResultsDiff, before: [Int64]) {
+        if diff.deletions.count + diff.insertions.count <= 32 {
+            for index in diff.deletions.reversed() { objects.remove(at: index) }
+            for index in diff.insertions { objects.insert(nil, at: index) }
+        } else {
+            let kept = keptObjects(before)
+            objects = index.rowIDs.map { kept[$0] }
+        }
+    }
+
+    private func keptObjects(_ rowIDs: [Int64]) -> [Int64: Model] {
+        var kept: [Int64: Model] = [:]
+        for (offset, object) in objects.enumerated() {
+            if let object { kept[rowIDs[offset]] = object }
+        }
+        return kept
+    }
+
+    /// The rows whose objects have not been read.
+    var missingRowIDs: [Int64] {
+        objects.indices.compactMap { objects[$0] == nil ? index.rowIDs[$0] : nil }
+    }
+
+    /// Keeps an object read for a row, at `position` if the row is still there, else wherever
+    /// the row is now.
+    mutating func keep(_ object: Model, rowID: Int64, near position: Int?) {
+        if let position, index.rowIDs.indices.contains(position), index.rowIDs[position] == rowID {
+            objects[position] = object
+        } else if ordering != nil, let found = index.index(of: rowID) {
+            objects[found] = object
+        } else if let found = index.rowIDs.firstIndex(of: rowID) {
+            objects[found] = object
+        }
+    }
+}

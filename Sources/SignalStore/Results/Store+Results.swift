@@ -1,0 +1,68 @@
+extension Store {
+    /// A live result: the objects matching `predicate` in the order of `orderBy`, kept current
+    /// row by row after every commit, by every writer. See ``LiveResults``.
+    ///
+    /// ```swift
+    /// func paidOrders(_ store: Store) -> LiveResults<Order> {
+    ///     store.results(Order.self, where: "status = ?", arguments: [.text("paid")], orderBy: "purchase_num DESC")
+    /// }
+    /// ```
+    ///
+    /// A filter that cannot be read (an unknown column, say) leaves the result empty and is
+    /// reported on ``errors``; the query runs again at the next commit.
+    /// - Parameters:
+    ///   - type: The model type.
+    ///   - predicate: An SQL `WHERE` fragment, or `nil` for every row.
+    ///   - arguments: Values bound to the fragment's `?` parameters.
+    ///   - orderBy: An SQL `ORDER BY` fragment, or `nil` for rowid order. A list of the model's
+    ///     columns (`COLLATE` and `ASC`/`DESC` allowed) is kept in order incrementally; anything
+    ///     else re-runs the query after each commit that touches the table.
+    public func results<Model: PersistentModel>(
+        _ type: Model.Type,
+        where predicate: String? = nil,
+        arguments: [SQLiteValue] = [],
+        orderBy: String? = nil
+    ) -> LiveResults<Model> {
+        LiveResults(store: self, query: ResultsQuery(predicate: predicate, arguments: arguments, orderBy: orderBy))
+    }
+
+    /// A live result of the objects matching `filter`, in the given order (the rowid breaks
+    /// ties). See ``LiveResults``.
+    ///
+    /// ```swift
+    /// func openOrders(_ store: Store) -> LiveResults<Order> {
+    ///     store.results(Order.self, where: \.status == "open", orderBy: .ascending(\.purchaseNum))
+    /// }
+    /// ```
+    public func results<Model: PersistentModel>(
+        _ type: Model.Type,
+        where filter: ModelFilter<Model>,
+        orderBy orderings: ModelOrdering<Model>...
+    ) -> LiveResults<Model> {
+        results(Model.self, where: filter.sql, arguments: filter.arguments, orderBy: ModelOrdering.clause(orderings))
+    }
+
+    /// A live result of every object of the model, in the given order. See ``LiveResults``.
+    public func results<Model: PersistentModel>(
+        _ type: Model.Type,
+        orderBy first: ModelOrdering<Model>,
+        _ then: ModelOrdering<Model>...
+    ) -> LiveResults<Model> {
+        results(Model.self, where: nil, orderBy: ModelOrdering.clause([first] + then))
+    }
+
+    /// Makes the journal be read from `seq` on if nobody was reading it (entries were skipped
+    /// while nobody listened): a live result whose first query saw the journal through `seq`
+    /// needs every entry after it. Under the writer's lock, so a writer that found nobody
+    /// listening has already marked the position stale.
+    func resumeReading(after seq: Int64) {
+        database.withLock { _ in
+            registry.withLock { registry in
+                if registry.isBehind {
+                    registry.lastSeenSeq = seq
+                    registry.isBehind = false
+                }
+            }
+        }
+    }
+}

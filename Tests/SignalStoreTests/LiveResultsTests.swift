@@ -1,0 +1,193 @@
+import Foundation
+import Observation
+import Testing
+@testable import SignalStore
+
+/// Live results: a result that changes by row, from every writer, checked against a fresh query
+/// and against the indices it reports.
+@Suite("Live results", .ownThread)
+struct LiveResultsTests {
+    /// The queries the model test runs: incremental ones (typed, SQL with collations and
+    /// directions, key order) and ones that re-run (a subquery, an expression ordering).
+    struct Query: Sendable, CustomTestStringConvertible {
+        let name: String
+        let predicate: String?
+        let orderBy: String?
+        var testDescription: String { name }
+
+        static let all = [
+            Query(name: "open by purchase", predicate: "status = 'open'", orderBy: "purchase_num"),
+            Query(name: "even, note nocase desc", predicate: "purchase_num % 2 = 0", orderBy: "note COLLATE NOCASE DESC, purchase_num ASC"),
+            Query(name: "every row, status desc", predicate: nil, orderBy: "\"status\" DESC"),
+            Query(name: "rowid order", predicate: "note IS NOT NULL", orderBy: nil),
+            Query(name: "subquery", predicate: "customer_id IN (SELECT id FROM customers WHERE name < 'm')", orderBy: "status, purchase_num DESC"),
+            Query(name: "expression order", predicate: "status != 'void'", orderBy: "purchase_num * -1"),
+        ]
+    }
+
+    @Test(arguments: Query.all)
+    func everyCommitLeavesTheResultOfAFreshQueryAndIndicesThatGetThere(_ query: Query) async throws {
+        let directory = TemporaryDirectory()
+        let store = try Store(path: directory.path("results.sqlite"), migrations: packageMigrations)
+        let foreign = try Connection(path: store.path)
+        var random = SeededGenerator(seed: UInt64(query.name.utf8.count) * 7_919)
+        for id in 1...4 { try store.execute("INSERT INTO customers (id, name) VALUES (\(id), 'c\(id)')") }
+        for id in 1...40 { try store.execute(Self.randomInsert(id: Int64(id), &random)) }
+        let results = store.results(Order.self, where: query.predicate, orderBy: query.orderBy)
+        let received = Locked<[ResultsChange<Order>]>([])
+        let subscription = results.changes.subscribe(onValue: { change in received.withLock { $0.append(change) } })
+        var shown = try #require(received.withLock { $0.first }).objects.map(\.id)
+        received.withLock { $0 = [] }
+        let steps = ProcessInfo.processInfo.environment["SIGNALSTORE_HEAVY"] == "1" ? 3_000 : 300
+        for step in 0..<steps {
+            let sql = Self.randomStatement(&random)
+            switch step % 10 {
+            case 0 where sqlite3Shell != nil:
+                let result = try run(sqlite3Shell!, [store.path, sql])
+                #expect(result.status == 0 || !result.error.isEmpty)
+            case 1, 2, 3:
+                do { try foreign.execute(sql) } catch { try? foreign.execute("ROLLBACK") }
+            default:
+                // The store runs it in a transaction of its own.
+                _ = try? store.execute(sql.replacingOccurrences(of: "BEGIN; ", with: "").replacingOccurrences(of: " COMMIT;", with: ""))
+            }
+            await store.settle()
+            let expected = try store.all(Order.self, where: query.predicate, orderBy: query.orderBy.map { "\($0), rowid" } ?? "rowid").map(\.id)
+            #expect(results.map(\.id) == expected, "step \(step): \(sql)")
+            for case .update(let objects, let deletions, let insertions, let modifications) in received.withLock({ $0 }) {
+                var applied = shown
+                for index in deletions.reversed() { applied.remove(at: index) }
+                for index in insertions { applied.insert(objects[index].id, at: index) }
+                #expect(applied == objects.map(\.id), "step \(step): the indices lead to the new result (\(sql))")
+                #expect(modifications.allSatisfy { objects.indices.contains($0) })
+                shown = objects.map(\.id)
+            }
+            received.withLock { $0 = [] }
+            #expect(shown == expected, "step \(step): the last update is the result (\(sql))")
+        }
+        subscription.dispose()
+        store.close()
+    }
+
+    static func randomInsert(id: Int64, _ random: inout SeededGenerator) -> String {
+        let statuses = ["open", "paid", "void", "Open"]
+        let notes = ["NULL", "'a'", "'B'", "'b'", "'A '", "'c'"]
+        return "INSERT INTO orders (id, purchase_num, status, note, customer_id) VALUES (\(id), \(Int.random(in: 0...9, using: &random)), '\(statuses.randomElement(using: &random)!)', \(notes.randomElement(using: &random)!), \(Bool.random(using: &random) ? "NULL" : String(Int.random(in: 1...4, using: &random))))"
+    }
+
+    /// A random commit: inserts, updates in and out of filters and across orders, deletes,
+    /// REPLACE evictions, key changes, customers renamed (for the subquery), transactions.
+    static func randomStatement(_ random: inout SeededGenerator) -> String {
+        let id = Int64.random(in: 1...60, using: &random)
+        let other = Int64.random(in: 1...60, using: &random)
+        switch Int.random(in: 0..<10, using: &random) {
+        case 0: return randomInsert(id: id, &random)
+        case 1: return "REPLACE" + randomInsert(id: id, &random).dropFirst("INSERT".count)
+        case 2: return "UPDATE orders SET purchase_num = \(Int.random(in: 0...9, using: &random)) WHERE id = \(id)"
+        case 3: return "UPDATE orders SET status = '\(["open", "paid", "void"].randomElement(using: &random)!)' WHERE id = \(id)"
+        case 4: return "UPDATE orders SET note = \(["NULL", "'a'", "'B'", "'b'"].randomElement(using: &random)!) WHERE id = \(id)"
+        case 5: return "DELETE FROM orders WHERE id = \(id)"
+        case 6: return "UPDATE orders SET id = \(other + 100) WHERE id = \(id)"
+        case 7: return "INSERT OR REPLACE INTO customers (id, name) VALUES (\(Int.random(in: 1...4, using: &random)), '\(["al", "zed", "bo", "pat"].randomElement(using: &random)!)')"
+        case 8: return "BEGIN; \(randomInsert(id: id + 200, &random)); UPDATE orders SET purchase_num = 9 - purchase_num WHERE id % 3 = \(id % 3); DELETE FROM orders WHERE id = \(other); COMMIT;"
+        default: return "UPDATE orders SET customer_id = \(Int.random(in: 1...4, using: &random)) WHERE id = \(id)"
+        }
+    }
+
+    @Test func changesReplayTheResultThenIndicesPerCommit() throws {
+        let store = try Store.inMemory(migrations: packageMigrations)
+        for (id, purchase) in [(1, 5), (2, 3), (3, 8)] { try store.insert(Order(id: Int64(id), purchaseNum: purchase, status: "open")) }
+        let open = store.results(Order.self, where: \.status == "open", orderBy: .ascending(\.purchaseNum))
+        #expect(open.map(\.id) == [2, 1, 3])
+        let recorder = open.changes.record()
+        #expect(recorder.values.count == 1, "the result replays before subscribe returns")
+        let first = try #require(try store.find(Order.self, id: 1))
+        first.purchaseNum = 9                                   // moves to the end
+        first.note = "x"                                        // stays: a modification
+        try store.find(Order.self, id: 2)?.status = "paid"      // leaves
+        try store.insert(Order(id: 4, purchaseNum: 0, status: "open"))   // joins first
+        let updates = recorder.values.dropFirst().map { change -> [[Int]] in
+            guard case .update(_, let deletions, let insertions, let modifications) = change else { return [] }
+            return [deletions, insertions, modifications]
+        }
+        #expect(updates == [[[1], [2], []], [[], [], [2]], [[0], [], []], [[], [0], []]])
+        #expect(recorder.values.last?.objects.map(\.id) == [4, 3, 1])
+        #expect(recorder.values.last?.objects.last === first, "the live instances")
+        store.close()
+    }
+
+    @Test func aTransactionIsOneUpdateAndARollbackNone() throws {
+        let store = try Store.inMemory(migrations: packageMigrations)
+        let open = store.results(Order.self, where: \.status == "open", orderBy: .descending(\.id))
+        let recorder = open.changes.record()
+        try store.transaction {
+            for id in 1...100 { try store.insert(Order(id: Int64(id), purchaseNum: id, status: id % 2 == 0 ? "open" : "paid")) }
+        }
+        #expect(recorder.values.count == 2)
+        #expect(open.count == 50)
+        #expect(open.first?.id == 100)
+        struct Stop: Error {}
+        _ = try? store.transaction {
+            try store.execute("DELETE FROM orders")
+            throw Stop()
+        }
+        #expect(recorder.values.count == 2, "a rolled-back transaction sends nothing")
+        #expect(open.count == 50)
+        store.close()
+    }
+
+    @Test func observationSeesMembershipChanges() throws {
+        let store = try Store.inMemory(migrations: packageMigrations)
+        let open = store.results(Order.self, where: \.status == "open", orderBy: .ascending(\.id))
+        let changed = Locked(false)
+        withObservationTracking { _ = open.count } onChange: { changed.withLock { $0 = true } }
+        try store.insert(Order(id: 1, purchaseNum: 1, status: "paid"))
+        #expect(!changed.withLock { $0 }, "a row outside the result changes nothing")
+        try store.execute("UPDATE orders SET status = 'open'")
+        #expect(changed.withLock { $0 })
+        #expect(open.map(\.id) == [1])
+        store.close()
+    }
+
+    @Test(.enabled(if: sqlite3Shell != nil, "needs the sqlite3 shell"))
+    func theShellsCommitReachesTheResultAsOneUpdate() async throws {
+        let directory = TemporaryDirectory()
+        let store = try Store(path: directory.path("shell.sqlite"), migrations: packageMigrations)
+        for id in 1...10 { try store.insert(Order(id: Int64(id), purchaseNum: id, status: "open")) }
+        let open = store.results(Order.self, where: \.status == "open", orderBy: .ascending(\.purchaseNum))
+        let recorder = open.changes.record()
+        let result = try run(sqlite3Shell!, [store.path, "BEGIN; UPDATE orders SET purchase_num = 20 WHERE id = 1; UPDATE orders SET status = 'paid' WHERE id = 5; INSERT INTO orders (id, purchase_num, status) VALUES (11, 0, 'open'); COMMIT;"])
+        #expect(result.status == 0, "\(result.error)")
+        #expect(await recorder.events(count: 2))
+        guard case .update(let objects, let deletions, let insertions, let modifications)? = recorder.values.last else {
+            Issue.record("no update")
+            return
+        }
+        #expect(objects.map(\.id) == [11, 2, 3, 4, 6, 7, 8, 9, 10, 1])
+        #expect(deletions == [0, 4])
+        #expect(insertions == [0, 9])
+        #expect(modifications == [])
+        #expect(objects.last?.purchaseNum == 20, "the objects hold their new values")
+        store.close()
+    }
+
+    @Test func aFilterThatCannotBeReadIsReportedAndTheResultIsEmpty() throws {
+        let store = try Store.inMemory(migrations: packageMigrations)
+        let errors = store.errors.record()
+        let broken = store.results(Order.self, where: "no_such_column = 1")
+        #expect(broken.isEmpty)
+        #expect(errors.values.count == 1)
+        #expect(errors.values.first.map { "\($0)".contains("no_such_column") } == true)
+        store.close()
+    }
+
+    @Test func closingTheStoreCompletesChanges() throws {
+        let store = try Store.inMemory(migrations: packageMigrations)
+        let recorder = store.results(Order.self).changes.record()
+        store.close()
+        guard case .completed? = recorder.events.last else {
+            Issue.record("changes did not complete")
+            return
+        }
+    }
+}
