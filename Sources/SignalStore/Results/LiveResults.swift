@@ -127,16 +127,20 @@ public final class LiveResults<Model: PersistentModel>: RandomAccessCollection, 
     /// delivering a commit at that moment: it is then sent right after that commit.
     public var changes: Signal<ResultsChange<Model>, Never> {
         Signal { [self] downstream in
-            let token = ResultsStep<Model>.nextToken()
+            // Every step holds the whole result at that point of the sequence, so the first one a
+            // subscriber gets (its own refresh, or an update that overtook it) is its initial
+            // result, and the updates after it follow from it.
             let started = Locked(false)
             let subscription = steps.subscribe(Subscriber(sharing: downstream) { event in
                 switch event {
                 case .value(let step):
-                    let isStarted = started.withLock { $0 }
-                    if !isStarted, step.refresh == token {
-                        started.withLock { $0 = true }
+                    let isFirst = started.withLock { started in
+                        defer { started = true }
+                        return !started
+                    }
+                    if isFirst {
                         downstream.send(.initial(step.objects))
-                    } else if isStarted, step.refresh == nil {
+                    } else if !step.isRefresh {
                         downstream.send(.update(step.objects, deletions: step.diff.deletions, insertions: step.diff.insertions, modifications: step.diff.modifications))
                     }
                 case .completed, .failed:
@@ -147,17 +151,19 @@ public final class LiveResults<Model: PersistentModel>: RandomAccessCollection, 
                 downstream.complete()
                 return subscription
             }
-            // In line with the batches, so the first result is the one the next update follows.
-            store.publisher.enqueue([.notification { [weak self] in self?.sendRefresh(token) }])
+            // In line with the batches, so the next update follows from this result.
+            store.publisher.enqueue([.notification { [weak self] in self?.sendRefresh() }])
             store.publisher.drain()
             // The subscription keeps the result live until it is disposed or the store closes.
             return AnyDisposable { withExtendedLifetime(self) { subscription.dispose() } }
         }
     }
 
-    private func sendRefresh(_ token: UInt64) {
-        let (objects, _) = materialize()
-        steps.send(.value(ResultsStep(objects: objects, diff: ResultsDiff(), refresh: token)))
+    /// Sends the whole result for a new subscriber, unless no query has succeeded yet (its
+    /// failure was reported; the first result that works reaches the subscriber as an update).
+    private func sendRefresh() {
+        guard state.withLock({ $0.hasResult }) else { return }
+        steps.send(.value(ResultsStep(objects: materialize().objects, diff: ResultsDiff(), isRefresh: true)))
     }
 
     // MARK: Commits
@@ -167,7 +173,7 @@ public final class LiveResults<Model: PersistentModel>: RandomAccessCollection, 
     /// time.
     private func receive(_ batch: [Change]) {
         guard let store, let last = batch.last else { return }
-        let plan = state.withLock { state -> ResultsState<Model>.Plan? in state.plan(for: batch, query: query) }
+        let (plan, hadResult) = state.withLock { state in (state.plan(for: batch, query: query), state.hasResult) }
         guard let plan else { return }
         let diff: ResultsDiff
         do {
@@ -190,8 +196,9 @@ public final class LiveResults<Model: PersistentModel>: RandomAccessCollection, 
             registrar.willSet(self, keyPath: \.endIndex)
             registrar.didSet(self, keyPath: \.endIndex)
         }
-        guard !diff.isEmpty, steps.subscriberCount > 0 else { return }
-        steps.send(.value(ResultsStep(objects: materialize().objects, diff: diff, refresh: nil)))
+        // The first result that could be read goes out even if empty: nothing was sent before.
+        guard !diff.isEmpty || !hadResult, steps.subscriberCount > 0 else { return }
+        steps.send(.value(ResultsStep(objects: materialize().objects, diff: diff, isRefresh: false)))
     }
 
     // MARK: Objects
@@ -236,23 +243,10 @@ public final class LiveResults<Model: PersistentModel>: RandomAccessCollection, 
     }
 }
 
-/// One step of a live result, for ``LiveResults/changes``: the objects after it and how they
-/// differ from before; a refresh is the whole result for one new subscriber (its token).
+/// One step of a live result, for ``LiveResults/changes``: the whole result after it and how it
+/// differs from the one before; a refresh is the whole result again, for a new subscriber.
 struct ResultsStep<Model: PersistentModel>: Sendable {
     let objects: [Model]
     let diff: ResultsDiff
-    let refresh: UInt64?
-
-    static func nextToken() -> UInt64 {
-        ResultsStepTokens.counter.withLock { counter in
-            counter += 1
-            return counter
-        }
-    }
-}
-
-/// The counter behind ``ResultsStep/nextToken()`` (a generic type cannot hold a static stored
-/// property).
-private enum ResultsStepTokens {
-    static let counter = Locked<UInt64>(0)
+    let isRefresh: Bool
 }

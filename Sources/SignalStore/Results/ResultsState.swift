@@ -10,6 +10,8 @@ struct ResultsState<Model: PersistentModel> {
     private(set) var seq: Int64 = 0
     /// The last incremental step or query failed: the next commit runs the query again.
     var needsRerun = false
+    /// Whether a query has succeeded yet (a result that never could be read sends nothing).
+    private(set) var hasResult = false
 
     var rowIDs: [Int64] { index.rowIDs }
 
@@ -28,6 +30,7 @@ struct ResultsState<Model: PersistentModel> {
         objects = Array(repeating: nil, count: index.count)
         seq = rows.seq
         needsRerun = false
+        hasResult = true
     }
 
     /// What `batch` asks for, or `nil` when it changes nothing here (the journal position then
