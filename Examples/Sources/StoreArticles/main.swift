@@ -75,6 +75,17 @@ _ = try undo(undone!, in: store)   // redo
 check(order.status == "paid" && order.purchaseNum == 5)
 try check(try pay(order, in: store) != nil && (try? undo(action!, in: store)) == nil)   // a later change of the same columns: refused
 
+// "Lists That Stay Live"
+let list = OrderList(openOrders(in: store))
+let big = bigOrders(in: store)
+try store.insert(Order(id: 3, purchaseNum: 12, status: "open"))
+try store.insert(Order(id: 4, purchaseNum: 0, status: "open"))
+check(list.rows == [4, 1, 3])
+try store.execute("UPDATE orders SET purchase_num = 20 WHERE id = 4")   // moves to the end
+check(list.rows == [1, 3, 4] && big.map(\.id) == [4, 3])
+try store.execute("UPDATE orders SET status = 'paid' WHERE id = 1")     // leaves
+check(list.rows == [3, 4])
+
 store.close()
 print("Done: the articles' snippets ran as documented")
 

@@ -112,7 +112,7 @@ public final class LiveResults<Model: PersistentModel>: RandomAccessCollection, 
     /// The objects as they are now, in order (loading those not read yet, in one query).
     public var objects: [Model] {
         registrar.access(self, keyPath: \.endIndex)
-        return materialize().objects
+        return materialize()
     }
 
     // MARK: Changes
@@ -163,7 +163,7 @@ public final class LiveResults<Model: PersistentModel>: RandomAccessCollection, 
     /// failure was reported; the first result that works reaches the subscriber as an update).
     private func sendRefresh() {
         guard state.withLock({ $0.hasResult }) else { return }
-        steps.send(.value(ResultsStep(objects: materialize().objects, diff: ResultsDiff(), isRefresh: true)))
+        steps.send(.value(ResultsStep(objects: materialize(), diff: ResultsDiff(), isRefresh: true)))
     }
 
     // MARK: Commits
@@ -198,20 +198,21 @@ public final class LiveResults<Model: PersistentModel>: RandomAccessCollection, 
         }
         // The first result that could be read goes out even if empty: nothing was sent before.
         guard !diff.isEmpty || !hadResult, steps.subscriberCount > 0 else { return }
-        steps.send(.value(ResultsStep(objects: materialize().objects, diff: diff, isRefresh: false)))
+        steps.send(.value(ResultsStep(objects: materialize(), diff: diff, isRefresh: false)))
     }
 
     // MARK: Objects
 
     /// Every object in order, loading the missing ones in one query.
-    private func materialize() -> (objects: [Model], seq: Int64) {
-        let missing = state.withLock { state in state.missingRowIDs }
+    private func materialize() -> [Model] {
+        let missing = state.withLock { state in state.allObjects == nil ? state.missingRowIDs : [] }
         let loaded = missing.isEmpty ? [:] : load(missing)
         return state.withLock { state in
             for (rowID, object) in loaded { state.keep(object, rowID: rowID, near: nil) }
-            return (state.rowIDs.indices.map { index in
-                state.objects[index] ?? loaded[state.rowIDs[index]] ?? detachedImage(of: state.rowIDs[index])
-            }, state.seq)
+            if let all = state.allObjects { return all }
+            // Rows that joined while these were loading: read them at the next step.
+            let rowIDs = state.rowIDs
+            return rowIDs.indices.map { index in state.objects[index] ?? loaded[rowIDs[index]] ?? detachedImage(of: rowIDs[index]) }
         }
     }
 

@@ -73,28 +73,38 @@ struct ResultsIndex {
     /// Inserts `sorted` (in the ordering's order, keys already filed) and returns each one's
     /// final index, ascending.
     private mutating func insert(_ sorted: [Int64]) -> [(rowID: Int64, index: Int)] {
-        if sorted.count <= 16 {
+        guard sorted.count > 16 else {
             for rowID in sorted { rowIDs.insert(rowID, at: insertionPoint(for: (rowID, keys[rowID]!))) }
-        } else {
-            rowIDs = merge(rowIDs, sorted)
+            return sorted.map { rowID in (rowID, insertionPoint(for: (rowID, keys[rowID]!))) }
         }
-        return sorted.map { rowID in (rowID, insertionPoint(for: (rowID, keys[rowID]!))) }
+        let (merged, positions) = merge(rowIDs, sorted)
+        rowIDs = merged
+        return zip(sorted, positions).map { ($0, $1) }
     }
 
-    private func merge(_ a: [Int64], _ b: [Int64]) -> [Int64] {
+    /// Merges `b` (sorted) into `a` (sorted): the merged rows and where each of `b` landed.
+    private func merge(_ a: [Int64], _ b: [Int64]) -> (merged: [Int64], positions: [Int]) {
         var merged: [Int64] = []
         merged.reserveCapacity(a.count + b.count)
-        var (i, j) = (0, 0)
-        while i < a.count, j < b.count {
-            if ordering.areInIncreasingOrder((b[j], keys[b[j]]!), (a[i], keys[a[i]]!)) {
-                merged.append(b[j]); j += 1
-            } else {
-                merged.append(a[i]); i += 1
+        var positions: [Int] = []
+        positions.reserveCapacity(b.count)
+        var i = 0
+        for row in b {
+            let key = keys[row]!
+            // Binary search for the end of the run of `a` before `row` (long runs are common).
+            var high = a.count
+            var low = i
+            while low < high {
+                let middle = (low + high) / 2
+                if ordering.areInIncreasingOrder((a[middle], keys[a[middle]]!), (row, key)) { low = middle + 1 } else { high = middle }
             }
+            merged.append(contentsOf: a[i..<low])
+            i = low
+            positions.append(merged.count)
+            merged.append(row)
         }
         merged.append(contentsOf: a[i...])
-        merged.append(contentsOf: b[j...])
-        return merged
+        return (merged, positions)
     }
 }
 

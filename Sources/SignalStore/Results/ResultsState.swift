@@ -28,6 +28,7 @@ struct ResultsState<Model: PersistentModel> {
         index = ResultsIndex(ordering: rows.ordering ?? ResultsOrdering(terms: []), rows: rows.rows)
         ordering = rows.ordering
         objects = Array(repeating: nil, count: index.count)
+        missing = Set(index.rowIDs)
         seq = rows.seq
         needsRerun = false
         hasResult = true
@@ -69,18 +70,30 @@ struct ResultsState<Model: PersistentModel> {
         let kept = keptObjects(before)
         reset(rows)
         objects = index.rowIDs.map { kept[$0] }
+        missing = Set(index.rowIDs.filter { kept[$0] == nil })
         seq = max(rows.seq, last)
         return diff
     }
 
-    /// Moves the objects along with the rows: a few changes in place, many by rebuilding.
+    /// Moves the objects along with the rows: a few changes in place (a row that moved keeps
+    /// its object), many by rebuilding.
     private mutating func realign(_ diff: ResultsDiff, before: [Int64]) {
-        if diff.deletions.count + diff.insertions.count <= 32 {
-            for index in diff.deletions.reversed() { objects.remove(at: index) }
-            for index in diff.insertions { objects.insert(nil, at: index) }
-        } else {
+        for index in diff.deletions { missing.remove(before[index]) }
+        guard diff.deletions.count + diff.insertions.count <= 32 else {
             let kept = keptObjects(before)
             objects = index.rowIDs.map { kept[$0] }
+            missing = Set(index.rowIDs.filter { kept[$0] == nil })
+            return
+        }
+        var moved: [Int64: Model] = [:]
+        for index in diff.deletions.reversed() {
+            if let object = objects.remove(at: index) { moved[before[index]] = object }
+        }
+        for index in diff.insertions {
+            let rowID = self.index.rowIDs[index]
+            let object = moved[rowID]
+            objects.insert(object, at: index)
+            if object == nil { missing.insert(rowID) }
         }
     }
 
@@ -92,20 +105,36 @@ struct ResultsState<Model: PersistentModel> {
         return kept
     }
 
+    /// The rows that have no object yet (kept, so a result finds them without walking its
+    /// objects: each step of such a walk retains an object).
+    private(set) var missing: Set<Int64> = []
+
     /// The rows whose objects have not been read.
     var missingRowIDs: [Int64] {
-        objects.indices.compactMap { objects[$0] == nil ? index.rowIDs[$0] : nil }
+        Array(missing)
+    }
+
+    /// Every object, in order, when all have been read. The array of optionals is handed out
+    /// as an array of objects: for a class, `Optional` stores `nil` as the null pointer, so the
+    /// two share their layout, and the result's buffer is shared (copy-on-write) instead of
+    /// copied with a retain of each of its n objects, which would make every update O(n).
+    var allObjects: [Model]? {
+        guard missing.isEmpty else { return nil }
+        return unsafeBitCast(objects, to: [Model].self)
     }
 
     /// Keeps an object read for a row, at `position` if the row is still there, else wherever
     /// the row is now.
     mutating func keep(_ object: Model, rowID: Int64, near position: Int?) {
+        let found: Int?
         if let position, index.rowIDs.indices.contains(position), index.rowIDs[position] == rowID {
-            objects[position] = object
-        } else if ordering != nil, let found = index.index(of: rowID) {
-            objects[found] = object
-        } else if let found = index.rowIDs.firstIndex(of: rowID) {
-            objects[found] = object
+            found = position
+        } else if ordering != nil {
+            found = index.index(of: rowID)
+        } else {
+            found = index.rowIDs.firstIndex(of: rowID)
         }
+        guard let found, missing.remove(rowID) != nil else { return }
+        objects[found] = object
     }
 }
