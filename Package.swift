@@ -150,22 +150,27 @@ let package = Package(
             swiftSettings: strictSwift
         ),
     ] + (withNetworking ? [
+        // Its packages come with the Sync trait only, so that an app that does not sync never
+        // resolves them (SwiftPM leaves a dependency that only a disabled trait uses out of
+        // resolution): a package that uses this product writes
+        // `.package(…, traits: ["Sync"])`. Without the trait the module holds only a
+        // `SyncClient` whose use is an error saying so (`WithoutTheSyncTrait.swift`).
         .target(
             name: "SignalStoreSync",
             dependencies: [
                 "SignalStore",
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["Sync"])),
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Sync"])),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["Sync"])),
             ],
-            swiftSettings: strictSwift
+            swiftSettings: strictSwift + [.define("SIGNALSTORE_SYNC", .when(traits: ["Sync"]))]
         ),
         // Sync through a real PostgreSQL server (SIGNALSTORE_TEST_POSTGRES_URL; `.ci/postgres`).
         .testTarget(
             name: "SyncTests",
             dependencies: ["SignalStoreSync", "SignalStore", "SignalsTesting", "SignalStoreTestSupport", "signalstore"],
             exclude: ["tcp_proxy.py"],
-            swiftSettings: strictSwift
+            swiftSettings: strictSwift + [.define("SIGNALSTORE_SYNC", .when(traits: ["Sync"]))]
         ),
     ] : [])
 )

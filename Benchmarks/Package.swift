@@ -11,7 +11,7 @@ let package = Package(
     name: "SignalStoreBenchmarks",
     platforms: [.macOS(.v15)],
     dependencies: [
-        .package(path: ".."),
+        .package(path: "..", traits: ["Sync"]),   // SyncHarness uses SignalStoreSync
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/OpenCombine/OpenCombine", exact: "0.14.0"),
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
@@ -80,6 +80,18 @@ let package = Package(
                 "BenchmarkModels",
             ],
             path: "Benchmarks/TestKitHarness"
+        ),
+        // A plain executable (no harness): live results against GRDB's ValueObservation re-fetch
+        // of the same query, and the heap a result holds per row.
+        .executableTarget(
+            name: "ResultsHarness",
+            dependencies: [
+                .product(name: "SignalStore", package: rootIdentity),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                "BenchmarkModels",
+                "MallocStats",
+            ],
+            path: "Benchmarks/ResultsHarness"
         ),
         // A plain executable (no harness): open-loop read latency beside a writer, the write
         // path's CPU time and live queries, against GRDB and raw C, printed as one table.

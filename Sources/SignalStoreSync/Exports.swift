@@ -1,1 +1,3 @@
+#if SIGNALSTORE_SYNC
 @_exported import SignalStore
+#endif

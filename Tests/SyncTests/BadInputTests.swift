@@ -1,3 +1,4 @@
+#if SIGNALSTORE_SYNC
 import Foundation
 import SignalStoreSync
 import SignalStoreTestSupport
@@ -106,3 +107,4 @@ struct CopiedFileTests {
         #expect(try reopened.contents() == Replica(folder, "copy").contents())
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if SIGNALSTORE_SYNC
 import Foundation
 import SignalStoreSync
 import SignalStoreTestSupport
@@ -38,3 +39,4 @@ struct BigTransactionTests {
         #expect(moved.map { $0.map(\.description).joined(separator: " ") } == ["103000 77 'early'", "106000 77 'early'", "109000 77 'bulk'", "112000 77 'bulk'"])
     }
 }
+#endif

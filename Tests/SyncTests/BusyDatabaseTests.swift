@@ -1,3 +1,4 @@
+#if SIGNALSTORE_SYNC
 import Foundation
 import SignalStore
 import SignalStoreSync
@@ -53,3 +54,4 @@ struct BusyDatabaseTests {
         #expect(waiting?.description.contains("another writer holds the database's write lock") == true, "\(waiting?.description ?? "")")
     }
 }
+#endif

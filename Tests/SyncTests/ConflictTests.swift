@@ -1,3 +1,4 @@
+#if SIGNALSTORE_SYNC
 import Foundation
 import SignalStoreSync
 import SignalStoreTestSupport
@@ -187,3 +188,4 @@ struct ServerLogOracle {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if SIGNALSTORE_SYNC
 import Foundation
 import SignalStore
 import SignalStoreSync
@@ -326,3 +327,4 @@ struct ConstraintModelTests {
         }
     }
 }
+#endif

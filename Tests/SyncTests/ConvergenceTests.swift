@@ -1,3 +1,4 @@
+#if SIGNALSTORE_SYNC
 import Foundation
 import SignalStoreSync
 import SignalStoreTestSupport
@@ -142,3 +143,4 @@ private func jsonLines(_ output: String, sourceLocation: SourceLocation = #_sour
         return object
     }
 }
+#endif

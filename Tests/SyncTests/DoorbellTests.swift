@@ -1,3 +1,4 @@
+#if SIGNALSTORE_SYNC
 @testable import SignalStoreSync
 import Testing
 
@@ -38,3 +39,4 @@ struct DoorbellTests {
         await cancelled.value
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if SIGNALSTORE_SYNC
 import Foundation
 import SignalStoreSync
 import SignalStoreTestSupport
@@ -181,3 +182,4 @@ extension ServerLogOracle {
         try query("SELECT origin || ' ' || row_key FROM %s.log WHERE op = 'insert' GROUP BY origin, row_key HAVING count(*) > 1")
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if SIGNALSTORE_SYNC
 import Foundation
 import SignalStore
 import SignalStoreSync
@@ -50,3 +51,4 @@ struct MigrationUnderSyncTests {
         }
     }
 }
+#endif

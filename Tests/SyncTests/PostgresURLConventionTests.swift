@@ -1,3 +1,4 @@
+#if SIGNALSTORE_SYNC
 import Foundation
 @testable import SignalStoreSync
 import SignalStoreTestSupport
@@ -130,3 +131,4 @@ struct PostgresPasswordServerTests {
 
 /// The `psql` client, for making roles on the test server.
 let psql = ["/usr/bin/psql", "/usr/local/bin/psql"].first { FileManager.default.isExecutableFile(atPath: $0) }
+#endif

@@ -1,3 +1,4 @@
+#if SIGNALSTORE_SYNC
 import Foundation
 import SignalStoreSync
 import SignalStoreTestSupport
@@ -44,3 +45,4 @@ struct ReadmeSyncTests {
         #expect(!(syncs.map { $0.output.value + $0.error.value }.joined()).contains(TestServer.password) || TestServer.password.isEmpty)
     }
 }
+#endif

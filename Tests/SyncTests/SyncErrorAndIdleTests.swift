@@ -1,3 +1,4 @@
+#if SIGNALSTORE_SYNC
 import Foundation
 import SignalStore
 import SignalStoreSync
@@ -141,3 +142,4 @@ extension SyncStatus {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if SIGNALSTORE_SYNC
 import Foundation
 import SignalStoreSync
 import SignalStoreTestSupport
@@ -142,3 +143,4 @@ func eventuallyAsync(timeout: Duration = .seconds(20), _ condition: () throws ->
     }
     return try condition()
 }
+#endif

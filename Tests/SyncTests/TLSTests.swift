@@ -1,3 +1,4 @@
+#if SIGNALSTORE_SYNC
 import Foundation
 import SignalStoreSync
 import SignalStoreTestSupport
@@ -108,3 +109,4 @@ struct PostgresURLTests {
         #expect(try PostgresURL("postgres://app@db.example.com/app").tls == .prefer)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if SIGNALSTORE_SYNC
 import Signals
 
 /// Wakes the sync loop: a local commit, or a `NOTIFY` from the server. Rings while nobody
@@ -59,3 +60,4 @@ final class Doorbell: Sendable {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if SIGNALSTORE_SYNC
 import Foundation
 import Signals
 import SignalStore
@@ -492,3 +493,4 @@ public final class SyncClient: Sendable {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if SIGNALSTORE_SYNC
 import SignalStore
 
 /// Why sync stopped or could not start: what went wrong and what to do, in one line, with what
@@ -159,3 +160,4 @@ extension SyncError.Code {
     /// have, or a fix that still breaks a constraint (nothing was written).
     public static let invalidArgument = Self(name: "invalidArgument")
 }
+#endif

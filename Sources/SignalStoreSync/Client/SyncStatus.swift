@@ -1,3 +1,4 @@
+#if SIGNALSTORE_SYNC
 /// What a ``SyncClient`` is doing, as ``SyncClient/status`` reports it.
 public enum SyncStatus: Sendable, Equatable, CustomStringConvertible {
     /// Not started, or stopped without an error.
@@ -60,3 +61,4 @@ extension Duration {
         return seconds < 10 ? "\((seconds * 10).rounded() / 10) s" : "\(Int(seconds.rounded())) s"
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if SIGNALSTORE_SYNC
 import Signals
 
 /// When work last made progress, for a deadline that counts from there: a round that keeps
@@ -20,3 +21,4 @@ final class Watchdog: Sendable {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if SIGNALSTORE_SYNC
 import Foundation
 import SignalStore
 
@@ -70,3 +71,4 @@ enum ConflictLog {
         )
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if SIGNALSTORE_SYNC
 import SignalStore
 
 /// Decides which change stands when another replica's change meets a constraint (UNIQUE,
@@ -495,3 +496,4 @@ extension SyncedTables {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if SIGNALSTORE_SYNC
 import SignalStore
 
 /// One row of a synced table named by its primary key, read and written whole: what the
@@ -33,3 +34,4 @@ enum KeyedRow {
             .run(columns.map { values[$0] ?? .null } + key)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if SIGNALSTORE_SYNC
 import SignalStore
 
 extension SyncClient {
@@ -88,3 +89,4 @@ extension SyncClient {
         try KeyedRow.write(row, key: conflict.key, in: schema, connection)
     }
 }
+#endif

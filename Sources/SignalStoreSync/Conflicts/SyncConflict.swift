@@ -1,3 +1,4 @@
+#if SIGNALSTORE_SYNC
 import Foundation
 import SignalStore
 
@@ -45,3 +46,4 @@ public struct SyncConflict: Sendable, Equatable, Identifiable, CustomStringConve
         return "\(what) \(table) [\(key.map(\.description).joined(separator: ", "))]"
     }
 }
+#endif

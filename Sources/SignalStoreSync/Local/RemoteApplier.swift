@@ -1,3 +1,4 @@
+#if SIGNALSTORE_SYNC
 import SignalStore
 
 /// Writes other replicas' changes into the local tables by the conflict rule.
@@ -245,3 +246,4 @@ final class RemoteApplier {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if SIGNALSTORE_SYNC
 import Foundation
 import SignalStore
 
@@ -285,3 +286,4 @@ enum ReplicaState {
         return row
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if SIGNALSTORE_SYNC
 import SignalStore
 
 /// What a database file says of its sync, read from the file alone (no client, no server): how
@@ -33,3 +34,4 @@ extension SyncClient {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if SIGNALSTORE_SYNC
 import SignalStore
 
 /// The tables a replica syncs, as this database's schema describes them.
@@ -46,3 +47,4 @@ struct SyncedTables: Sendable {
         try connection.scalar("PRAGMA schema_version")?.integerValue ?? 0
     }
 }
+#endif

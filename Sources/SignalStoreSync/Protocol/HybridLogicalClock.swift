@@ -1,3 +1,4 @@
+#if SIGNALSTORE_SYNC
 import Foundation
 
 /// A hybrid logical clock stamp: 48 bits of milliseconds since 1970, then a 16-bit counter.
@@ -41,3 +42,4 @@ struct Stamp: Comparable, Hashable, Sendable {
         (lhs.clock, lhs.origin) < (rhs.clock, rhs.origin)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if SIGNALSTORE_SYNC
 /// A change from another replica, as read from the server's log.
 struct RemoteEntry: Sendable, Equatable {
     /// Its position in the server's log.
@@ -7,3 +8,4 @@ struct RemoteEntry: Sendable, Equatable {
 
     var stamp: Stamp { Stamp(clock: entry.clock, origin: origin) }
 }
+#endif

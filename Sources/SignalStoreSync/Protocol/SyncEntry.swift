@@ -1,3 +1,4 @@
+#if SIGNALSTORE_SYNC
 import SignalStore
 
 /// One change as it travels between replicas: what the outbox holds and the server's log
@@ -16,3 +17,4 @@ struct SyncEntry: Sendable, Equatable {
     /// (``SyncValueCoding/encode(_:)``); `nil` for a delete.
     var payload: String?
 }
+#endif

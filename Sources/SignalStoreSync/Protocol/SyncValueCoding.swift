@@ -1,3 +1,4 @@
+#if SIGNALSTORE_SYNC
 import Foundation
 import SignalStore
 
@@ -62,3 +63,4 @@ enum SyncValueCoding {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if SIGNALSTORE_SYNC
 import Foundation
 
 /// Where a PostgreSQL password comes from when the URL has none, as `libpq` finds it: the
@@ -73,3 +74,4 @@ enum PasswordFile {
         return fields
     }
 }
+#endif

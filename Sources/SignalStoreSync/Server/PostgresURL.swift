@@ -1,3 +1,4 @@
+#if SIGNALSTORE_SYNC
 import Foundation
 
 /// Where the server's log lives: a PostgreSQL connection URL, parsed and checked, that never
@@ -219,3 +220,4 @@ private struct RawParts {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if SIGNALSTORE_SYNC
 import NIOCore
 import NIOSSL
 import PostgresNIO
@@ -87,3 +88,4 @@ enum ServerErrors {
         return SyncError(.refused, "the TLS handshake with \(place) failed; check the server's ssl settings, or use sslmode=disable on a trusted network")
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if SIGNALSTORE_SYNC
 import Foundation
 import Logging
 import PostgresNIO
@@ -218,3 +219,4 @@ struct ServerLog: Sendable {
         try await connection.withTransaction(logger: logger) { connection in try await body(connection) }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if SIGNALSTORE_SYNC
 import Foundation
 import NIOSSL
 import PostgresNIO
@@ -44,3 +45,4 @@ enum TLSSettings {
         return certificates
     }
 }
+#endif
