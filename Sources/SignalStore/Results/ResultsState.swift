@@ -45,7 +45,10 @@ struct ResultsState<Model: PersistentModel> {
             // A new key for an INTEGER PRIMARY KEY moves the row to that rowid.
             if change.operation == .update, case .integer(let moved)? = change.newValue, change.column != nil { changed.insert(moved) }
         }
-        if needsRerun || (query.readsOtherTables && !after.isEmpty) { return .rerun(touched: changed) }
+        // Entries are numbered without gaps; one that does not follow the last applied means
+        // entries were pruned before this store read them: what they changed is unknown.
+        let skipped = hasResult && (after.first?.seq ?? 0) > seq + 1
+        if needsRerun || skipped || (query.readsOtherTables && !after.isEmpty) { return .rerun(touched: changed) }
         guard !changed.isEmpty else {
             seq = last.seq
             return nil
