@@ -15,7 +15,6 @@ let package = Package(
         ),
         // Not in the README's manifest: the README's other top-level snippets, one target each.
         .executableTarget(name: "SignalsMinute", dependencies: [.product(name: "Signals", package: "SignalStore")]),
-        .executableTarget(name: "SignalsTestingMinute", dependencies: [.product(name: "SignalsTesting", package: "SignalStore")]),
         .executableTarget(name: "StoreFeed", dependencies: [.product(name: "SignalStore", package: "SignalStore")]),
         // Not in the README: the DocC articles' Swift, one target a catalog (ShopTests holds the
         // SignalStoreTesting articles' tests).

@@ -64,7 +64,7 @@ public struct SignalStoreTool: ParsableCommand {
             do {
                 let normalized = try CommandLineOrder.normalized(arguments, subcommands: commandNames)
                 if let misplaced = OptionScope.misplacedOption(in: normalized, commands: commandNames) {
-                    context.console.printError("Error: \(misplaced)")
+                    context.console.printError("error: \(misplaced)")
                     return 2
                 }
                 command = try parseAsRoot(normalized)
@@ -94,7 +94,7 @@ public struct SignalStoreTool: ParsableCommand {
             console.print(message)
             return 0
         }
-        console.printError(shortened(message))
+        console.printError(shortened(lowercasingErrorPrefix(message)))
         return 2
     }
 
@@ -118,6 +118,11 @@ public struct SignalStoreTool: ParsableCommand {
             length += line.count + 1
         }
         return (kept + [last]).joined(separator: "\n")
+    }
+
+    /// A usage error begins `error:` as every other error does (ArgumentParser writes `Error:`).
+    private static func lowercasingErrorPrefix(_ message: String) -> String {
+        message.hasPrefix("Error: ") ? "error: " + message.dropFirst("Error: ".count) : message
     }
 
     /// The longest usage message printed whole.

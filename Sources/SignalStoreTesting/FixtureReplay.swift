@@ -9,7 +9,7 @@ enum FixtureReplay {
         do {
             text = try String(contentsOf: file, encoding: .utf8)
         } catch {
-            throw TestStoreError("cannot read the fixture \(file.path): \(error.localizedDescription); record one with `signalstore changes --json --db app.sqlite > \(file.lastPathComponent)`")
+            throw TestStoreError(missingFixture(file, error))
         }
         let entries: [FeedEntry]
         do {
@@ -53,5 +53,15 @@ enum FixtureReplay {
         guard connection.changes == 1 else {
             throw TestStoreError("fixture entry \(number) (\(entry.operation.rawValue) of \(entry.table) row \(entry.rowID)) changed \(connection.changes) rows instead of one: the fixture is not a whole feed from an empty database; record it with `signalstore changes --json --since 0`")
         }
+    }
+
+    /// Why a fixture cannot be read, and the command that records it where the test looks
+    /// (the path as the test gave it, its folder made first).
+    static func missingFixture(_ file: URL, _ error: any Error) -> String {
+        let reason = error.localizedDescription.trimmingCharacters(in: CharacterSet(charactersIn: ". "))
+        let path = file.relativePath
+        let folder = (path as NSString).deletingLastPathComponent
+        let makeFolder = folder.isEmpty ? "" : "mkdir -p \(folder) && "
+        return "cannot read the fixture \(path): \(reason); record one in the package folder with `\(makeFolder)swift run signalstore changes --json --db app.sqlite > \(path)`"
     }
 }

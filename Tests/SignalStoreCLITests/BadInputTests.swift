@@ -49,7 +49,7 @@ import Testing
         Case("CHECK violation", { ["set", "orders", "1", "purchase_num=-1", "--db", $0] }, "error: a constraint rejected the change: CHECK constraint failed"),
         Case("NOT NULL violation", { ["set", "orders", "1", "status=null", "--db", $0] }, "error: a constraint rejected the change: NOT NULL constraint failed: orders.status"),
         Case("foreign key violation", { ["set", "orders", "1", "customer_id=999", "--db", $0] }, "error: a constraint rejected the change: FOREIGN KEY constraint failed"),
-        Case("unique violation on insert", { ["insert", "orders", "id=1", "purchase_num=1", "status=x", "--db", $0] }, "error: a constraint rejected the change: UNIQUE constraint failed: orders.id"),
+        Case("unique violation on insert", { ["insert", "orders", "id=1", "purchase_num=1", "status=x", "--db", $0] }, "error: row 1 exists in 'orders'; change it with `signalstore set orders 1 COLUMN=VALUE…`, or remove it with `signalstore delete orders 1` first (nothing was changed)"),
         Case("identifier with quotes", { ["get", "orders\" --", "--db", $0] }, "error: no table 'orders\" --' in this database"),
         Case("identifier with SQL", { ["get", "orders WHERE 1=1; DROP TABLE orders", "--db", $0] }, "error: no table 'orders WHERE 1=1; DROP TABLE orders' in this database"),
         Case("column with SQL", { ["set", "orders", "1", "status = 'x', purchase_num=1", "--db", $0] }, "error: table orders has no column 'status ' (did you mean status?); its columns are"),
@@ -80,10 +80,10 @@ import Testing
         Case("usage: assignment without =", status: 2, { ["set", "orders", "1", "status", "--db", $0] }, "'status' is not an assignment; write COLUMN=VALUE"),
         Case("usage: column twice", status: 2, { ["set", "orders", "1", "status=a", "STATUS=b", "--db", $0] }, "column 'STATUS' is assigned twice"),
         Case("usage: unknown option", status: 2, { ["get", "orders", "--bogus", "--db", $0] }, "Unknown option '--bogus'"),
-        Case("usage: unknown command", status: 2, { _ in ["frobnicate"] }, "Error: unknown command 'frobnicate'; the commands are: demo, migrate"),
+        Case("usage: unknown command", status: 2, { _ in ["frobnicate"] }, "error: unknown command 'frobnicate'; the commands are: demo, migrate"),
         Case("usage: bad timeout", status: 2, { ["set", "orders", "1", "status=x", "--timeout=-1", "--db", $0] }, "--timeout must be a number of seconds"),
-        Case("usage: an option the command does not take", status: 2, { ["get", "orders", "--timeout", "2", "--db", $0] }, "Error: get does not take --timeout (reads never wait for a writer's lock); the commands that take it: set, insert, delete, revert, migrate, prune"),
-        Case("usage: sync waits for locks by itself", status: 2, { ["sync", "--timeout", "2", "--db", $0] }, "Error: sync does not take --timeout (it waits for another writer's lock as long as that writer holds it, and says so in its status); the commands that take it: set, insert, delete, revert, migrate, prune"),
+        Case("usage: an option the command does not take", status: 2, { ["get", "orders", "--timeout", "2", "--db", $0] }, "error: get does not take --timeout (reads never wait for a writer's lock); the commands that take it: set, insert, delete, revert, migrate, prune"),
+        Case("usage: sync waits for locks by itself", status: 2, { ["sync", "--timeout", "2", "--db", $0] }, "error: sync does not take --timeout (it waits for another writer's lock as long as that writer holds it, and says so in its status); the commands that take it: set, insert, delete, revert, migrate, prune"),
         Case("usage: seq not a number", status: 2, { ["changes", "--since", "abc", "--db", $0] }, "The value 'abc' is invalid for '--since <since>'"),
     ]
 
@@ -120,7 +120,7 @@ import Testing
         let huge = String(repeating: "new\nline ", count: 20_000)
         let result = runCLI(["get", "orders", "--" + huge])
         #expect(result.status == 2)
-        #expect(result.error.hasPrefix("Error: Unknown option '--new"))
+        #expect(result.error.hasPrefix("error: Unknown option '--new"))
         #expect(result.error.count <= 1_600, "\(result.error.count) characters")
         #expect(result.error.hasSuffix("See 'signalstore get --help' for more information.\n"))
     }

@@ -26,15 +26,15 @@ import Testing
     @Test func aGlobalOptionWithoutACommandSaysWhatIsMissing() throws {
         let result = try runBinary(["--db", "shop.sqlite"])
         #expect(result.status == 2)
-        #expect(result.error.hasPrefix("Error: no command given after --db shop.sqlite; for example: signalstore --db shop.sqlite tables"))
+        #expect(result.error.hasPrefix("error: no command given after --db shop.sqlite; for example: signalstore --db shop.sqlite tables"))
         #expect(result.output.isEmpty)
     }
 
     @Test(arguments: [
-        (["gett", "orders"], "Error: unknown command 'gett' (did you mean get?); the commands are: demo, migrate"),
-        (["gte", "orders"], "Error: unknown command 'gte' (did you mean get?); the commands are: demo, migrate"),   // two letters swapped
-        (["help", "nonexist"], "Error: unknown command 'nonexist'; the commands are: demo, migrate"),
-        (["help", "wach"], "Error: unknown command 'wach' (did you mean watch?)"),
+        (["gett", "orders"], "error: unknown command 'gett' (did you mean get?); the commands are: demo, migrate"),
+        (["gte", "orders"], "error: unknown command 'gte' (did you mean get?); the commands are: demo, migrate"),   // two letters swapped
+        (["help", "nonexist"], "error: unknown command 'nonexist'; the commands are: demo, migrate"),
+        (["help", "wach"], "error: unknown command 'wach' (did you mean watch?)"),
     ])
     func unknownCommandsAreUsageErrorsWithASuggestion(arguments: [String], message: String) throws {
         let result = try runBinary(arguments)
@@ -70,11 +70,11 @@ import Testing
     }
 
     @Test(arguments: [
-        (["changes", "--limit", "-1"], "Error: --limit must be 0 or more, e.g. --limit 20"),
-        (["changes", "--since", "-5"], "Error: --since must be a seq of 0 or more, e.g. --since 0"),
-        (["get", "orders", "--limit", "-1"], "Error: --limit must be 0 or more, e.g. --limit 20"),
-        (["prune", "--through", "-1"], "Error: --through must be a seq of 0 or more, e.g. --through 100"),
-        (["set", "orders", "1", "status=x", "--timeout", "-1"], "Error: --timeout must be a number of seconds between 0 and 86400"),
+        (["changes", "--limit", "-1"], "error: --limit must be 0 or more, e.g. --limit 20"),
+        (["changes", "--since", "-5"], "error: --since must be a seq of 0 or more, e.g. --since 0"),
+        (["get", "orders", "--limit", "-1"], "error: --limit must be 0 or more, e.g. --limit 20"),
+        (["prune", "--through", "-1"], "error: --through must be a seq of 0 or more, e.g. --through 100"),
+        (["set", "orders", "1", "status=x", "--timeout", "-1"], "error: --timeout must be a number of seconds between 0 and 86400"),
     ])
     func negativeNumbersAreReadAsValuesAndRefusedWithTheRule(arguments: [String], message: String) throws {
         let directory = TemporaryDirectory()

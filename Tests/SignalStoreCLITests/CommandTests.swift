@@ -52,7 +52,7 @@ import Testing
             "COLUMN        OLD      NEW",
             "purchase_num  1     →  5",
             "status        new   →  shipped",
-            "note          null  →  null",
+            "note          null     (unchanged)",
         ])
         #expect(runCLI(["get", "orders", "1", "status", "--db", path]).output == "shipped\n")
 

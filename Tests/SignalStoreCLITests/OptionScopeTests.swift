@@ -24,7 +24,7 @@ import Testing
     @Test func anOptionTheCommandDoesNotUseIsAUsageErrorThatSaysWhoUsesIt() throws {
         let result = try runBinary(["--quiet", "get", "orders", "--db", "x.sqlite"])
         #expect(result.status == 2)
-        #expect(result.error == "Error: get does not take --quiet (it shows no progress); the commands that take it: migrate, prune, changes\n")
+        #expect(result.error == "error: get does not take --quiet (it shows no progress); the commands that take it: migrate, prune, changes\n")
     }
 }
 

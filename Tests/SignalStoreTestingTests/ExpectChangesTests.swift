@@ -194,6 +194,18 @@ struct FixtureAndGoldenTests {
         }
     }
 
+    @Test func aMissingFixtureSaysHowToRecordItWhereTheTestLooks() {
+        let fixture = URL(fileURLWithPath: "Fixtures/no-such-fixture.json")
+        #expect {
+            _ = try TestStore(migrations: packageMigrations, fixture: fixture)
+        } throws: { error in
+            let text = "\(error)"
+            return text.hasPrefix("cannot read the fixture Fixtures/no-such-fixture.json: ")
+                && text.hasSuffix("; record one in the package folder with `mkdir -p Fixtures && swift run signalstore changes --json --db app.sqlite > Fixtures/no-such-fixture.json`")
+                && !text.contains(".;")
+        }
+    }
+
     @Test func aGoldenFeedRecordsThenMatchesThenFailsWithADiff() async throws {
         let folder = TemporaryDirectory().url
         let here = CallerLocation(fileID: #fileID, filePath: #filePath, line: #line, column: #column)

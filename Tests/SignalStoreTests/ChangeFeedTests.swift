@@ -150,3 +150,18 @@ struct ChangeFeedTests {
         store.close()
     }
 }
+
+/// A real in a row's JSON prints in one form, whatever SQLite wrote.
+@Suite struct ChangeDescriptionTests {
+    @Test func aRealPrintsInItsShortestRoundTripForm() throws {
+        let store = try Store.inMemory(migrations: packageMigrations)
+        let recorder = store.changes(since: 0).record()
+        // 0.1 + 0.2 does not round-trip in 15 digits: SQLite writes it with 20.
+        try store.execute("INSERT INTO orders (id, purchase_num, status, created_at, updated_at) VALUES (1, 1, 'open', 1795634443.93301, 0.1 + 0.2)")
+        let insert = try #require(recorder.values.last)
+        #expect(insert.description.contains("\"created_at\":1795634443.93301"), "\(insert.description)")
+        #expect(insert.description.contains("\"updated_at\":0.30000000000000004"), "\(insert.description)")
+        #expect(insert.row?["updated_at"] == .real(0.1 + 0.2))
+        store.close()
+    }
+}

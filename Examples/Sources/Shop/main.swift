@@ -33,3 +33,11 @@ try store.transaction {              // one commit; each changed property emits 
     order.purchaseNum = 4
     order.status = "paid"
 }
+
+// To watch changes by other processes, the program must keep running: an app's run loop does
+// that; a command-line tool hands its main thread to the main queue, which also runs main-actor
+// work (Ctrl-C ends it). Then `sqlite3 app.sqlite "UPDATE orders SET status = 'shipped'"` in
+// another terminal prints status: shipped here.
+if CommandLine.arguments.contains("--watch") {
+    dispatchMain()
+}

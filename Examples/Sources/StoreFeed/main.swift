@@ -12,3 +12,5 @@ try store.execute("INSERT OR REPLACE INTO orders (id, purchase_num, status) VALU
 try store.execute("UPDATE orders SET purchase_num = ? WHERE id = ?", arguments: [.integer(3), .integer(42)])
 // #1 orders[42] insert {"id":42,"purchase_num":1,"status":"open",…}   (in a new file)
 // #2 orders[42] update purchase_num: 1 → 3
+// A second run's REPLACE first journals the delete of the row it replaces:
+// #3 orders[42] delete {"id":42,"purchase_num":3,…}, then #4 insert, #5 update

@@ -20,7 +20,8 @@ let fixtureURL = URL(fileURLWithPath: "Fixtures/paid-order.json")
     }
 
     @Test func aStateRecordedWithTheCLI() async throws {
-        // signalstore changes --json --db app.sqlite > Fixtures/paid-order.json
+        // Recorded once in the package folder, with the tool of "The command line in two minutes":
+        // mkdir -p Fixtures && swift run signalstore changes --json --db app.sqlite > Fixtures/paid-order.json
         let store = try TestStore(migrations: migrationsURL, fixture: fixtureURL)
         let order = try #require(try store.find(Order.self, id: Int64(42)))
         try await store.expectChanges([.update(\Order.status, id: 42, from: "paid", to: "refunded")]) {

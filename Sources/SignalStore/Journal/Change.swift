@@ -71,7 +71,7 @@ public struct Change: Sendable, Equatable, CustomStringConvertible {
             return "#\(seq) \(table)[\(rowID)] update \(column ?? "?"): \(oldValue?.description ?? "NULL") → \(newValue?.description ?? "NULL")"
         case .insert, .delete:
             let json: String
-            if case .text(let text) = operation == .insert ? newValue : oldValue { json = text } else { json = "" }
+            if case .text(let text) = operation == .insert ? newValue : oldValue { json = RowJSON.canonical(text) } else { json = "" }
             return "#\(seq) \(table)[\(rowID)] \(operation.rawValue) \(json)"
         }
     }

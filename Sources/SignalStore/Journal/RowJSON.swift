@@ -19,6 +19,40 @@ enum RowJSON {
         return parser.parseRow()
     }
 
+    /// `json` with every real number in Swift's shortest form that reads back as the same
+    /// `Double`. SQLite writes a real that 15 digits do not round-trip with 20
+    /// (`1.79563444518800234802e+09`) and others with 15 (`1795634443.93301`), so the same kind
+    /// of value would print two ways from one run to the next.
+    static func canonical(_ json: String) -> String {
+        var output = ""
+        output.reserveCapacity(json.utf8.count)
+        var number = ""
+        var inString = false
+        var escaped = false
+        func flush() {
+            if number.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }), let value = Double(number) {
+                output += "\(value)"
+            } else {
+                output += number
+            }
+            number = ""
+        }
+        for character in json {
+            if inString {
+                output.append(character)
+                if escaped { escaped = false } else if character == "\\" { escaped = true } else if character == "\"" { inString = false }
+            } else if character.isNumber || character == "-" || character == "+" || character == "." || character == "e" || character == "E" {
+                number.append(character)
+            } else {
+                flush()
+                if character == "\"" { inString = true }
+                output.append(character)
+            }
+        }
+        flush()
+        return output
+    }
+
     private struct Parser {
         let bytes: [UInt8]
         var index = 0

@@ -73,6 +73,10 @@ public struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
     public static let ioError = Code(SQLITE_IOERR)
     /// SQLite was used incorrectly (a bug in the caller).
     public static let misuse = Code(SQLITE_MISUSE)
+
+    /// The extended code of a row whose primary key another row already has
+    /// (`SQLITE_CONSTRAINT_PRIMARYKEY`).
+    package static let primaryKeyConstraint: Int32 = SQLITE_CONSTRAINT | (6 << 8)
 }
 
 /// Whether `error` is a ``SQLiteError`` with the primary code `code`, or a

@@ -31,7 +31,11 @@ struct InsertCommand: ParsableCommand {
         let values = try Assignment.resolve(parsed, in: schema)
         let access = RowAccess(table: schema)
         let row = try store.writeForCLI { connection in
-            try connection.statement(RowSQL.insert(into: schema.name, columns: values.map(\.0.name))).run(values.map(\.1))
+            do {
+                try connection.statement(RowSQL.insert(into: schema.name, columns: values.map(\.0.name))).run(values.map(\.1))
+            } catch let error as SQLiteError where error.extendedCode == SQLiteError.primaryKeyConstraint {
+                throw existingRow(values, schema) ?? error
+            }
             return try insertedRow(values, schema, access, connection)
         }
         let printer = Printer(json: options.json)
@@ -40,6 +44,13 @@ struct InsertCommand: ParsableCommand {
         } else {
             printer.table(row.reduce(into: TextTable("COLUMN", "VALUE")) { $0.append([$1.0, ValueFormat.human($1.1)]) })
         }
+    }
+
+    /// The error for an insert whose key names a row that exists: what to run instead.
+    private func existingRow(_ values: [(ColumnSchema, SQLiteValue)], _ schema: TableSchema) -> CLIError? {
+        guard let key = schema.keyColumn, let value = values.first(where: { $0.0.name == key.name })?.1 else { return nil }
+        let id = ValueFormat.human(value)
+        return CLIError("row \(id) exists in '\(schema.name)'; change it with `signalstore set \(schema.name) \(id) COLUMN=VALUE…`, or remove it with `signalstore delete \(schema.name) \(id)` first (nothing was changed)")
     }
 
     /// The new row, read back by its key (given, or the new rowid).

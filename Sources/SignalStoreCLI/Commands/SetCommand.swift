@@ -74,7 +74,9 @@ struct SetCommand: ParsableCommand {
         }
         var output = TextTable("COLUMN", "OLD", "", "NEW")
         for column in columns {
-            output.append([column, ValueFormat.human(value(old, column)), "→", ValueFormat.human(value(new, column))])
+            let (before, after) = (value(old, column), value(new, column))
+            // A value set to what it was changes nothing and is journaled nowhere: say so.
+            output.append([column, ValueFormat.human(before)] + (before == after ? ["", "(unchanged)"] : ["→", ValueFormat.human(after)]))
         }
         printer.table(output)
     }

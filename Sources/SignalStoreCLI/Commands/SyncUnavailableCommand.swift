@@ -6,14 +6,14 @@ import ArgumentParser
 struct SyncUnavailableCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sync",
-        abstract: "Sync the database with other machines' databases through PostgreSQL (not in this build: build with --traits Sync)."
+        abstract: "Sync the database with other machines' databases through PostgreSQL (not in this build: it needs the Sync trait)."
     )
 
     @Argument(parsing: .allUnrecognized, help: .hidden)
     var arguments: [String] = []
 
     func run() throws {
-        throw CLIError("this signalstore was built without sync; build it with `swift build --traits Sync` (it adds SwiftNIO, BoringSSL and postgres-nio: about 4 minutes the first time), then run sync again")
+        throw CLIError("this signalstore was built without sync; build it with `swift build --product signalstore --traits Sync` in a clone of SignalStore, or give SignalStore `traits: [\"Sync\"]` in your Package.swift and run `swift build --product signalstore` (it adds SwiftNIO, BoringSSL and postgres-nio: about 4 minutes the first time), then run sync again")
     }
 }
 #endif

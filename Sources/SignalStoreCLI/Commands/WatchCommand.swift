@@ -68,6 +68,9 @@ struct WatchCommand: ParsableCommand {
                 CommandContext.current.console.printError("note: \(schema.name) has no rows yet; waiting for changes (Ctrl-C to stop)")
             }
         }
+        if let since, let last = try? store.lastChangeSeq, since >= last {
+            CommandContext.current.console.printError("note: the feed ends at seq \(last), nothing after \(since) yet; waiting for changes (Ctrl-C to stop)")
+        }
         let tableName = schema.name, json = options.json
         let columnOrder = schema.columns.map(\.name)
         try FeedFollower(
