@@ -20,6 +20,8 @@ let package = Package(
     ],
     targets: [
         .target(name: "MallocStats"),
+        // The peer's record of the same table, for the harnesses that compare with GRDB.
+        .target(name: "GRDBModels", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
         // The model and migrations the store benchmarks share.
         .target(name: "BenchmarkModels", dependencies: [.product(name: "SignalStore", package: rootIdentity)]),
         .executableTarget(
@@ -89,6 +91,7 @@ let package = Package(
                 .product(name: "SignalStore", package: rootIdentity),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 "BenchmarkModels",
+                "GRDBModels",
                 "MallocStats",
             ],
             path: "Benchmarks/ResultsHarness"
@@ -102,6 +105,7 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 "BenchmarkModels",
+                "GRDBModels",
             ],
             path: "Benchmarks/ReadWriteHarness"
         ),

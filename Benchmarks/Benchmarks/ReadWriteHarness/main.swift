@@ -5,6 +5,7 @@ import BenchmarkModels
 import Dispatch
 import Foundation
 import GRDB
+import GRDBModels
 import GRDBSQLite
 import SignalStore
 import Synchronization
@@ -115,14 +116,6 @@ func signalStoreReadLatency(live: Int) -> [Double] {
     }, read: {
         _ = try! store.find(Order.self, id: Int64.random(in: 1...Int64(Setting.rowCount)))
     })
-}
-
-struct GRDBOrder: FetchableRecord, TableRecord, Decodable {
-    static let databaseTableName = "orders"
-    var id: Int64
-    var purchase_num: Int
-    var status: String
-    var note: String?
 }
 
 func grdbConfiguration() -> Configuration {

@@ -6,6 +6,7 @@ import BenchmarkModels
 import Dispatch
 import Foundation
 import GRDB
+import GRDBModels
 import MallocStats
 import SignalStore
 import Synchronization
@@ -113,14 +114,6 @@ func signalStoreCommitToUpdate() -> (perCase: [Double], perRow: Double) {
     subscription.dispose()
     store.close()
     return (perCase, big / 10_000)
-}
-
-struct GRDBOrder: FetchableRecord, TableRecord, Decodable {
-    static let databaseTableName = "orders"
-    var id: Int64
-    var purchase_num: Int
-    var status: String
-    var note: String?
 }
 
 /// GRDB: ValueObservation of the same query in a DatabasePool, the same commits through the
