@@ -23,14 +23,4 @@ struct ReadmeExamplesTests {
 
         #expect(printed.elements == ["list: 1", "total: 12 €", "list: 3", "total: 36 €"])
     }
-
-    @Test func testingYourCode() {
-        let scheduler = TestScheduler()
-        let input = PassthroughSubject<String, Never>()
-        let recorder = input.signal.debounce(for: .milliseconds(300), on: scheduler).record()
-        input.send("s")
-        input.send("sw")
-        scheduler.advance(by: .milliseconds(300))
-        #expect(recorder.values == ["sw"])
-    }
 }

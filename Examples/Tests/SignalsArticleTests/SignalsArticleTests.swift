@@ -2,7 +2,7 @@ import Signals
 import SignalsTesting
 import Testing
 
-// The SignalsTesting overview's test, as printed.
+// The SignalsTesting overview's test, as printed (the README's "Testing your code" too).
 @Test func searchWaitsForTheUserToPause() {
     let scheduler = TestScheduler()
     let text = PassthroughSubject<String, Never>()

@@ -38,8 +38,11 @@ import Observation
 /// another thread is safe; for a stable view while iterating, `for … in` walks a snapshot, and
 /// ``objects`` returns one.
 public final class LiveResults<Model: PersistentModel>: RandomAccessCollection, Observable, Sendable {
+    /// The live instances.
     public typealias Element = Model
+    /// Positions in the current result.
     public typealias Index = Int
+    /// Iteration walks a snapshot of the objects, taken when it starts.
     public typealias Iterator = IndexingIterator<[Model]>
 
     private weak let store: Store?
@@ -84,13 +87,19 @@ public final class LiveResults<Model: PersistentModel>: RandomAccessCollection, 
 
     // MARK: Collection
 
+    /// The first position: 0.
     public var startIndex: Int { 0 }
 
+    /// One past the last position: the number of rows now (tracked by Observation).
     public var endIndex: Int {
         registrar.access(self, keyPath: \.endIndex)
         return state.withLock { $0.rowIDs.count }
     }
 
+    /// The object at `position` in the current result, loaded on first access.
+    ///
+    /// The result may change between reading its count and this call (a commit from another
+    /// thread): read a stable snapshot with ``objects`` or iterate, which walks one.
     public subscript(position: Int) -> Model {
         registrar.access(self, keyPath: \.endIndex)
         let slot = state.withLock { state -> (rowID: Int64, object: Model?)? in
