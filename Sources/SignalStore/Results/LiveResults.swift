@@ -18,8 +18,9 @@ import Observation
 /// A commit's journal entries name the rows it changed. For those rows only, the result reads
 /// whether they match the filter now and their sort values (one query by rowid, on a read-only
 /// connection), and places them by binary search, comparing exactly as SQLite's `ORDER BY`
-/// does (``ResultsOrdering``). The cost is that of the rows that changed, not of the result's
-/// size, whoever wrote them: this store, another process, the `sqlite3` shell.
+/// does (NULL, numbers, text by its collation, blobs). The cost is that of the rows that
+/// changed, not of the result's size, whoever wrote them: this store, another process, the
+/// `sqlite3` shell.
 ///
 /// Two kinds of query run again in full instead, once per commit that may change them:
 /// - a filter or ordering that reads another table (a fragment with a subquery), after every
