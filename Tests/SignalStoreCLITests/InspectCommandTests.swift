@@ -51,6 +51,25 @@ struct InspectCommandTests {
         }
     }
 
+    /// Issue 36, report 1: a table named with other than ASCII letters and digits could not be
+    /// opened, since the route passed its name on still percent-encoded.
+    @Test func tablesWithAnyNameOpenFromTheirLinksAndHistoryToo() throws {
+        let directory = TemporaryDirectory()
+        let path = try exampleDatabase(in: directory)
+        try sqlite3(path, #"CREATE TABLE "café" (id INTEGER PRIMARY KEY, name TEXT); CREATE TABLE "sl/ash" (id INTEGER PRIMARY KEY, name TEXT);"#)
+        let inspector = try RunningInspector(database: path)
+        defer { inspector.stop() }
+        try sqlite3(path, #"INSERT INTO "café" VALUES (1, 'crème'); INSERT INTO "sl/ash" VALUES (7, 'x');"#)
+        let overview = try inspector.get("/")
+        let links = overview.body.matches(#"<a href="(/tables/[^"]+)">"#)
+        #expect(links.contains("/tables/caf%C3%A9") && links.contains("/tables/sl%2Fash"), "\(links)")
+        let cafe = try inspector.get("/tables/caf%C3%A9")
+        #expect(cafe.status == 200 && cafe.body.contains("crème"), "\(cafe.status): \(cafe.body.prefix(300))")
+        #expect(try inspector.get("/tables/sl%2Fash").status == 200)
+        let history = try inspector.get("/history/caf%C3%A9/1")
+        #expect(history.status == 200 && history.body.contains("crème"), "\(history.status)")
+    }
+
     @Test func badParametersGetOneLineAndNothingBreaks() throws {
         let directory = TemporaryDirectory()
         let inspector = try RunningInspector(database: try exampleDatabase(in: directory), writes: true)

@@ -1,4 +1,5 @@
 #if SIGNALSTORE_INSPECTOR
+import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
@@ -19,14 +20,14 @@ enum InspectorServer {
         router.middlewares.add(InspectorGuard(token: inspector.token, port: boundPort, loopbackOnly: isLoopback(host)))
         router.get("/") { _, _ in OverviewPage.response(inspector) }
         router.get("/tables/:table") { request, context in
-            TablePage.response(inspector, table: context.parameters.get("table") ?? "", query: QueryString(parsing: request.uri.query))
+            TablePage.response(inspector, table: pathSegment("table", context), query: QueryString(parsing: request.uri.query))
         }
         router.get("/feed") { request, _ in FeedPage.response(inspector, query: QueryString(parsing: request.uri.query)) }
         router.get("/events") { request, _ in
             FeedEvents.response(inspector, query: QueryString(parsing: request.uri.query), lastEventID: request.headers[lastEventID])
         }
         router.get("/history/:table/:rowid") { _, context in
-            HistoryPage.response(inspector, table: context.parameters.get("table") ?? "", rowID: context.parameters.get("rowid") ?? "")
+            HistoryPage.response(inspector, table: pathSegment("table", context), rowID: pathSegment("rowid", context))
         }
         router.get("/static/:name") { _, context in InspectorAssets.response(context.parameters.get("name") ?? "") }
         if inspector.allowsWrites {
@@ -53,6 +54,15 @@ enum InspectorServer {
             },
             logger: logger
         )
+    }
+
+    /// A path parameter as the page's link meant it: the router hands segments on as they came,
+    /// still percent-encoded (`caf%C3%A9`, `sl%2Fash`), and the links encode every table name.
+    /// A segment that is not valid percent-encoding is passed on as it is, and named in the
+    /// page's "no table" error.
+    static func pathSegment(_ name: String, _ context: some RequestContext) -> String {
+        let raw = context.parameters.get(name) ?? ""
+        return raw.removingPercentEncoding ?? raw
     }
 
     /// Whether `host` is a loopback address, where the `Host` header is checked.
