@@ -16,6 +16,21 @@ struct SQLiteLayerTests {
         return Value(sqliteValue: stored)
     }
 
+    /// Text holding NUL characters is written and read whole: bound by its length, read by its
+    /// length (it came back empty, or cut at the NUL, before; issue 36, report 7).
+    @Test func textWithNULCharactersRoundTripsWholeThroughTheStoreAndTheJournal() throws {
+        let store = try Store.inMemory(migrations: packageMigrations)
+        let recorder = store.changes(since: 0).record()
+        let text = "\u{0}starts with NUL, a\u{0}b in the middle"
+        try store.execute("INSERT INTO orders (id, purchase_num, status, note) VALUES (1, 1, 'open', ?)", arguments: [.text(text)])
+        #expect(try store.find(Order.self, id: Int64(1))?.note == text)
+        #expect(try rows(store, "SELECT length(CAST(note AS BLOB)) FROM orders") == [[.integer(Int64(text.utf8.count))]])
+        #expect(recorder.values.last?.row?["note"] == .text(text), "the journal's row image keeps it too")
+        try store.execute("UPDATE orders SET note = 'x' WHERE id = 1")
+        #expect(recorder.values.last?.oldValue == .text(text))
+        store.close()
+    }
+
     @Test func builtInTypesRoundTrip() throws {
         #expect(try roundTrip(true) == true)
         #expect(try roundTrip(Int.min) == Int.min)

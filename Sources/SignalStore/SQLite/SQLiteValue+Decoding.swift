@@ -11,7 +11,7 @@ extension SQLiteValue {
         type: Int32,
         integer: () -> Int64,
         real: () -> Double,
-        text: () -> UnsafePointer<UInt8>?,
+        text: () -> (bytes: UnsafePointer<UInt8>?, count: Int),
         blob: () -> (bytes: UnsafeRawPointer?, count: Int)
     ) -> SQLiteValue {
         switch type {
@@ -20,7 +20,11 @@ extension SQLiteValue {
         case SQLITE_FLOAT:
             return .real(real())
         case SQLITE_TEXT:
-            return .text(text().map { String(cString: $0) } ?? "")
+            // By its length, not up to its first NUL: text may hold NUL characters. (SQLite's
+            // text accessor must be called before its length accessor, as the closures do.)
+            let (bytes, count) = text()
+            guard let bytes, count > 0 else { return .text("") }
+            return .text(String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self))
         case SQLITE_BLOB:
             let (bytes, count) = blob()
             guard count > 0, let bytes else { return .blob(Data()) }
@@ -36,7 +40,7 @@ extension SQLiteValue {
             type: sqlite3_value_type(value),
             integer: { sqlite3_value_int64(value) },
             real: { sqlite3_value_double(value) },
-            text: { sqlite3_value_text(value) },
+            text: { (sqlite3_value_text(value), Int(sqlite3_value_bytes(value))) },
             blob: { (sqlite3_value_blob(value), Int(sqlite3_value_bytes(value))) }
         )
     }

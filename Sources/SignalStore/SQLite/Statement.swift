@@ -55,8 +55,14 @@ package final class Statement {
             return sqlite3_bind_int64(handle, index, value)
         case .real(let value):
             return sqlite3_bind_double(handle, index, value)
-        case .text(let value):
-            return sqlite3_bind_text(handle, index, value, -1, csqlite_transient())
+        case .text(var value):
+            // With its length, not up to its first NUL: text may hold NUL characters.
+            return value.withUTF8 { bytes in
+                guard let base = bytes.baseAddress else { return sqlite3_bind_text(handle, index, "", 0, csqlite_transient()) }
+                return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) { text in
+                    sqlite3_bind_text64(handle, index, text, sqlite3_uint64(bytes.count), csqlite_transient(), UInt8(SQLITE_UTF8))
+                }
+            }
         case .blob(let value):
             return value.withUnsafeBytes { bytes in
                 sqlite3_bind_blob64(handle, index, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), sqlite3_uint64(bytes.count), csqlite_transient())
@@ -120,7 +126,7 @@ package final class Statement {
             type: sqlite3_column_type(handle, index),
             integer: { sqlite3_column_int64(handle, index) },
             real: { sqlite3_column_double(handle, index) },
-            text: { sqlite3_column_text(handle, index) },
+            text: { (sqlite3_column_text(handle, index), Int(sqlite3_column_bytes(handle, index))) },
             blob: { (sqlite3_column_blob(handle, index), Int(sqlite3_column_bytes(handle, index))) }
         )
     }
