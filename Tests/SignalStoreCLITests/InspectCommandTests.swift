@@ -70,6 +70,27 @@ struct InspectCommandTests {
         #expect(history.status == 200 && history.body.contains("crème"), "\(history.status)")
     }
 
+    /// Issue 36, report 7: a revert that writes nothing said "Reverted", and the page's
+    /// messages gave the command line's flags.
+    @Test func aRevertThatWritesNothingSaysSoAndMessagesSpeakThePagesTerms() throws {
+        let directory = TemporaryDirectory()
+        let path = try exampleDatabase(in: directory)   // seq 1 and 2: two inserts
+        #expect(runCLI(["set", "orders", "1", "purchase_num=5", "--db", path]).status == 0)   // seq 3
+        #expect(runCLI(["set", "orders", "1", "purchase_num=1", "--db", path]).status == 0)   // seq 4
+        let inspector = try RunningInspector(database: path, writes: true)
+        defer { inspector.stop() }
+        let conflict = try inspector.get("/revert?from=3&to=3")
+        #expect(conflict.status == 409)
+        #expect(conflict.body.contains("preview overwriting them with the link below") && conflict.body.contains("id=\"overwrite\""), "\(conflict.body)")
+        #expect(!conflict.body.contains("--overwrite-later-changes") && !conflict.body.contains("overwritingLaterChanges"))
+        // Overwriting seq 4 puts back the 1 that is already there: nothing to write.
+        let preview = try inspector.get("/revert?from=3&to=3&overwrite=1")
+        #expect(preview.status == 200 && preview.body.contains("Nothing to revert") && !preview.body.contains("confirm-revert"), "\(preview.body)")
+        let posted = try inspector.post("/revert", form: "from=3&to=3&overwrite=1&token=\(inspector.token)")
+        #expect(posted.body.contains("Nothing to revert") && !posted.body.contains("Reverted"), "\(posted.body)")
+        #expect(runCLI(["changes", "--db", path]).outputLines.count == 4, "nothing was written")
+    }
+
     @Test func badParametersGetOneLineAndNothingBreaks() throws {
         let directory = TemporaryDirectory()
         let inspector = try RunningInspector(database: try exampleDatabase(in: directory), writes: true)

@@ -17,6 +17,7 @@ enum RevertPage {
         } catch {
             return refused(inspector, range, error, retry: error.isRevertConflict && !overwrite ? "/revert" + query.setting("overwrite", "1").encoded : nil)
         }
+        guard !written.isEmpty else { return nothingToRevert(inspector, range) }
         do {
             let orders = try SchemaReader.columnOrders(inspector.store)
             return Page.response("Revert \(range.lowerBound)…\(range.upperBound)", inspector, """
@@ -39,7 +40,7 @@ enum RevertPage {
     private static func refused(_ inspector: Inspector, _ range: ClosedRange<Int64>, _ error: StoreError, retry: String?) -> Response {
         Page.response("Revert refused", inspector, status: .conflict, """
             <h1>Revert seq \(range.lowerBound)…\(range.upperBound)</h1>
-            <p class="error" id="message">\(CLIFailure.convert(error).description)</p>
+            <p class="error" id="message">\(message(for: error))</p>
             \(retry.map { "<p><a id=\"overwrite\" href=\"\($0)\">Preview it overwriting the later changes…</a></p>" as HTML } ?? "")
             """)
     }
@@ -50,7 +51,8 @@ enum RevertPage {
         }
         guard let range = range(form) else { return badRange(inspector) }
         do {
-            let written = try CLIFailure.run { try inspector.store.revert(range, overwritingLaterChanges: form["overwrite"] == "1") }
+            let written = try inspector.store.revert(range, overwritingLaterChanges: form["overwrite"] == "1")
+            guard !written.isEmpty else { return nothingToRevert(inspector, range) }
             let orders = try SchemaReader.columnOrders(inspector.store)
             return Page.response("Reverted", inspector, """
                 <h1>Reverted seq \(range.lowerBound)…\(range.upperBound)</h1>
@@ -58,9 +60,33 @@ enum RevertPage {
                 \(entries(written, orders))
                 <p><a href="/feed">Change feed</a></p>
                 """)
+        } catch let error as StoreError {
+            let retry = error.isRevertConflict && form["overwrite"] != "1" ? "/revert?from=\(range.lowerBound)&to=\(range.upperBound)&overwrite=1" : nil
+            return refused(inspector, range, error, retry: retry)
         } catch {
-            return Page.error(inspector, .conflict, error.description)
+            return Page.error(inspector, .internalServerError, "\(error)")
         }
+    }
+
+    /// A revert whose entries' old values are all in place already: it writes nothing, and
+    /// says so instead of "Reverted".
+    private static func nothingToRevert(_ inspector: Inspector, _ range: ClosedRange<Int64>) -> Response {
+        Page.response("Nothing to revert", inspector, """
+            <h1>Revert seq \(range.lowerBound)…\(range.upperBound)</h1>
+            <p id="message">Nothing to revert: the values these entries replaced are in place already, so nothing was written.</p>
+            <p><a href="/feed">Change feed</a></p>
+            """)
+    }
+
+    /// What went wrong, in the page's terms: the command line's flags mean nothing here.
+    private static func message(for error: StoreError) -> String {
+        if error.isRevertConflict {
+            return error.description.replacingOccurrences(of: "overwrite them explicitly (overwritingLaterChanges: true)", with: "preview overwriting them with the link below")
+        }
+        if SQLiteError.busy ~= error || SQLiteError.locked ~= error {
+            return "another writer holds the database's lock; try again when it is done (nothing was written)"
+        }
+        return CLIFailure.convert(error).description
     }
 
     /// `from` and `to` as a seq range; `nil` unless both are seqs and in order.
