@@ -91,6 +91,24 @@ struct InspectCommandTests {
         #expect(runCLI(["changes", "--db", path]).outputLines.count == 4, "nothing was written")
     }
 
+    /// Issue 36, report 6: a page on another 127.0.0.1 port could make the browser open a
+    /// revert preview with the cookie (SameSite does not separate ports), and a preview had no
+    /// range limit while it held the write lock.
+    @Test func requestsFromAnotherSiteOrPortAndHugeRevertsAreRefused() throws {
+        let directory = TemporaryDirectory()
+        let inspector = try RunningInspector(database: try exampleDatabase(in: directory), writes: true)
+        defer { inspector.stop() }
+        #expect(try inspector.get("/revert?from=1&to=1", headers: ["Sec-Fetch-Site: same-site"]).status == 403)
+        #expect(try inspector.get("/tables/orders", headers: ["Sec-Fetch-Site: cross-site"]).status == 403)
+        #expect(try inspector.get("/revert?from=1&to=1", headers: ["Sec-Fetch-Site: same-origin"]).status == 200)
+        #expect(try inspector.get("/", headers: ["Sec-Fetch-Site: none"]).status == 200)
+        let forged = try inspector.post("/revert", form: "from=1&to=1&token=\(inspector.token)", headers: ["Origin: http://127.0.0.1:1"])
+        #expect(forged.status == 403)
+        let huge = try inspector.get("/revert?from=1&to=1000000")
+        #expect(huge.status == 400 && huge.body.contains("at most 10000 entries"))
+        #expect(runCLI(["changes", "--db", inspector.database]).outputLines.count == 2, "nothing was written")
+    }
+
     @Test func badParametersGetOneLineAndNothingBreaks() throws {
         let directory = TemporaryDirectory()
         let inspector = try RunningInspector(database: try exampleDatabase(in: directory), writes: true)
@@ -194,12 +212,12 @@ private final class RunningInspector {
         #expect(child.waitForExit(timeout: 10) == 0)
     }
 
-    func get(_ path: String, cookie: Bool = true, host: String? = nil) throws -> HTTPReply {
-        try send("GET \(path) HTTP/1.1\r\nHost: \(host ?? "127.0.0.1:\(port)")\r\n\(cookie ? "Cookie: signalstore_inspector_\(port)=\(token)\r\n" : "")Connection: close\r\n\r\n")
+    func get(_ path: String, cookie: Bool = true, host: String? = nil, headers: [String] = []) throws -> HTTPReply {
+        try send("GET \(path) HTTP/1.1\r\nHost: \(host ?? "127.0.0.1:\(port)")\r\n\(cookie ? "Cookie: signalstore_inspector_\(port)=\(token)\r\n" : "")\(headers.map { $0 + "\r\n" }.joined())Connection: close\r\n\r\n")
     }
 
-    func post(_ path: String, form: String) throws -> HTTPReply {
-        try send("POST \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nCookie: signalstore_inspector_\(port)=\(token)\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: \(form.utf8.count)\r\nConnection: close\r\n\r\n\(form)")
+    func post(_ path: String, form: String, headers: [String] = []) throws -> HTTPReply {
+        try send("POST \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nCookie: signalstore_inspector_\(port)=\(token)\r\n\(headers.map { $0 + "\r\n" }.joined())Content-Type: application/x-www-form-urlencoded\r\nContent-Length: \(form.utf8.count)\r\nConnection: close\r\n\r\n\(form)")
     }
 
     /// Reads the live event stream at `path` until `isEnough` holds for what arrived (at most

@@ -13,6 +13,10 @@ import Signals
 /// - When the server listens on loopback, a `Host` other than the loopback address and port is
 ///   refused: a web page elsewhere cannot reach the inspector through a DNS name it controls
 ///   (DNS rebinding).
+/// - A request a browser marks as sent by another site or another port of this host
+///   (`Sec-Fetch-Site` other than `same-origin` or `none`, or a form whose `Origin` names another
+///   origin) is refused: the cookie's SameSite does not tell ports apart, so a page served
+///   on another 127.0.0.1 port could otherwise make the browser send it along.
 /// - Every response forbids scripts other than the inspector's own, framing, sniffing, caching
 ///   and referrers.
 struct InspectorGuard: RouterMiddleware {
@@ -39,6 +43,14 @@ struct InspectorGuard: RouterMiddleware {
         if loopbackOnly, !Self.isLoopback(host: request.head.authority, port: port) {
             return Page.plain(.misdirectedRequest, "This inspector answers only at 127.0.0.1:\(port) or localhost:\(port).")
         }
+        if let site = request.headers[Self.fetchSite], site != "same-origin", site != "none" {
+            return Page.plain(.forbidden, "This inspector answers its own pages and addresses opened in the browser, not requests from another site or port (Sec-Fetch-Site: \(site)).")
+        }
+        // Under the pages' `Referrer-Policy: no-referrer` a browser sends its own forms with
+        // `Origin: null`; `Sec-Fetch-Site` and the form's token decide those.
+        if request.method == .post, let origin = request.headers[.origin], origin != "null", !Self.isLoopback(origin: origin, port: port) {
+            return Page.plain(.forbidden, "This inspector takes forms only from its own pages, not from \(origin).")
+        }
         let query = QueryString(parsing: request.uri.query)
         if let offered = query["token"] {
             guard Self.same(offered, token) else { return refused() }
@@ -50,6 +62,7 @@ struct InspectorGuard: RouterMiddleware {
         return try await next(request, context)
     }
 
+    private static let fetchSite = HTTPField.Name("Sec-Fetch-Site")!
     private static let referrerPolicy = HTTPField.Name("Referrer-Policy")!
     private static let frameOptions = HTTPField.Name("X-Frame-Options")!
 
@@ -66,6 +79,12 @@ struct InspectorGuard: RouterMiddleware {
     static func isLoopback(host: String?, port: Int) -> Bool {
         guard let host else { return false }
         return ["127.0.0.1:\(port)", "localhost:\(port)", "[::1]:\(port)"].contains(host.lowercased())
+    }
+
+    /// Whether `origin` (a request's `Origin`) is this inspector's own, on loopback at `port`.
+    static func isLoopback(origin: String, port: Int) -> Bool {
+        guard origin.lowercased().hasPrefix("http://") else { return false }
+        return isLoopback(host: String(origin.dropFirst("http://".count)), port: port)
     }
 
     /// Compares two tokens in time that does not depend on where they differ.

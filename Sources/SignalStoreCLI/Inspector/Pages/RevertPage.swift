@@ -89,14 +89,21 @@ enum RevertPage {
         return CLIFailure.convert(error).description
     }
 
-    /// `from` and `to` as a seq range; `nil` unless both are seqs and in order.
+    /// The most entries a revert from the page covers: a preview runs the revert and rolls it
+    /// back, holding the write lock meanwhile, so an unbounded range from a link could hold it
+    /// (and the server's memory) for as long as the whole journal takes.
+    static let maximumRange: Int64 = 10_000
+
+    /// `from` and `to` as a seq range; `nil` unless both are seqs, in order, and at most
+    /// ``maximumRange`` apart.
     private static func range(_ query: QueryString) -> ClosedRange<Int64>? {
-        guard let from = query["from"].flatMap(Int64.init), let to = query["to"].flatMap(Int64.init), from >= 1, from <= to else { return nil }
+        guard let from = query["from"].flatMap(Int64.init), let to = query["to"].flatMap(Int64.init), from >= 1, from <= to,
+              to - from < maximumRange else { return nil }
         return from...to
     }
 
     private static func badRange(_ inspector: Inspector) -> Response {
-        Page.error(inspector, .badRequest, "give the entries to revert as from=SEQ&to=SEQ (from 1 up, from ≤ to); open a revert from the change feed or a row's history")
+        Page.error(inspector, .badRequest, "give the entries to revert as from=SEQ&to=SEQ (from 1 up, from ≤ to, at most \(maximumRange) entries); open a revert from the change feed or a row's history, or revert a larger range with `signalstore revert`")
     }
 
     private static func entries(_ written: [Change], _ orders: [String: [String]]) -> HTML {
