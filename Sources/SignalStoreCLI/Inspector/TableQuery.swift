@@ -29,11 +29,17 @@ struct TableQuery {
         var takesValue: Bool { self != .isNull && self != .isNotNull }
     }
 
-    /// Where the next page starts: after this sort value and row key.
+    /// Where the next page starts: after this sort value and row key. A long sort value is not
+    /// carried in the link (a 1 MB note made a 1 MB URL, which the server refused): `nil` stands
+    /// for the sort value the row with `key` holds, read when the page is.
     struct Cursor: Equatable {
-        let sortValue: SQLiteValue
+        let sortValue: SQLiteValue?
         let key: SQLiteValue
     }
+
+    /// The longest sort value (in its link form) a page's link carries; longer ones are read
+    /// again by key.
+    static let longestCarriedSortValue = 256
 
     /// One row of a page.
     struct Row {
@@ -114,7 +120,7 @@ struct TableQuery {
             arguments += filter.arguments
         }
         if isKeyed, let cursor {
-            let after = afterCondition(cursor)
+            let after = afterCondition(try resolved(cursor, connection))
             conditions.append(after.sql)
             arguments += after.arguments
         }
@@ -140,9 +146,21 @@ struct TableQuery {
         return try connection.scalar(sql, filter?.arguments ?? [])?.integerValue ?? 0
     }
 
+    /// `cursor` with its sort value, read from the row with its key when the link did not
+    /// carry it.
+    private func resolved(_ cursor: Cursor, _ connection: Connection) throws -> (sortValue: SQLiteValue, key: SQLiteValue) {
+        if let sortValue = cursor.sortValue { return (sortValue, cursor.key) }
+        guard let sortColumn else { return (.null, cursor.key) }
+        let sql = "SELECT \(quotedIdentifier(sortColumn.name)) FROM \(quotedIdentifier(table.name)) WHERE \(keyExpression) = ?"
+        guard let row = try connection.statement(sql).rows([cursor.key]).first else {
+            throw CLIError("the row this page starts after was deleted meanwhile; start again from the first page")
+        }
+        return (row[0], cursor.key)
+    }
+
     /// Rows after `cursor` in the page's order, where SQLite sorts NULL first: ascending, the
     /// NULLs come before every value; descending, after.
-    private func afterCondition(_ cursor: Cursor) -> (sql: String, arguments: [SQLiteValue]) {
+    private func afterCondition(_ cursor: (sortValue: SQLiteValue, key: SQLiteValue)) -> (sql: String, arguments: [SQLiteValue]) {
         let key = keyExpression, beyond = descending ? "<" : ">"
         guard let sortColumn else { return ("\(key) \(beyond) ?", [cursor.key]) }
         let sort = quotedIdentifier(sortColumn.name)
@@ -161,15 +179,22 @@ struct TableQuery {
 
 extension TableQuery.Cursor {
     /// The cursor as two URL parameters' values (`after`, `key`): a storage-class letter, then
-    /// the value (`n`, `i42`, `r1.5`, `tabc`, `b00ff`).
+    /// the value (`n`, `i42`, `r1.5`, `tabc`, `b00ff`); `k` for a sort value too long to carry,
+    /// read again by key.
     var parameters: (after: String, key: String) {
-        (Self.encode(sortValue), Self.encode(key))
+        let after = sortValue.map(Self.encode).flatMap { $0.utf8.count <= TableQuery.longestCarriedSortValue ? $0 : nil } ?? "k"
+        return (after, Self.encode(key))
     }
 
     /// The cursor a page's `after` and `key` parameters give; `nil` when either is missing or
     /// malformed (the page then starts at the first row).
     init?(after: String?, key: String?) {
-        guard let after, let key, let sortValue = Self.decode(after), let keyValue = Self.decode(key) else { return nil }
+        guard let after, let key, let keyValue = Self.decode(key) else { return nil }
+        if after == "k" {
+            self.init(sortValue: nil, key: keyValue)
+            return
+        }
+        guard let sortValue = Self.decode(after) else { return nil }
         self.init(sortValue: sortValue, key: keyValue)
     }
 
