@@ -74,6 +74,24 @@ struct InspectCommandTests {
         }
     }
 
+    /// Issue 36, report 7: a WITHOUT ROWID table's page did not say its changes never reach the
+    /// feed; the feed's last seq never changed; "history" wrapped in its narrow column.
+    @Test func smallThingsAPersonNoticesOnThePages() throws {
+        let directory = TemporaryDirectory()
+        let path = try exampleDatabase(in: directory)
+        try sqlite3(path, "CREATE TABLE tags (name TEXT PRIMARY KEY, n INTEGER) WITHOUT ROWID; INSERT INTO tags VALUES ('a', 1);")
+        let inspector = try RunningInspector(database: path)
+        defer { inspector.stop() }
+        let tags = try inspector.get("/tables/tags")
+        #expect(tags.status == 200 && tags.body.contains("id=\"without-rowid\""))
+        #expect(try !inspector.get("/tables/orders").body.contains("without-rowid"))
+        #expect(try inspector.get("/feed").body.contains("last seq <span id=\"last-seq\">2</span>"))
+        let script = try inspector.get("/static/inspector.js").body
+        #expect(script.contains("lastSeq.textContent = row.dataset.seq"), "the live feed moves the last seq along")
+        let style = try inspector.get("/static/inspector.css").body
+        #expect(style.contains("td.actions { white-space: nowrap; overflow-wrap: normal; }"))
+    }
+
     /// Issue 36, report 1: a table named with other than ASCII letters and digits could not be
     /// opened, since the route passed its name on still percent-encoded.
     @Test func tablesWithAnyNameOpenFromTheirLinksAndHistoryToo() throws {

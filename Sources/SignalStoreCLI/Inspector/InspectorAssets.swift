@@ -35,6 +35,8 @@ enum InspectorAssets {
         td { white-space: pre-wrap; font-family: ui-monospace, monospace; max-width: 40em; overflow-wrap: anywhere; }
         th small { color: var(--muted); font-weight: normal; }
         td.num { text-align: right; }
+        td.actions { white-space: nowrap; overflow-wrap: normal; }
+        p.note { border-left: 3px solid var(--accent); padding-left: .6em; }
         td.null { color: var(--muted); font-style: italic; }
         td.empty::before { content: "(empty text)"; color: var(--muted); font-style: italic; }
         td.blob { color: #a5a; }
@@ -81,7 +83,9 @@ enum InspectorAssets {
             }
             return td;
           };
+          const lastSeq = document.getElementById("last-seq");
           const prepend = (row) => {
+            if (lastSeq && row.dataset.seq) lastSeq.textContent = row.dataset.seq;
             if (!feed) return;
             row.classList.add("fresh");
             feed.prepend(row);
@@ -100,6 +104,7 @@ enum InspectorAssets {
           source.addEventListener("skipped", (event) => {
             const skipped = JSON.parse(event.data);
             const row = document.createElement("tr");
+            row.dataset.seq = skipped.through;
             const td = link("… entries " + skipped.from + " to " + skipped.through + " came too fast to show live: open them", "/feed?through=" + skipped.through);
             td.colSpan = 7;
             row.append(td);

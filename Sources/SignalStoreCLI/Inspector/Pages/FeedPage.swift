@@ -28,7 +28,7 @@ enum FeedPage {
             return Page.response("Change feed", inspector, events: events, """
                 <h1>Change feed</h1>
                 \(form(tables: tables, table: table, operation: operation, through: query["through"]))
-                <p>Newest first, from every writer; last seq \(head).\(events == nil ? " This page does not update; go to the newest entries to follow new ones." : " New entries appear as they commit.")</p>
+                <p>Newest first, from every writer; last seq <span id="last-seq">\(head)</span>.\(events == nil ? " This page does not update; go to the newest entries to follow new ones." : " New entries appear as they commit.")</p>
                 <table class="feed"><thead>\(FeedEntry.headerRow)</thead>
                 <tbody id="feed-rows">\(rows)</tbody></table>
                 \(entries.isEmpty ? "<p class=\"none\">(no entries)</p>" as HTML : "")

@@ -22,6 +22,7 @@ enum TablePage {
             let events = "/events" + QueryString([("table", schema.name)]).encoded
             return Page.response(schema.name, inspector, events: events, refresh: true, """
                 <h1>\(schema.name)</h1>
+                \(schema.isWithoutRowID ? withoutRowIDNote : "")
                 \(filterForm(tableQuery, query))
                 <p id="summary" class="live-part">\(count) \(count == 1 ? "row" : "rows")\(tableQuery.filter == nil ? "" : " match")\(cursor != nil || offset > 0 ? " · not the first page" : "")</p>
                 \(rowsTable(tableQuery, page.rows, query, writes: inspector.allowsWrites))
@@ -72,6 +73,12 @@ enum TablePage {
             <tbody id="rows" class="live-part">\(body)\(empty)</tbody></table>
             """
     }
+
+    /// What a `WITHOUT ROWID` table's page says: the change feed captures only rowid tables, so
+    /// this page shows the rows as they are and nothing of their changes.
+    private static let withoutRowIDNote: HTML = """
+        <p class="note" id="without-rowid">This table is WITHOUT ROWID: the change feed does not capture its changes, so the page does not update live and its rows have no history.</p>
+        """
 
     /// Links to the first page and the next one.
     private static func pager(_ tableQuery: TableQuery, _ page: (rows: [TableQuery.Row], more: Bool), _ query: QueryString, offset: Int) -> HTML {
