@@ -92,6 +92,25 @@ struct InspectCommandTests {
         #expect(style.contains("td.actions { white-space: nowrap; overflow-wrap: normal; }"))
     }
 
+    /// Issue 36, report 2: a deleted or replaced database file stayed on screen under a green
+    /// "live" badge, though its connections read a file nobody writes any more.
+    @Test func aDeletedOrReplacedFileIsSaidAndNotCalledLive() throws {
+        let directory = TemporaryDirectory()
+        let path = try exampleDatabase(in: directory)
+        let inspector = try RunningInspector(database: path)
+        defer { inspector.stop() }
+        #expect(try inspector.get("/feed").body.contains("data-events"))
+        let other = directory.path("other.sqlite")
+        try FileManager.default.copyItem(atPath: path, toPath: other)
+        _ = rename(other, path)   // replaced, as a restore from a backup does
+        let replaced = try inspector.get("/feed")
+        #expect(replaced.body.contains("id=\"file-gone\"") && replaced.body.contains("replaced") && !replaced.body.contains("data-events"))
+        let events = try inspector.stream("/events") { $0.contains("event: gone") }
+        #expect(events.contains("event: gone") && events.contains("replaced"))
+        try FileManager.default.removeItem(atPath: path)
+        #expect(try inspector.get("/").body.contains("was deleted"))
+    }
+
     /// Issue 36, report 1: a table named with other than ASCII letters and digits could not be
     /// opened, since the route passed its name on still percent-encoded.
     @Test func tablesWithAnyNameOpenFromTheirLinksAndHistoryToo() throws {

@@ -16,8 +16,9 @@ enum FeedEvents {
     static let batch = 200
     /// The most entries sent for one wake-up before the stream skips to the newest.
     static let catchUpLimit = 1_000
-    /// How often an idle stream sends a comment, so a closed connection is noticed.
-    static let heartbeat = Duration.seconds(15)
+    /// How often an idle stream wakes: to send a comment, so a closed connection is noticed, and
+    /// to check that the database file is still the one opened.
+    static let heartbeat = Duration.seconds(2)
 
     static func response(_ inspector: Inspector, query: QueryString, lastEventID: String?) -> Response {
         let table = query["table"], operation = query["op"].flatMap(Change.Operation.init(rawValue:))
@@ -42,6 +43,12 @@ enum FeedEvents {
             try await writer.write(ByteBuffer(string: "retry: 1000\n: connected\n\n"))
             try await writer.write(ByteBuffer(string: try stream.next()))
             for await _ in wakeUps.stream {
+                if let gone = inspector.fileChange {
+                    // The connections read a file nobody writes any more: say so, and stop.
+                    let json = JSONValue.object([("message", .string(gone))])
+                    try await writer.write(ByteBuffer(string: "event: gone\ndata: \(json.rendered)\n\n"))
+                    break
+                }
                 try await writer.write(ByteBuffer(string: try stream.next()))
             }
             try await writer.finish(nil)

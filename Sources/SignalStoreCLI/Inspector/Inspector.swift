@@ -11,6 +11,20 @@ struct Inspector: Sendable {
     let token: String
     /// Whether history offers revert (`--allow-writes`).
     let allowsWrites: Bool
+    /// The file the store opened, to notice it being deleted or replaced.
+    let file: DatabaseFileIdentity?
+
+    init(store: Store, token: String, allowsWrites: Bool) {
+        self.store = store
+        self.token = token
+        self.allowsWrites = allowsWrites
+        file = DatabaseFileIdentity(path: store.path)
+    }
+
+    /// Why the page no longer shows the database at the store's path, if it does not.
+    var fileChange: String? {
+        file?.change
+    }
     /// The most rows a table page shows.
     static let pageSize = 50
     /// The most entries a feed or history page shows.

@@ -28,6 +28,7 @@ enum InspectorAssets {
         .mode.writes { border-color: #c33; color: #c33; }
         .live { font-size: 12px; color: var(--muted); }
         .live.on::before { content: "● "; color: #2a2; }
+        .live.gone { color: #c33; font-weight: bold; }
         main { padding: 0 1em 2em; }
         h1 { font-size: 20px; } h2 { font-size: 16px; margin-top: 1.5em; }
         table { border-collapse: collapse; margin: .5em 0; }
@@ -100,6 +101,11 @@ enum InspectorAssets {
               cell(entry.detail, "detail"), entry.revert ? link("revert…", entry.revert, "revert") : cell("", "actions"));
             prepend(row);
             schedule();
+          });
+          source.addEventListener("gone", (event) => {
+            source.close();
+            say(JSON.parse(event.data).message, false);
+            if (status) status.classList.add("gone");
           });
           source.addEventListener("skipped", (event) => {
             const skipped = JSON.parse(event.data);

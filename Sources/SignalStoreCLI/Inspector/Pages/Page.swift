@@ -12,17 +12,19 @@ enum Page {
         _ title: String, _ inspector: Inspector, events: String? = nil, refresh: Bool = false, status: HTTPResponse.Status = .ok, _ body: HTML
     ) -> Response {
         let mode: HTML = inspector.allowsWrites ? "<span class=\"mode writes\">writes allowed</span>" : "<span class=\"mode\">read-only</span>"
+        let gone = inspector.fileChange
         // Filled by the script: without JavaScript the page simply does not update.
-        let live: HTML = events == nil ? "" : "<span id=\"live-status\" class=\"live\"></span>"
+        let live: HTML = events == nil || gone != nil ? "" : "<span id=\"live-status\" class=\"live\"></span>"
+        let warning: HTML = gone.map { "<p class=\"error\" id=\"file-gone\">\($0)</p>" } ?? ""
         let page: HTML = """
             <!DOCTYPE html>
             <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
             <title>\(title) · SignalStore inspector</title>
             <link rel="stylesheet" href="/static/inspector.css"></head>
-            <body\(events.map { " data-events=\"\($0)\"" as HTML } ?? "")\(refresh ? " data-refresh=\"1\"" as HTML : "")>
+            <body\((gone == nil ? events : nil).map { " data-events=\"\($0)\"" as HTML } ?? "")\(refresh ? " data-refresh=\"1\"" as HTML : "")>
             <header><a class="brand" href="/">SignalStore inspector</a> <span class="path">\(inspector.store.path)</span> \(mode) \(live)
             <nav><a href="/">Overview</a> <a href="/feed">Change feed</a></nav></header>
-            <main>\(body)</main>
+            <main>\(warning)\(body)</main>
             <script src="/static/inspector.js"></script>
             </body></html>
             """
