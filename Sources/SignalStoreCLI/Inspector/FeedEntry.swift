@@ -9,9 +9,19 @@ struct FeedEntry {
     /// The row's values in schema order, for an insert's or delete's detail.
     let columnOrder: [String]
 
-    /// `purchase_num: 3 → 4`, or the row of an insert or delete.
+    /// The longest value an entry shows in a list (characters of text, twice the bytes of a
+    /// blob); the whole entry is one click away (``entryPath``).
+    static let valueLimit = 256
+
+    /// `purchase_num: 3 → 4`, or the row of an insert or delete, each value cut at
+    /// ``valueLimit``.
     var detail: String {
-        ChangeFormat.detail(change, columnOrder: columnOrder)
+        ChangeFormat.detail(change, columnOrder: columnOrder, valueLimit: Self.valueLimit)
+    }
+
+    /// The page of the whole entry, when ``detail`` cut a value; `nil` otherwise.
+    var entryPath: String? {
+        ChangeFormat.hasCutValues(change, limit: Self.valueLimit) ? "/entry/\(change.seq)" : nil
     }
 
     /// When it was committed, UTC, to the millisecond.
@@ -36,7 +46,7 @@ struct FeedEntry {
         return """
             <tr data-seq="\(change.seq)"><td class="num">#\(change.seq)</td><td class="time">\(time)</td><td>\(change.table)</td>\
             <td><a class="history" href="\(historyPath)">\(change.rowID)</a></td><td class="op \(change.operation.rawValue)">\(change.operation.rawValue)</td>\
-            <td class="detail">\(detail)</td><td class="actions">\(revert)</td></tr>
+            <td class="detail">\(detail)\(entryPath.map { " <a class=\"expand\" href=\"\($0)\">whole entry</a>" as HTML } ?? "")</td><td class="actions">\(revert)</td></tr>
             """
     }
 
@@ -45,7 +55,7 @@ struct FeedEntry {
         .object([
             ("seq", .integer(change.seq)), ("time", .string(time)), ("table", .string(change.table)),
             ("rowID", .integer(change.rowID)), ("operation", .string(change.operation.rawValue)),
-            ("detail", .string(detail)), ("history", .string(historyPath)),
+            ("detail", .string(detail)), ("expand", entryPath.map(JSONValue.string) ?? .null), ("history", .string(historyPath)),
             ("revert", writes ? .string(revertPath) : .null),
         ])
     }

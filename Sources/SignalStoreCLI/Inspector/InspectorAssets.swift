@@ -38,6 +38,7 @@ enum InspectorAssets {
         td.num { text-align: right; }
         td.actions { white-space: nowrap; overflow-wrap: normal; }
         p.note { border-left: 3px solid var(--accent); padding-left: .6em; }
+        p.whole { white-space: pre-wrap; overflow-wrap: anywhere; font-family: ui-monospace, monospace; }
         td.null { color: var(--muted); font-style: italic; }
         td.empty::before { content: "(empty text)"; color: var(--muted); font-style: italic; }
         td.blob { color: #a5a; }
@@ -84,6 +85,15 @@ enum InspectorAssets {
             }
             return td;
           };
+          const detail = (entry) => {
+            const td = cell(entry.detail, "detail");
+            if (entry.expand) {
+              const a = document.createElement("a");
+              a.href = entry.expand; a.className = "expand"; a.textContent = "whole entry";
+              td.append(" ", a);
+            }
+            return td;
+          };
           const lastSeq = document.getElementById("last-seq");
           const prepend = (row) => {
             if (lastSeq && row.dataset.seq) lastSeq.textContent = row.dataset.seq;
@@ -98,7 +108,7 @@ enum InspectorAssets {
             row.dataset.seq = entry.seq;
             row.append(cell("#" + entry.seq, "num"), cell(entry.time, "time"), cell(entry.table),
               link(String(entry.rowID), entry.history, "history"), cell(entry.operation, "op " + entry.operation),
-              cell(entry.detail, "detail"), entry.revert ? link("revert…", entry.revert, "revert") : cell("", "actions"));
+              detail(entry), entry.revert ? link("revert…", entry.revert, "revert") : cell("", "actions"));
             prepend(row);
             schedule();
           });

@@ -29,6 +29,7 @@ enum InspectorServer {
         router.get("/history/:table/:rowid") { _, context in
             HistoryPage.response(inspector, table: pathSegment("table", context), rowID: pathSegment("rowid", context))
         }
+        router.get("/entry/:seq") { _, context in EntryPage.response(inspector, seq: pathSegment("seq", context)) }
         router.get("/static/:name") { _, context in InspectorAssets.response(context.parameters.get("name") ?? "") }
         if inspector.allowsWrites {
             router.get("/revert") { request, _ in RevertPage.preview(inspector, query: QueryString(parsing: request.uri.query)) }

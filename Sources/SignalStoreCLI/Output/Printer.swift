@@ -40,12 +40,41 @@ enum ChangeFormat {
     }
 
     /// `purchase_num: 3 → 4` for updates, the row for inserts and deletes.
-    static func detail(_ change: Change, columnOrder: [String]) -> String {
+    ///
+    /// With `valueLimit`, text longer than that many characters (and blobs longer than half as
+    /// many bytes) is cut and ends with `…`, so a page of entries stays small whatever the
+    /// values hold.
+    static func detail(_ change: Change, columnOrder: [String], valueLimit: Int? = nil) -> String {
+        let shown = { (value: SQLiteValue) in ValueFormat.human(cut(value, valueLimit)) + (isCut(value, valueLimit) ? "…" : "") }
         switch change.operation {
         case .update:
-            return "\(change.column ?? "?"): \(ValueFormat.human(change.oldValue ?? .null)) → \(ValueFormat.human(change.newValue ?? .null))"
+            return "\(change.column ?? "?"): \(shown(change.oldValue ?? .null)) → \(shown(change.newValue ?? .null))"
         case .insert, .delete:
-            return rowText(ChangeJSON.ordered(change.row ?? [:], columnOrder))
+            return "{" + ChangeJSON.ordered(change.row ?? [:], columnOrder).map { "\($0.0): \(shown($0.1))" }.joined(separator: ", ") + "}"
+        }
+    }
+
+    /// Whether any value of `change` is longer than `limit` (see ``detail(_:columnOrder:valueLimit:)``).
+    static func hasCutValues(_ change: Change, limit: Int) -> Bool {
+        let values = change.operation == .update ? [change.oldValue, change.newValue].compactMap { $0 } : Array((change.row ?? [:]).values)
+        return values.contains { isCut($0, limit) }
+    }
+
+    private static func isCut(_ value: SQLiteValue, _ limit: Int?) -> Bool {
+        guard let limit else { return false }
+        switch value {
+        case .text(let text): return text.utf8.count > limit && text.count > limit
+        case .blob(let bytes): return bytes.count > limit / 2
+        default: return false
+        }
+    }
+
+    private static func cut(_ value: SQLiteValue, _ limit: Int?) -> SQLiteValue {
+        guard let limit, isCut(value, limit) else { return value }
+        switch value {
+        case .text(let text): return .text(String(text.prefix(limit)))
+        case .blob(let bytes): return .blob(bytes.prefix(limit / 2))
+        default: return value
         }
     }
 
