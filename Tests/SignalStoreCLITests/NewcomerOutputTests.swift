@@ -33,9 +33,10 @@ import Testing
         let path = try exampleDatabase(in: directory)
         let stop = StopRequest()
         let result = StopRequestResult()
-        Thread.detachNewThread { result.set(runCLI(["watch", "orders", "--since", "99", "--db", path], stop: stop)) }
-        Thread.sleep(forTimeInterval: 0.3)
+        // Stopped at once: the note comes before the watch starts following, so it is printed
+        // whenever the stop arrives.
         stop.fire()
+        Thread.detachNewThread { result.set(runCLI(["watch", "orders", "--since", "99", "--db", path], stop: stop)) }
         let finished = try #require(result.wait())
         #expect(finished.status == 0)
         #expect(finished.error == "note: the feed ends at seq 2, nothing after 99 yet; waiting for changes (Ctrl-C to stop)\n")
