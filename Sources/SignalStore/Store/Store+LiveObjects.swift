@@ -1,0 +1,51 @@
+/// Applying a published batch to the live objects of the identity map (``ModelRegistry``), for
+/// ``Store/publish(_:)``.
+extension Store {
+    /// Applies a batch to the live objects and returns their notifications, holding the
+    /// registry's lock as briefly as it can, since readers filing objects wait for it:
+    /// - a batch that completes and moves no object (the usual one: updates of ordinary columns
+    ///   and inserts) is noted under the lock, its live objects looked up, and their values
+    ///   stored after the lock is released;
+    /// - one that may (a delete, a key change) is applied under the lock, as a large one is
+    ///   first narrowed, outside the lock, to the entries of rows that have a live object.
+    func applyToLiveObjects(_ changes: [Change]) -> [ModelNotification] {
+        let rows = ChangedRows(changes)
+        let keyColumns = registry.withLock { $0.keyColumns }
+        let keepsIdentities = !keyColumns.mayChangeIdentities(changes)
+        let isLarge = changes.count > 64
+        let outcome = registry.withLock { registry -> LiveApplication in
+            registry.noteRead(rows)
+            if keepsIdentities && registry.keyColumns.version == keyColumns.version {
+                return .valuesOnly(registry.entriesSnapshot)
+            }
+            return isLarge && changes.count > registry.entryCount ? .narrowFirst : .applied(registry.apply(changes))
+        }
+        switch outcome {
+        case .applied(let notifications):
+            return notifications
+        case .valuesOnly(let entries):
+            return entries.isEmpty ? [] : ModelRegistry.applyValues(changes, to: entries)
+        case .narrowFirst:
+            var live = registry.withLock { $0.liveRowIDs }
+            let relevant = changes.filter { change in
+                guard live.contains(change.rowID) else { return false }
+                // A live row may move to a new rowid (its key changed): follow any integer it is
+                // set to. Following too many only costs lookups.
+                if change.operation == .update, case .integer(let moved)? = change.newValue { live.insert(moved) }
+                return true
+            }
+            return relevant.isEmpty ? [] : registry.withLock { $0.apply(relevant) }
+        }
+    }
+
+    /// How ``applyToLiveObjects(_:)`` goes on after noting a batch under the registry's lock.
+    enum LiveApplication {
+        /// Applied under the lock.
+        case applied([ModelNotification])
+        /// No identity changes: store the values in the objects of this snapshot of the
+        /// registry after the lock is released.
+        case valuesOnly([ModelRegistry.RowKey: ModelRegistry.Entry])
+        /// Large, with identity changes: narrow it to live rows outside the lock, then apply.
+        case narrowFirst
+    }
+}

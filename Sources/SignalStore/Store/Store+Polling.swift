@@ -1,0 +1,53 @@
+/// Noticing commits by other connections: the poller's check of `PRAGMA data_version`, and where
+/// reading the journal resumes after entries nobody listened to.
+extension Store {
+    /// The poller's check: publishes what other connections committed since the last check.
+    /// A failure leaves the check to the next poll, which retries it; it is reported on
+    /// ``errors`` once (not at every poll while it lasts). A busy database is not a failure:
+    /// another writer holds the lock, and the next poll simply tries again.
+    func pollForExternalCommits() {
+        let outcome = database.withLock { state -> Result<Bool, StoreError>? in
+            guard let connection = state.connection, !connection.isInTransaction else { return nil }
+            do {
+                let version = try Self.dataVersion(connection)
+                guard version != state.dataVersion else { return nil }
+                try captureSchemaChanges(state, connection)
+                try queueNewChanges(connection)
+                state.dataVersion = version
+                state.pollFailure = nil
+                return .success(true)
+            } catch SQLiteError.busy {
+                return nil
+            } catch {
+                let failure = StoreError(error)
+                guard state.pollFailure != failure else { return nil }
+                state.pollFailure = failure
+                return .failure(failure)
+            }
+        }
+        switch outcome {
+        case .success: publisher.drain()
+        case .failure(let error): report(error)
+        case nil: break
+        }
+    }
+
+    /// Moves past entries that were skipped while nobody was listening (unless a reader, filing
+    /// an object meanwhile, set where reading resumes).
+    /// - Returns: The seq reading resumes after.
+    func catchUp(_ connection: Connection) throws -> Int64 {
+        guard registry.withLock({ $0.isBehind }) else { return registry.withLock { $0.lastSeenSeq } }
+        let highest = try Journal.highestSeq(connection)
+        return registry.withLock { registry in
+            if registry.isBehind {
+                registry.lastSeenSeq = highest
+                registry.isBehind = false
+            }
+            return registry.lastSeenSeq
+        }
+    }
+
+    static func dataVersion(_ connection: Connection) throws -> Int64 {
+        try connection.scalar("PRAGMA data_version")?.integerValue ?? 0
+    }
+}
