@@ -40,13 +40,11 @@ extension Journal {
             .compactMap(Change.init(row:))
     }
 
-    /// Which tables the entries after `seq` changed and the last one's seq, without reading
-    /// the entries; `nil` when there are none.
+    /// The last seq after `seq`, without reading the entries (one lookup of the primary key,
+    /// whatever the size of the commit); `nil` when there are none.
     static func commitNotice(after seq: Int64, _ connection: Connection) throws -> CommitNotice? {
-        let rows = try connection.statement("SELECT table_name, max(seq) FROM \(changes) WHERE seq > ? GROUP BY table_name").rows([.integer(seq)])
-        let last = rows.compactMap { $0[1].integerValue }.max()
-        guard let last else { return nil }
-        return CommitNotice(tables: Set(rows.compactMap { $0[0].textValue }), seq: last)
+        guard let last = try connection.scalar("SELECT max(seq) FROM \(changes) WHERE seq > ?", [.integer(seq)])?.integerValue else { return nil }
+        return CommitNotice(seq: last)
     }
 
     /// The entries after `seq`, failing if some of them were pruned.

@@ -12,7 +12,8 @@ final class ChangePublisher: Sendable {
         case change(Change)
         /// A live object's notification, made by the model registry.
         case model(ModelNotification)
-        /// Work that must run in line with the feed (a query signal's catch-up run).
+        /// Work that must run in line with the feed (a live result's first result for a new
+        /// subscriber, `settle()`'s marker).
         case notification(@Sendable () -> Void)
         /// A commit (or several, read together from another connection) changed these tables;
         /// the journal is read through `seq`.
@@ -28,7 +29,7 @@ final class ChangePublisher: Sendable {
 
     private let state = Locked(State())
     let feed: Broadcaster<Change, StoreError>
-    /// One notice per published batch, for query signals.
+    /// One notice per published batch, for listeners that need only its seq.
     let commits = Broadcaster<CommitNotice, Never>(replayLimit: 0)
     /// Every published batch of entries, for live results (``LiveResults``), which place the
     /// rows the entries name.
@@ -38,7 +39,7 @@ final class ChangePublisher: Sendable {
         self.feed = feed
     }
 
-    /// Whether anyone listens: feed subscribers or query signals.
+    /// Whether anyone listens: feed subscribers, commit listeners or live results.
     var hasListeners: Bool {
         feed.subscriberCount > 0 || commits.subscriberCount > 0 || batches.subscriberCount > 0
     }
@@ -80,19 +81,18 @@ final class ChangePublisher: Sendable {
     }
 }
 
-/// Which tables a published batch of journal entries changed, and its last seq.
+/// That a published batch of journal entries was committed, through which seq: for the
+/// listeners that need only that (sync's doorbell, the inspector's live stream).
 struct CommitNotice: Sendable {
-    let tables: Set<String>
     let seq: Int64
 
-    init(tables: Set<String>, seq: Int64) {
-        self.tables = tables
+    init(seq: Int64) {
         self.seq = seq
     }
 
     /// The notice of `changes`, in seq order; `nil` if there are none.
     init?(covering changes: [Change]) {
         guard let last = changes.last else { return nil }
-        self.init(tables: Set(changes.map(\.table)), seq: last.seq)
+        self.init(seq: last.seq)
     }
 }

@@ -296,9 +296,9 @@ public final class Store: Sendable {
         /// The entries, for live models and, if `toFeed`, the feed (which had subscribers when
         /// they were read; one attaching later starts after them).
         case entries([Change], toFeed: Bool)
-        /// Only commit notices are listened to (query signals, sync's doorbell): which tables
-        /// changed, through which seq, read without loading the entries, so a commit of a
-        /// million rows costs no memory here.
+        /// Only commit notices are listened to (sync's doorbell, the inspector's live stream):
+        /// through which seq, read without loading the entries, so a commit of a million rows
+        /// costs no memory here.
         case summary(CommitNotice?)
     }
 
