@@ -43,43 +43,6 @@ extension Trait where Self == OwnThreadTrait {
     public static var ownThread: Self { OwnThreadTrait() }
 }
 
-/// A task executor with one thread that runs its jobs in order until ``finish()``; jobs that
-/// arrive after that go to the global executor.
-private final class ThreadExecutor: TaskExecutor, @unchecked Sendable {
-    // @unchecked: the job queue is behind `jobs`'s lock (a LockedCondition); the rest is
-    // immutable.
-    private let jobs = LockedCondition<(queue: [UnownedJob], isFinished: Bool)>(([], false))
-
-    init(name: String) {
-        let thread = Thread { [self] in runJobs() }
-        thread.name = "test: \(name)"
-        thread.start()
-    }
-
-    func enqueue(_ job: consuming ExecutorJob) {
-        let unowned = UnownedJob(job)
-        let accepted = jobs.withLock { state -> Bool in
-            guard !state.isFinished else { return false }
-            state.queue.append(unowned)
-            return true
-        }
-        if !accepted { globalConcurrentExecutor.enqueue(ExecutorJob(unowned)) }
-    }
-
-    /// Ends the thread once its queued jobs ran.
-    func finish() {
-        jobs.withLock { $0.isFinished = true }
-    }
-
-    private func runJobs() {
-        while let job = jobs.wait(until: { !$0.queue.isEmpty || $0.isFinished }, then: { state, _ in
-            state.queue.isEmpty ? nil : state.queue.removeFirst()
-        }) {
-            job.runSynchronously(on: asUnownedTaskExecutor())
-        }
-    }
-}
-
 /// A counting semaphore for async code: waiting suspends, it never blocks a thread.
 private actor AsyncSlots {
     private var free: Int

@@ -75,6 +75,10 @@ public final class SyncClient: Sendable {
     /// - Throws: ``SyncError``; local changes not uploaded stay in the outbox for the next try.
     @discardableResult
     public func syncOnce() async throws(SyncError) -> SyncProgress {
+        try await onOwnThread { () async throws(SyncError) -> SyncProgress in try await syncRound() }
+    }
+
+    private func syncRound() async throws(SyncError) -> SyncProgress {
         statusValue.value = .connecting
         do {
             let (log, tables) = try await connect()
@@ -96,6 +100,10 @@ public final class SyncClient: Sendable {
     /// - Throws: ``SyncError`` that retrying cannot fix (a wrong password, a schema mismatch);
     ///   returns normally when cancelled.
     public func run() async throws(SyncError) {
+        try await onOwnThread { () async throws(SyncError) in try await runRounds() }
+    }
+
+    private func runRounds() async throws(SyncError) {
         let localCommits = store.committedSeqs().subscribe(onValue: { [doorbell, appliedThrough] seq in
             if seq > appliedThrough.withLock({ $0 }) { doorbell.ring() }
         })
@@ -137,6 +145,10 @@ public final class SyncClient: Sendable {
     /// that others reference, references whose parent's delete cascades or is refused) keep
     /// their whole history: the conflict rule replays it in order.
     public func compactServerLog() async throws(SyncError) -> Int {
+        try await onOwnThread { () async throws(SyncError) -> Int in try await compact() }
+    }
+
+    private func compact() async throws(SyncError) -> Int {
         let compactable = try reading { connection in try SyncedTables(self.tables, connection).compactable(connection) }
         let log = try await Self.withDeadline(url, abandoned: { log in await log.close() }) { [url] () async throws -> ServerLog in try await ServerLog.connect(url) }
         do {
@@ -158,6 +170,28 @@ public final class SyncClient: Sendable {
 
     // MARK: The loop
 
+    /// The thread of the running ``run()``, ``syncOnce()`` or ``compactServerLog()``, for the
+    /// tasks it starts (unstructured tasks do not inherit an executor preference).
+    @TaskLocal private static var thread: ThreadExecutor?
+
+    /// Runs `body` on a thread of its own, not the concurrency runtime's cooperative pool.
+    ///
+    /// A round blocks that thread while SQLite waits for a lock, and its deadline counts from
+    /// PostgreSQL's last answer: on the pool (one thread per core), an app whose other tasks
+    /// keep the pool busy delayed each resumption after an answer, and rounds that made
+    /// progress timed out (seen in the test suite's first seconds, hundreds of tests starting
+    /// at once on 2 cores: a connect went 8 s without resuming).
+    private func onOwnThread<Value: Sendable>(_ body: () async throws(SyncError) -> Value) async throws(SyncError) -> Value {
+        let executor = ThreadExecutor(name: "SignalStoreSync \(url.host):\(url.port)/\(url.schema)")
+        defer { executor.finish() }
+        let outcome = await Self.$thread.withValue(executor) { () async -> Swift.Result<Value, SyncError> in
+            await withTaskExecutorPreference(executor) { () async -> Swift.Result<Value, SyncError> in
+                do throws(SyncError) { return .success(try await body()) } catch { return .failure(error) }
+            }
+        }
+        return try outcome.get()
+    }
+
     /// Passes until cancelled or the connection fails.
     ///
     /// The `LISTEN` runs in a task of its own that is cancelled, not awaited: the driver may
@@ -169,7 +203,7 @@ public final class SyncClient: Sendable {
     /// once instead of waiting for a round deadline.
     private func follow(_ log: ServerLog, _ initialTables: SyncedTables) async throws(SyncError) {
         var tables = initialTables
-        let listener = Task { [doorbell] in
+        let listener = Task(executorPreference: Self.thread) { [doorbell] in
             try? await log.listen { doorbell.ring() }
             doorbell.ring()
         }
@@ -303,7 +337,7 @@ public final class SyncClient: Sendable {
                         _ = finish(.failure(CancellationError()))
                         return
                     }
-                    work.withLock { $0 = Task {
+                    work.withLock { $0 = Task(executorPreference: thread) {
                         do {
                             let value = try await body()
                             // Too late (cancelled, or timed out): nobody takes it, so let it go here.
