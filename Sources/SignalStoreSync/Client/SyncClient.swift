@@ -208,12 +208,14 @@ public final class SyncClient: Sendable {
             doorbell.ring()
         }
         defer { listener.cancel() }
-        log.whenClosed { [doorbell] in doorbell.ring() }
+        let generation = watchdog.watchNewConnection()
+        log.whenClosed { [doorbell, watchdog] in
+            watchdog.closed(generation: generation)
+            doorbell.ring()
+        }
         do throws(SyncError) {
             while !Task.isCancelled {
-                if log.isClosed {
-                    throw SyncError(.unreachable, "PostgreSQL at \(url.host):\(url.port) closed the connection (a restart, or an administrator); sync reconnects")
-                }
+                if log.isClosed { throw Self.closedByServer(url) }
                 statusValue.value = .syncing
                 do {
                     tables = try current(tables)
@@ -297,8 +299,14 @@ public final class SyncClient: Sendable {
     /// big the transaction it carries.
     static let answerTimeout = Duration.seconds(8)
 
-    /// ``pass(_:_:)``, or ``SyncError/unreachable`` after ``answerTimeout`` without progress;
-    /// the connection is closed then, which fails the query that waits.
+    /// The error of a connection that the server closed.
+    private static func closedByServer(_ url: PostgresURL) -> SyncError {
+        SyncError(.unreachable, "PostgreSQL at \(url.host):\(url.port) closed the connection (a restart, or an administrator); sync reconnects")
+    }
+
+    /// ``pass(_:_:)``, or ``SyncError/unreachable`` after ``answerTimeout`` without progress
+    /// or as soon as the connection closes; the connection is closed then, which fails the
+    /// query that waits, and a query the driver leaves suspended is left behind.
     private func passWithDeadline(_ log: ServerLog, _ tables: SyncedTables) async throws(SyncError) {
         watchdog.touch()
         try await Self.withDeadline(url, watchdog: watchdog, onTimeout: { log.abort() }) {
@@ -307,8 +315,9 @@ public final class SyncClient: Sendable {
     }
 
     /// Runs `body`, or throws ``SyncError/unreachable`` once ``answerTimeout`` passed
-    /// without it finishing, or, with a `watchdog`, without it touching the watchdog (after
-    /// calling `onTimeout`, which should make `body` fail).
+    /// without it finishing, or, with a `watchdog`, without it touching the watchdog or once
+    /// the watchdog's connection closed (after calling `onTimeout`, which should make `body`
+    /// fail).
     ///
     /// `body` runs in a task of its own that is cancelled, not awaited, on timeout: the driver
     /// can leave an operation on a connection that was cut during its startup suspended for
@@ -347,10 +356,12 @@ public final class SyncClient: Sendable {
                         }
                         timer.withLock { $0 }?.cancel()
                     } }
-                    timer.withLock { $0 = Task {
-                        guard await watchdog.waitForSilence(answerTimeout) else { return }
-                        let message = "PostgreSQL at \(url.host):\(url.port) did not answer for \(answerTimeout.formattedSeconds); sync reconnects"
-                        if finish(.failure(SyncError(.unreachable, message))) {
+                    timer.withLock { $0 = Task(executorPreference: thread) {
+                        guard let verdict = await watchdog.waitForSilence(answerTimeout) else { return }
+                        let error = verdict == .closed ? closedByServer(url) : SyncError(
+                            .unreachable, "PostgreSQL at \(url.host):\(url.port) did not answer for \(answerTimeout.formattedSeconds); sync reconnects"
+                        )
+                        if finish(.failure(error)) {
                             onTimeout()
                             work.withLock { $0 }?.cancel()
                         }
