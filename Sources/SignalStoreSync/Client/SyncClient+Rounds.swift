@@ -1,0 +1,183 @@
+#if SIGNALSTORE_SYNC
+import Foundation
+import Signals
+import SignalStore
+
+/// One round of sync: upload what is pending, apply what is new, in local transactions.
+extension SyncClient {
+    /// Notes that the server holds this replica's entries through outbox seq `stored` (some
+    /// may have gone up just before a crash or a cut link), in a write only when that is news.
+    func noteUploaded(through stored: Int64) throws(SyncError) {
+        let known = try reading { connection in try ReplicaState.read(connection)?.uploadedThrough }
+        guard let known, stored > known else { return }
+        try local { connection in
+            guard var position = try ReplicaState.read(connection) else { throw SyncError(store: .closed) }
+            position.uploadedThrough = max(position.uploadedThrough, stored)
+            try ReplicaState.save(position, connection)
+        }
+    }
+
+    /// One round: upload everything pending, then apply everything new on the server.
+    func pass(_ log: ServerLog, _ tables: SyncedTables) async throws(SyncError) {
+        try await upload(log, tables)
+        try await download(log, tables)
+        let pending = try reading { connection -> Int64 in
+            guard let position = try ReplicaState.read(connection) else { throw SyncError(store: .closed) }
+            return try Outbox.count(after: position.uploadedThrough, connection)
+        }
+        progressValue.value.pendingUpload = pending
+        // The download went on until the log had nothing more (a batch short of full).
+        progressValue.value.behind = 0
+    }
+
+    /// Uploads the outbox a batch at a time. Each batch goes up in a PostgreSQL transaction
+    /// that first applies whatever other replicas uploaded before it (holding the log's lock,
+    /// so nothing else can come in between): this replica's changes then always come after
+    /// everything it has applied, which the conflict rule needs. A replica whose schema is
+    /// behind the log's cannot apply it, and uploads all the same (its changes are checked
+    /// where the log puts them, as every replica checks them).
+    private func upload(_ log: ServerLog, _ tables: SyncedTables) async throws(SyncError) {
+        while true {
+            try stampPending(tables)
+            let (waiting, origin) = try reading { connection -> (Int64, String) in
+                guard let position = try ReplicaState.read(connection) else { throw SyncError(store: .closed) }
+                return (try Outbox.count(after: position.uploadedThrough, connection), position.origin)
+            }
+            guard waiting > 0 else { return }
+            let (stored, count) = try await log.upload(origin: origin) { _, stored in
+                try self.noteUploaded(through: stored)
+                do {
+                    try await self.download(log, tables)
+                } catch let error as SyncError where error.code == .schemaMismatch {
+                    // Applying waits for this database's migration; its own changes go up.
+                }
+                return try self.reading { connection in try Outbox.pending(after: stored, limit: Self.batchSize, connection) }
+            }
+            watchdog.touch()
+            // Counted first: the server has them even if noting it here waits for a lock.
+            progressValue.value.uploaded += count
+            try noteUploaded(through: stored)
+            if count == 0 { return }
+        }
+    }
+
+    private func download(_ log: ServerLog, _ tables: SyncedTables) async throws(SyncError) {
+        while true {
+            let (cursor, origin) = try reading { connection -> (Int64, String) in
+                guard let position = try ReplicaState.read(connection) else { throw SyncError(store: .closed) }
+                return (position.serverCursor, position.origin)
+            }
+            let (entries, through) = try await log.download(after: cursor, own: origin, tables: tables.names, limit: Self.batchSize)
+            watchdog.touch()
+            guard through > cursor else { return }
+            let outcome = try apply(entries, through: through, tables)
+            watchdog.touch()
+            // Local writes stamped in the same transaction are still to upload.
+            if outcome.stampedLocal { doorbell.ring() }
+            progressValue.value.downloaded += outcome.downloaded
+            progressValue.value.applied += outcome.applied
+            if outcome.conflicts > 0 {
+                progressValue.value.conflicts += outcome.conflicts
+                refreshConflictList()
+            }
+            // A batch short of full was everything the log held: no need to ask again.
+            if entries.count < Self.batchSize { return }
+        }
+    }
+
+    /// What applying a batch did.
+    private struct BatchOutcome {
+        /// Other replicas' entries.
+        var downloaded = 0
+        /// Entries that changed a row.
+        var applied = 0
+        /// Changes that lost to a constraint: downloaded ones, and this replica's pending ones.
+        var conflicts = 0
+        /// Whether local entries were stamped into the outbox first.
+        var stampedLocal = false
+    }
+
+    /// Applies a downloaded batch in one local transaction with the new cursor. Local writes
+    /// made before it get their stamps first, so the rule compares them with the batch; the
+    /// batch's own journal entries are its echo: stamped past, never uploaded, and ringing no
+    /// doorbell.
+    private func apply(_ entries: [RemoteEntry], through: Int64, _ tables: SyncedTables) throws(SyncError) -> BatchOutcome {
+        let previousEcho = appliedThrough.withLock { $0 }
+        do {
+            return try local { connection -> BatchOutcome in
+                guard var position = try ReplicaState.read(connection) else { throw SyncError(store: .closed) }
+                let before = position.stampedThrough
+                try Outbox.stampPending(tables, at: &position, connection)
+                var outcome = BatchOutcome(stampedLocal: position.stampedThrough > before)
+                let applier = RemoteApplier(tables: tables, connection: connection, origin: position.origin)
+                // This replica's own entries, passed in log order: no longer pending.
+                var ownPassed: Int64?
+                for entry in entries {
+                    if entry.origin == position.origin {
+                        ownPassed = entry.entry.originSeq
+                        continue
+                    }
+                    if let seq = ownPassed {
+                        try ReplicaState.confirmUploaded(through: seq, origin: position.origin, connection)
+                        ownPassed = nil
+                    }
+                    outcome.downloaded += 1
+                    if try applier.apply(entry) == .applied { outcome.applied += 1 }
+                    position.clock = max(position.clock, entry.entry.clock)
+                }
+                if let seq = ownPassed { try ReplicaState.confirmUploaded(through: seq, origin: position.origin, connection) }
+                if outcome.downloaded > 0 { try applier.settlePending() }
+                outcome.conflicts = applier.conflicts
+                position.serverCursor = through
+                position.stampedThrough = try Journal.highestSeq(connection)
+                try ReplicaState.save(position, connection)
+                // Set before the commit publishes the echo to the doorbell's subscriber.
+                appliedThrough.withLock { $0 = position.stampedThrough }
+                return outcome
+            }
+        } catch {
+            appliedThrough.withLock { $0 = previousEcho }
+            throw error
+        }
+    }
+
+    /// Reads the conflicts again into ``conflicts``.
+    func refreshConflictList() {
+        if let all = try? reading(ConflictLog.all) { conflictsValue.value = all }
+    }
+
+    /// Stamps new journal entries into the outbox, in a write transaction only when there are
+    /// any: a pass that finds nothing new writes nothing.
+    private func stampPending(_ tables: SyncedTables) throws(SyncError) {
+        let (stamped, head) = try reading { connection in
+            (try ReplicaState.read(connection)?.stampedThrough, try Journal.highestSeq(connection))
+        }
+        guard let stamped else { throw SyncError(store: .closed) }
+        guard head > stamped else { return }
+        try local { connection in
+            guard var position = try ReplicaState.read(connection) else { throw SyncError(store: .closed) }
+            let before = position
+            try Outbox.stampPending(tables, at: &position, connection)
+            if position != before { try ReplicaState.save(position, connection) }
+        }
+    }
+
+    /// Runs `body` on a read-only connection, beside the writer.
+    func reading<Result>(_ body: (Connection) throws -> Result) throws(SyncError) -> Result {
+        do {
+            return try store.readConnection(body)
+        } catch {
+            throw SyncError(error)
+        }
+    }
+
+    /// Runs `body` in one local write transaction; its journal entries are published on commit.
+    func local<Result>(_ body: (Connection) throws -> Result) throws(SyncError) -> Result {
+        do {
+            return try store.writeTransaction(body)
+        } catch {
+            throw SyncError(error)
+        }
+    }
+}
+#endif
