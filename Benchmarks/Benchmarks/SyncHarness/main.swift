@@ -178,6 +178,43 @@ func bootstrap(rows: Int) async -> (upload: Double, bootstrap: Double) {
     return (upload, milliseconds(clock.now - start) / 1000)
 }
 
+func format(_ value: Double) -> String { String(format: value < 10 ? "%.2f" : "%.0f", value) }
+
+// MARK: - (4) applying: CPU per entry of one big transaction
+
+/// CPU time of this process so far (user + system), in microseconds.
+func cpuMicroseconds() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1e6 + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec)
+}
+
+/// A `rows`-row transaction on A, uploaded; then B downloads and applies it. Returns B's CPU
+/// per applied entry (µs: download, decoding and applying) and its wall time (s).
+func applyCost(rows: Int) async -> (cpuPerEntry: Double, seconds: Double) {
+    let url = freshURL()
+    let source = replica("apply-source-\(rows)"), target = replica("apply-target-\(rows)")
+    try! source.execute("""
+        WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < \(rows))
+        INSERT INTO orders (id, purchase_num, status, note) SELECT i, i, 'open', 'note ' || i FROM n
+        """)
+    try! await SyncClient(store: source, url: url).syncOnce()
+    let client = SyncClient(store: target, url: url)
+    let clock = ContinuousClock()
+    let (start, cpu) = (clock.now, cpuMicroseconds())
+    let progress = try! await client.syncOnce()
+    precondition(progress.applied == rows)
+    return ((cpuMicroseconds() - cpu) / Double(rows), milliseconds(clock.now - start) / 1000)
+}
+
+if CommandLine.arguments.contains("--apply") {
+    for rows in [1_000, 50_000] {
+        let cost = await applyCost(rows: rows)
+        print("apply \(rows) entries: \(format(cost.cpuPerEntry)) µs CPU per entry, \(format(cost.seconds)) s")
+    }
+    exit(0)
+}
+
 // MARK: - The table
 
 let samples = quick ? 50 : 500
@@ -188,7 +225,6 @@ let seconds = await throughput(perReplica: perReplica)
 let rows = quick ? 10_000 : 100_000
 let boot = await bootstrap(rows: rows)
 
-func format(_ value: Double) -> String { String(format: value < 10 ? "%.2f" : "%.0f", value) }
 print("""
 | measure | SignalStoreSync | floor: bare postgres-nio INSERT + NOTIFY → LISTEN | ratio | goal | met |
 |---|---|---|---|---|---|

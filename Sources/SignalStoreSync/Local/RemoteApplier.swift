@@ -70,6 +70,25 @@ final class RemoteApplier {
         }
     }
 
+    /// Applies one entry without a savepoint of its own, inside ``inOneSavepoint(_:)`` while
+    /// nothing is pending here: a constraint it breaks throws.
+    func applyDirectly(_ remote: RemoteEntry) throws -> Outcome {
+        touchedTables.insert(remote.entry.table)
+        return try write(remote) ? .applied : .unchanged
+    }
+
+    /// `body` in one savepoint, or `nil` with everything it wrote undone when it broke a
+    /// constraint.
+    func inOneSavepoint<Result>(_ body: () throws -> Result) throws -> Result? {
+        do {
+            return try connection.transaction { try body() }
+        } catch let error as SQLiteError where error.code == SQLiteError.constraint {
+            forgetRows()
+            touchedTables.removeAll()
+            return nil
+        }
+    }
+
     /// After a batch: replays this replica's pending changes, one by one and in order, after
     /// the rows the log now makes, as every other replica will. Here each fitted the rows as
     /// they were when it was made, but a change of the batch can break one of them where a

@@ -33,32 +33,43 @@ enum SyncValueCoding {
 
     /// The value that ``encode(_:)`` wrote, or `nil` if `json` is not one.
     static func decode(_ json: String) -> SQLiteValue? {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(json.utf8), options: [.fragmentsAllowed]) else { return nil }
-        return value(from: object)
+        JSONValue(parsing: json).flatMap(value(from:))
     }
 
     /// The values of a row key, or `nil` if `json` is not one.
     static func decodeKey(_ json: String) -> [SQLiteValue]? {
-        guard let array = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [Any] else { return nil }
-        let values = array.compactMap(value(from:))
-        return values.count == array.count ? values : nil
+        guard case .array(let items)? = JSONValue(parsing: json) else { return nil }
+        var values: [SQLiteValue] = []
+        values.reserveCapacity(items.count)
+        for item in items {
+            guard let value = value(from: item) else { return nil }
+            values.append(value)
+        }
+        return values
     }
 
     /// The columns of a row, or `nil` if `json` is not one.
     static func decodeRow(_ json: String) -> [String: SQLiteValue]? {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] else { return nil }
-        let row = object.compactMapValues(value(from:))
-        return row.count == object.count ? row : nil
+        guard case .object(let members)? = JSONValue(parsing: json) else { return nil }
+        var row: [String: SQLiteValue] = Dictionary(minimumCapacity: members.count)
+        for (column, item) in members {
+            guard let value = value(from: item) else { return nil }
+            row[column] = value
+        }
+        return row
     }
 
-    private static func value(from object: Any) -> SQLiteValue? {
-        if object is NSNull { return .null }
-        guard let tagged = object as? [String: Any], tagged.count == 1, let (tag, payload) = tagged.first else { return nil }
-        switch tag {
-        case "i": return (payload as? NSNumber).map { .integer($0.int64Value) }
-        case "r": return (payload as? String).flatMap(Double.init).map { .real($0) }
-        case "t": return (payload as? String).map { .text($0) }
-        case "b": return (payload as? String).flatMap { Data(base64Encoded: $0) }.map { .blob($0) }
+    private static func value(from json: JSONValue) -> SQLiteValue? {
+        switch json {
+        case .null: return .null
+        case .object(let members) where members.count == 1:
+            switch members[0] {
+            case ("i", .integer(let number)): return .integer(number)
+            case ("r", .string(let text)): return Double(text).map(SQLiteValue.real)
+            case ("t", .string(let text)): return .text(text)
+            case ("b", .string(let base64)): return Data(base64Encoded: base64).map(SQLiteValue.blob)
+            default: return nil
+            }
         default: return nil
         }
     }
