@@ -135,6 +135,31 @@ struct ConstraintTests {
         #expect(syncA.conflicts.value.isEmpty, "the log holds nothing A must reject")
     }
 
+    @Test("issue 39 report 1: a remote order for a customer deleted here, while another customer here took its email, is applied, not listed as lost to customers.email")
+    func remoteInsertWhileSetAsideRowsCollide() async throws {
+        let folder = TemporaryDirectory()
+        let url = try TestServer.freshURL()
+        let a = try replica(folder, "a"), b = try replica(folder, "b")
+        let syncA = try a.client(url), syncB = try b.client(url)
+        try sqlite3(a.path, "INSERT INTO customers VALUES (1, 'Ann', 'ann@example.com'); INSERT INTO customers VALUES (2, 'Bob', 'bob@example.com')")
+        try await syncA.syncOnce(); try await syncB.syncOnce()
+        // B, pending: Bob renamed first (his row's first pending change), then Ann deleted, then
+        // Bob takes Ann's email. A, meanwhile: a new order for Ann.
+        try sqlite3(b.path, "UPDATE customers SET name = 'Robert' WHERE id = 2; DELETE FROM customers WHERE id = 1; UPDATE customers SET email = 'ann@example.com' WHERE id = 2")
+        try sqlite3(a.path, "INSERT INTO orders (id, purchase_num, status, customer_id) VALUES (10, 1, 'new', 1)")
+        try await syncA.syncOnce()
+        // B meets the order: its customer is deleted here. Set aside, B's changes must go back
+        // to the log's rows in an order that collides with nothing (Bob's email first, then
+        // Ann); restoring Ann first met Bob's new email, and the order was wrongly rejected.
+        for client in [syncB, syncA, syncB] { try await client.syncOnce() }
+
+        #expect(try everything(a) == everything(b))
+        #expect(try rows(b, "SELECT id, customer_id FROM orders") == [[.integer(10), .null]], "B's later delete of Ann sets the order's customer to NULL, as on A")
+        #expect(try rows(b, "SELECT id, email FROM customers") == [[.integer(2), .text("ann@example.com")]])
+        #expect(syncB.conflicts.value.isEmpty, "\(syncB.conflicts.value)")
+        #expect(syncA.conflicts.value.isEmpty, "\(syncA.conflicts.value)")
+    }
+
     @Test("report 2: a delete of a customer and a new order for it, either arriving first: with ON DELETE SET NULL both stand when the order is first, and the order loses when the delete is", arguments: [false, true])
     func deleteAgainstNewReference(orderFirst: Bool) async throws {
         let folder = TemporaryDirectory()

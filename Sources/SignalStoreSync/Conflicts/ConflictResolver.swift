@@ -164,26 +164,40 @@ final class ConflictResolver {
     }
 
     /// Puts every row with pending changes, and its registers, back to the server state: where
-    /// a replay of the outbox starts. Rows the server does not have go first (the newest
-    /// first: children before parents), then changed columns go back, then rows deleted here
-    /// come back (the oldest first), so no row set aside meets another's unique values or
-    /// references on the way.
+    /// a replay of the outbox starts (in ``setAsideOrder(_:)``).
     func setAsideAllPending() throws {
-        var rows: [(row: PendingRow, server: [String: SQLiteValue]?)] = []
-        for row in try connection.statement("SELECT tbl, row_key FROM \(ReplicaState.outboxTable) GROUP BY tbl, row_key ORDER BY min(seq) DESC").rows() {
+        var rows: [PendingRow] = []
+        for row in try connection.statement("SELECT tbl, row_key FROM \(ReplicaState.outboxTable) GROUP BY tbl, row_key ORDER BY min(seq)").rows() {
             guard case .text(let name) = row[0], case .text(let encoded) = row[1], let table = tables.byName[name],
                   let key = SyncValueCoding.decodeKey(encoded) else { continue }
             let pending = try ReplicaState.states(name, encoded, connection).filter { $0.value.isPending(origin: origin) }.map(\.key)
             guard !pending.isEmpty else { continue }
-            rows.append((PendingRow(table: table, key: key, registers: pending), try ReplicaState.serverRow(name, encoded, connection)))
+            rows.append(PendingRow(table: table, key: key, registers: pending))
         }
-        let absent = rows.filter { $0.server == nil }
-        let changed = rows.filter { $0.server != nil && !$0.row.isWholeRow }
-        let restored = rows.filter { $0.server != nil && $0.row.isWholeRow }.reversed()
-        for item in absent + changed + restored {
-            try writeServerState(item.row)
-            for register in item.row.registers { try ReplicaState.restoreServerState(register, item.row.table.name, item.row.encodedKey, connection) }
+        for row in try setAsideOrder(rows) {
+            try writeServerState(row)
+            for register in row.registers { try ReplicaState.restoreServerState(register, row.table.name, row.encodedKey, connection) }
         }
+    }
+
+    /// `rows` (the oldest pending change first) in the order that puts them back to the server
+    /// state without one meeting another: rows the server does not have go first, the newest
+    /// first (children before parents); then changed columns go back; then rows deleted here
+    /// come back, the oldest first (parents before children). Restoring a customer deleted here
+    /// before another customer here gave back its email would break UNIQUE on the way, though
+    /// the server's rows hold together (issue 39, report 1).
+    private func setAsideOrder(_ rows: [PendingRow]) throws -> [PendingRow] {
+        var absent: [PendingRow] = [], changed: [PendingRow] = [], restored: [PendingRow] = []
+        for row in rows {
+            if try ReplicaState.serverRow(row.table.name, row.encodedKey, connection) == nil {
+                absent.append(row)
+            } else if row.isWholeRow {
+                restored.append(row)
+            } else {
+                changed.append(row)
+            }
+        }
+        return absent.reversed() + changed.reversed() + restored
     }
 
     /// The row's pending registers among `registers`, or the whole row if its insert is
@@ -200,6 +214,12 @@ final class ConflictResolver {
     }
 
     // MARK: Setting aside and applying again
+
+    /// Setting rows aside met a constraint: the rows here are then not the ones the server's
+    /// log makes, and say nothing about whether the downloaded change fits there.
+    struct SetAsideFailure: Error {
+        let error: SQLiteError
+    }
 
     /// Sets `rows` aside (back to the server state, the newest first), runs `body` (the
     /// downloaded change), then applies each set-aside change again, the oldest first; one that
@@ -237,19 +257,51 @@ final class ConflictResolver {
         guard !rows.isEmpty else { return try body() }
         let (ordered, parents) = try withDependents(rows)
         let saved = try ordered.map { row in (row: row, local: try localRow(row.table, row.key)) }
-        for item in saved.reversed() { try writeServerState(item.row) }
+        do {
+            for row in try setAsideOrder(ordered) { try writeServerState(row) }
+        } catch let error as SQLiteError where error.code == SQLiteError.constraint {
+            throw SetAsideFailure(error: error)
+        }
         let result = try body()
         var lost: [String: String] = [:]   // row name → what made it lose
-        for item in saved {
-            guard let rule = try reapplied(item.row, local: item.local) else { continue }
+        for step in try replaySteps(ordered) {
+            let item = saved[step.index]
+            guard let rule = try reapplied(step.row, local: item.local) else { continue }
             var reason = collidedWith
             if let parent = parents[item.row.name], let parentLost = lost[parent.name] {
                 reason = "\(parent.describeChange) from this replica, which lost to \(parentLost)"
             }
-            try lose(item.row, local: item.local, rule: rule, collidedWith: reason)
+            try lose(step.row, local: item.local, rule: rule, collidedWith: reason)
             lost[item.row.name] = reason
         }
         return result
+    }
+
+    /// The set-aside changes of `rows` in the order they were made here (by their latest
+    /// pending seq), a row's changes made one after another kept together (one statement's,
+    /// which a CHECK may read together); with the index in `rows` of each step's row.
+    ///
+    /// Row by row, a later change of one row could go back before an earlier one of another:
+    /// a customer's new email, taken after another customer here was deleted, went back while
+    /// that customer was still there, and lost (issue 39, report 1).
+    private func replaySteps(_ rows: [PendingRow]) throws -> [(index: Int, row: PendingRow)] {
+        var changes: [(seq: Int64, index: Int, register: ReplicaState.Register)] = []
+        for (index, row) in rows.enumerated() {
+            for register in row.registers {
+                changes.append((try Outbox.latestPendingSeq(register, row.table.name, row.encodedKey, connection) ?? .max, index, register))
+            }
+        }
+        changes.sort { ($0.seq, $0.index) < ($1.seq, $1.index) }
+        var steps: [(index: Int, row: PendingRow)] = []
+        for change in changes {
+            if let last = steps.last, last.index == change.index {
+                steps[steps.count - 1].row = PendingRow(table: last.row.table, key: last.row.key, registers: last.row.registers + [change.register])
+            } else {
+                let row = rows[change.index]
+                steps.append((change.index, PendingRow(table: row.table, key: row.key, registers: [change.register])))
+            }
+        }
+        return steps
     }
 
     /// Writes a set-aside row's pending changes again; returns the rule they break, or `nil`.

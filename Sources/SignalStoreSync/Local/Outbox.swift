@@ -123,6 +123,14 @@ enum Outbox {
         try connection.scalar("SELECT min(seq) FROM \(ReplicaState.outboxTable) WHERE tbl = ? AND row_key = ?", [.text(table), .text(key)])?.integerValue
     }
 
+    /// The seq of the latest pending change of `register` of a row, or `nil` for none.
+    static func latestPendingSeq(_ register: ReplicaState.Register, _ table: String, _ key: String, _ connection: Connection) throws -> Int64? {
+        try connection.scalar(
+            "SELECT max(seq) FROM \(ReplicaState.outboxTable) WHERE tbl = ? AND row_key = ? AND op = ? AND coalesce(col, '') = ?",
+            [.text(table), .text(key), .text(register.operation.rawValue), .text(register.column ?? "")]
+        )?.integerValue
+    }
+
     /// Takes one entry out of the outbox: it lost, and is never uploaded.
     static func remove(seq: Int64, _ connection: Connection) throws {
         try connection.statement("DELETE FROM \(ReplicaState.outboxTable) WHERE seq = ?").run([.integer(seq)])
