@@ -4,6 +4,7 @@
 //
 //   eval "$(../.ci/postgres start)"
 //   swift run -c release SyncHarness [--quick]
+//   swift run -c release SyncHarness --apply [ROWS]   # only the cost of applying, for a profiler
 //
 // Databases live on /dev/shm when it exists, so disk checkpoints do not decide the numbers.
 import BenchmarkModels
@@ -207,8 +208,10 @@ func applyCost(rows: Int) async -> (cpuPerEntry: Double, seconds: Double) {
     return ((cpuMicroseconds() - cpu) / Double(rows), milliseconds(clock.now - start) / 1000)
 }
 
-if CommandLine.arguments.contains("--apply") {
-    for rows in [1_000, 50_000] {
+// `--apply` alone measures 1,000 and 50,000 entries; `--apply N`, N only (for a profiler).
+if let flag = CommandLine.arguments.firstIndex(of: "--apply") {
+    let sizes = CommandLine.arguments.dropFirst(flag + 1).first.flatMap { Int($0) }.map { [$0] } ?? [1_000, 50_000]
+    for rows in sizes {
         let cost = await applyCost(rows: rows)
         print("apply \(rows) entries: \(format(cost.cpuPerEntry)) µs CPU per entry, \(format(cost.seconds)) s")
     }
@@ -224,6 +227,8 @@ let perReplica = quick ? 5_000 : 20_000
 let seconds = await throughput(perReplica: perReplica)
 let rows = quick ? 10_000 : 100_000
 let boot = await bootstrap(rows: rows)
+let bigTransaction = quick ? 10_000 : 50_000
+let applied = await applyCost(rows: bigTransaction)
 
 print("""
 | measure | SignalStoreSync | floor: bare postgres-nio INSERT + NOTIFY → LISTEN | ratio | goal | met |
@@ -234,4 +239,6 @@ print("""
 | same run: changes/s per replica, others' applied | \(format(Double(2 * perReplica) / seconds)) | — | — | — | — |
 | bootstrap of a fresh replica from \(rows) rows (s) | \(format(boot.bootstrap)) | — | — | ≤ 10 s | \(boot.bootstrap <= 10 ? "yes" : "no") |
 | first upload of those \(rows) rows (s) | \(format(boot.upload)) | — | — | — | — |
+| B applies a \(bigTransaction)-row transaction: CPU per entry (µs: download, decode, apply) | \(format(applied.cpuPerEntry)) | — | — | ≤ 15 | \(applied.cpuPerEntry <= 15 ? "yes" : "no") |
+| same: B's wall time (s) | \(format(applied.seconds)) | — | — | ≤ 2 s | \(applied.seconds <= 2 ? "yes" : "no") |
 """)

@@ -166,10 +166,7 @@ package final class Connection {
     /// The value of the first column of the first row `sql` returns, or `nil` when it returns
     /// no row.
     package func scalar(_ sql: String, _ arguments: [SQLiteValue] = []) throws(SQLiteError) -> SQLiteValue? {
-        let statement = try statement(sql)
-        try statement.bind(arguments)
-        defer { statement.reset() }
-        return try statement.step() ? statement.column(0) : nil
+        try statement(sql).scalar(arguments)
     }
 
     /// Whether the main schema has a table (not a view) called `name`.

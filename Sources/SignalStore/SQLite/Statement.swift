@@ -90,6 +90,14 @@ package final class Statement {
         while try step() {}
     }
 
+    /// Runs the statement and returns the first column of its first row, or `nil` if it has
+    /// no rows.
+    package func scalar(_ values: [SQLiteValue] = []) throws(SQLiteError) -> SQLiteValue? {
+        try bind(values)
+        defer { reset() }
+        return try step() ? column(0) : nil
+    }
+
     /// Runs the statement and returns every row.
     package func rows(_ values: [SQLiteValue] = []) throws(SQLiteError) -> [[SQLiteValue]] {
         try bind(values)

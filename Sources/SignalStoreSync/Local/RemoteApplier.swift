@@ -67,6 +67,9 @@ final class RemoteApplier {
         } catch let error as SQLiteError where error.code == SQLiteError.constraint {
             forgetRows()
             return try resolve(remote, error)
+        } catch let failure as ConflictResolver.SetAsideFailure {
+            forgetRows()
+            return try resolve(remote, failure.error)
         }
     }
 
@@ -160,6 +163,8 @@ final class RemoteApplier {
         } catch let again as SQLiteError where again.code == SQLiteError.constraint {
             rule = again.message
             return nil
+        } catch is ConflictResolver.SetAsideFailure {
+            return nil   // the rows in the way could not go back: `remote` keeps its own rule
         }
     }
 
@@ -203,21 +208,40 @@ final class RemoteApplier {
         try checkColumns(inserted.keys, of: table, remote)
         guard try ReplicaState.raise(.insert, entry.table, entry.key, to: remote.stamp, value: payload, fromServer: fromServer, connection) else { return false }
         insertStamps[RowName(table: entry.table, key: entry.key)] = remote.stamp
-        if let deleted = try ReplicaState.stamp(entry.table, entry.key, .delete, connection), deleted.stamp > remote.stamp { return false }
+        let later = try ReplicaState.laterRegisters(entry.table, entry.key, connection)
+        if let deleted = later.delete, deleted.stamp > remote.stamp { return false }
         // This insert is now the row's latest incarnation; later updates keep their values.
         var row = inserted
-        for (column, register) in try ReplicaState.columnStamps(entry.table, entry.key, connection)
-        where register.stamp > remote.stamp && table.columns.contains(column) {
+        for (column, register) in later.columns where register.stamp > remote.stamp && table.columns.contains(column) {
             row[column] = register.value.flatMap(SyncValueCoding.decode) ?? .null
         }
         let columns = row.keys.sorted()
         if let rowID {
-            try connection.statement(RowSQL.update(table.name, columns: columns)).run(columns.map { row[$0] ?? .null } + [.integer(rowID)])
+            try rowWrite(.update, table, columns).run(columns.map { row[$0] ?? .null } + [.integer(rowID)])
         } else {
-            try connection.statement(RowSQL.insert(into: table.name, columns: columns)).run(columns.map { row[$0] ?? .null })
+            try rowWrite(.insert, table, columns).run(columns.map { row[$0] ?? .null })
             rowIDs[RowName(table: entry.table, key: entry.key)] = connection.lastInsertRowID
         }
         return true
+    }
+
+    /// A statement that writes a row's columns, by what it does, the table and the columns.
+    private struct RowWrite: Hashable {
+        enum Kind { case insert, update }
+        let kind: Kind
+        let table: String
+        let columns: [String]
+    }
+
+    /// The batch's row writes, prepared once: an entry's SQL is not built and looked up again.
+    private var rowWrites: [RowWrite: Statement] = [:]
+
+    private func rowWrite(_ kind: RowWrite.Kind, _ table: CapturedTable, _ columns: [String]) throws -> Statement {
+        let write = RowWrite(kind: kind, table: table.name, columns: columns)
+        if let statement = rowWrites[write] { return statement }
+        let statement = try connection.statement(kind == .insert ? RowSQL.insert(into: table.name, columns: columns) : RowSQL.update(table.name, columns: columns))
+        rowWrites[write] = statement
+        return statement
     }
 
     private func applyUpdate(_ remote: RemoteEntry, _ table: CapturedTable, _ rowID: Int64?, fromServer: Bool) throws -> Bool {
@@ -231,7 +255,7 @@ final class RemoteApplier {
         // come, and will take this value then).
         guard let rowID else { return false }
         if let inserted = try insertStamp(RowName(table: entry.table, key: entry.key)), inserted > remote.stamp { return false }
-        try connection.statement(RowSQL.update(table.name, columns: [column])).run([value, .integer(rowID)])
+        try rowWrite(.update, table, [column]).run([value, .integer(rowID)])
         if table.primaryKey.contains(column) { rowIDs.removeAll() }   // the row now has another key
         return true
     }
@@ -254,8 +278,16 @@ final class RemoteApplier {
         return stamp
     }
 
+    /// Per table, the statement that finds a row's rowid by its key.
+    private var rowIDLookups: [String: Statement] = [:]
+
     private func localRowID(_ key: [SQLiteValue], in table: CapturedTable) throws -> Int64? {
-        try connection.scalar("SELECT rowid FROM \(quotedIdentifier(table.name)) WHERE \(table.schema.keyCondition)", key)?.integerValue
+        let lookup: Statement
+        if let prepared = rowIDLookups[table.name] { lookup = prepared } else {
+            lookup = try connection.statement("SELECT rowid FROM \(quotedIdentifier(table.name)) WHERE \(table.schema.keyCondition)")
+            rowIDLookups[table.name] = lookup
+        }
+        return try lookup.scalar(key)?.integerValue
     }
 
     private func checkColumns(_ columns: some Sequence<String>, of table: CapturedTable, _ remote: RemoteEntry) throws {

@@ -262,13 +262,25 @@ enum ReplicaState {
             .run([.text(table), .text(key), .text(register.name)])
     }
 
-    /// The update registers of a row: column → latest stamp and value.
-    static func columnStamps(_ table: String, _ key: String, _ connection: Connection) throws -> [String: StoredStamp] {
-        var result: [String: StoredStamp] = [:]
-        for row in try connection.statement("SELECT col, hlc, origin, value FROM \(stampsTable) WHERE tbl = ? AND row_key = ? AND col NOT IN ('#insert', '#delete')")
+    /// A row's registers other than its insert's: what decides how an insert lands.
+    struct LaterRegisters {
+        /// The latest delete.
+        var delete: StoredStamp?
+        /// Per column, the latest update and its value.
+        var columns: [String: StoredStamp] = [:]
+    }
+
+    /// The delete and update registers of a row, in one read.
+    static func laterRegisters(_ table: String, _ key: String, _ connection: Connection) throws -> LaterRegisters {
+        var result = LaterRegisters()
+        for row in try connection.statement("SELECT col, hlc, origin, value FROM \(stampsTable) WHERE tbl = ? AND row_key = ? AND col <> '#insert'")
             .rows([.text(table), .text(key)]) {
-            guard case .text(let column) = row[0], let stamp = storedStamp(row[1], row[2], row[3]) else { continue }
-            result[column] = stamp
+            guard case .text(let name) = row[0], let stamp = storedStamp(row[1], row[2], row[3]) else { continue }
+            switch Register(name: name) {
+            case .delete: result.delete = stamp
+            case .column(let column): result.columns[column] = stamp
+            case .insert: break
+            }
         }
         return result
     }
