@@ -1,0 +1,230 @@
+#if SIGNALSTORE_SYNC
+import SignalStore
+
+/// Setting this replica's pending changes aside (their rows back to the server state), and
+/// applying them again after a downloaded change: one that no longer fits loses.
+extension ConflictResolver {
+    /// Setting rows aside met a constraint: the rows here are then not the ones the server's
+    /// log makes, and say nothing about whether the downloaded change fits there.
+    struct SetAsideFailure: Error {
+        let error: SQLiteError
+    }
+
+    /// Sets `rows` aside (back to the server state, the newest first), runs `body` (the
+    /// downloaded change), then applies each set-aside change again, the oldest first; one that
+    /// no longer fits loses to `remote`.
+    ///
+    /// Pending rows that reference a row set aside go with it (``withDependents(_:)``).
+    func rebase<Result>(_ rows: [PendingRow], under remote: RemoteEntry, _ body: () throws -> Result) throws -> Result {
+        guard !rows.isEmpty else { return try body() }   // the common case: no description to make
+        return try rebase(rows, collidedWith: Self.describe(remote), body)
+    }
+
+    /// This replica's pending `entry` broke `rule` when the outbox was replayed after the
+    /// server's log: it loses, out of the outbox and kept in the log.
+    func lose(_ entry: SyncEntry, rule: String) throws {
+        let key = SyncValueCoding.decodeKey(entry.key) ?? []
+        var row: [String: SQLiteValue]?
+        switch entry.operation {
+        case .insert:
+            row = entry.payload.flatMap(SyncValueCoding.decodeRow)
+        case .update:
+            row = try tables.byName[entry.table].flatMap { try localRow($0, key) }
+            if let column = entry.column, let value = entry.payload.flatMap(SyncValueCoding.decode) { row?[column] = value }
+        case .delete:
+            row = try ReplicaState.serverRow(entry.table, entry.key, connection)
+        }
+        try ConflictLog.add(ConflictLog.Record(
+            origin: origin, isLocal: true, table: entry.table, key: entry.key, operation: entry.operation, column: entry.column,
+            row: row, rule: rule, collidedWith: "the rows as the server's log and this replica's earlier pending changes leave them"
+        ), connection)
+        recorded += 1
+        try Outbox.remove(seq: entry.originSeq, connection)
+    }
+
+    func rebase<Result>(_ rows: [PendingRow], collidedWith: String, _ body: () throws -> Result) throws -> Result {
+        guard !rows.isEmpty else { return try body() }
+        let (ordered, parents) = try withDependents(rows)
+        let saved = try ordered.map { row in (row: row, local: try localRow(row.table, row.key)) }
+        do {
+            for row in try setAsideOrder(ordered) { try writeServerState(row) }
+        } catch let error as SQLiteError where error.code == SQLiteError.constraint {
+            throw SetAsideFailure(error: error)
+        }
+        let result = try body()
+        var lost: [String: String] = [:]   // row name → what made it lose
+        for step in try replaySteps(ordered) {
+            let item = saved[step.index]
+            guard let rule = try reapplied(step.row, local: item.local) else { continue }
+            var reason = collidedWith
+            if let parent = parents[item.row.name], let parentLost = lost[parent.name] {
+                reason = "\(parent.describeChange) from this replica, which lost to \(parentLost)"
+            }
+            try lose(step.row, local: item.local, rule: rule, collidedWith: reason)
+            lost[item.row.name] = reason
+        }
+        return result
+    }
+
+    /// The set-aside changes of `rows` in the order they were made here (by their latest
+    /// pending seq), a row's changes made one after another kept together (one statement's,
+    /// which a CHECK may read together); with the index in `rows` of each step's row.
+    ///
+    /// Row by row, a later change of one row could go back before an earlier one of another:
+    /// a customer's new email, taken after another customer here was deleted, went back while
+    /// that customer was still there, and lost (issue 39, report 1).
+    func replaySteps(_ rows: [PendingRow]) throws -> [(index: Int, row: PendingRow)] {
+        var changes: [(seq: Int64, index: Int, register: ReplicaState.Register)] = []
+        for (index, row) in rows.enumerated() {
+            for register in row.registers {
+                changes.append((try Outbox.latestPendingSeq(register, row.table.name, row.encodedKey, connection) ?? .max, index, register))
+            }
+        }
+        changes.sort { ($0.seq, $0.index) < ($1.seq, $1.index) }
+        var steps: [(index: Int, row: PendingRow)] = []
+        for change in changes {
+            if let last = steps.last, last.index == change.index {
+                steps[steps.count - 1].row = PendingRow(table: last.row.table, key: last.row.key, registers: last.row.registers + [change.register])
+            } else {
+                let row = rows[change.index]
+                steps.append((change.index, PendingRow(table: row.table, key: row.key, registers: [change.register])))
+            }
+        }
+        return steps
+    }
+
+    /// Writes a set-aside row's pending changes again; returns the rule they break, or `nil`.
+    func reapplied(_ row: PendingRow, local: [String: SQLiteValue]?) throws -> String? {
+        do {
+            try connection.transaction { try writePending(row, local: local) }
+            return nil
+        } catch let error as SQLiteError where error.code == SQLiteError.constraint {
+            return error.message
+        }
+    }
+
+    /// `rows` and, transitively, the pending rows that reference a row whose insert or
+    /// referenced columns are set aside, the oldest first (by their first pending change),
+    /// with the row each added one references.
+    ///
+    /// Setting a parent aside without its pending children would let the schema's `ON DELETE`
+    /// action change them behind the rule's back (a child then kept a `NULL` its outbox does
+    /// not hold); set aside together, a child is applied again after its parent, and loses if
+    /// its parent lost, as when the log is replayed without the parent.
+    func withDependents(_ rows: [PendingRow]) throws -> (rows: [PendingRow], parents: [String: PendingRow]) {
+        var byName: [String: PendingRow] = [:]
+        var parents: [String: PendingRow] = [:]
+        var queue = rows
+        while let row = queue.popLast() {
+            if let known = byName[row.name] {
+                guard let merged = known.merged(with: row) else { continue }
+                byName[row.name] = merged
+            } else {
+                byName[row.name] = row
+            }
+            guard let local = try localRow(row.table, row.key) else { continue }
+            let columns: [String]? = row.registers.contains(.insert) ? nil : row.registers.compactMap(\.column)
+            if columns?.isEmpty == true { continue }
+            for child in try pendingReferences(to: row.table, row: local, through: columns) {
+                parents[child.name] = parents[child.name] ?? row
+                queue.append(child)
+            }
+        }
+        let ordered = try byName.values
+            .map { row in (row: row, first: try Outbox.firstPendingSeq(row.table.name, row.encodedKey, connection) ?? .max) }
+            .sorted { $0.first < $1.first }
+            .map(\.row)
+        return (ordered, parents)
+    }
+
+    /// Records that `remote` lost: it breaks a constraint of the rows the log's earlier
+    /// changes left, here as on every replica.
+    func reject(_ remote: RemoteEntry, rule: String) throws {
+        let entry = remote.entry
+        let table = tables.byName[entry.table]
+        let key = SyncValueCoding.decodeKey(entry.key) ?? []
+        let row = try table.flatMap { table in try intendedRow(remote, table, key) }
+        try ConflictLog.add(ConflictLog.Record(
+            origin: remote.origin, isLocal: false, table: entry.table, key: entry.key, operation: entry.operation, column: entry.column,
+            row: row, rule: rule, collidedWith: "the rows as the server's log left them before position \(remote.position)"
+        ), connection)
+        recorded += 1
+    }
+
+    /// This replica's pending change lost: undone, out of the outbox, kept in the log. A lost
+    /// insert takes the row's later pending changes with it: they changed a row that never was.
+    func lose(_ row: PendingRow, local: [String: SQLiteValue]?, rule: String, collidedWith: String) throws {
+        let serverRow = try ReplicaState.serverRow(row.table.name, row.encodedKey, connection)
+        for register in row.registers {
+            try ConflictLog.add(ConflictLog.Record(
+                origin: origin, isLocal: true, table: row.table.name, key: row.encodedKey, operation: register.operation, column: register.column,
+                row: register == .delete ? serverRow : local, rule: rule, collidedWith: collidedWith
+            ), connection)
+            recorded += 1
+        }
+        var undone = row.registers
+        if row.registers.contains(.insert) {
+            undone += try ReplicaState.states(row.table.name, row.encodedKey, connection).filter { $0.value.isPending(origin: origin) && !undone.contains($0.key) }.map(\.key)
+        }
+        for register in undone {
+            try Outbox.remove(register, row.table.name, row.encodedKey, connection)
+            try ReplicaState.restoreServerState(register, row.table.name, row.encodedKey, connection)
+        }
+        try writeServerState(row)
+    }
+
+    static func describe(_ remote: RemoteEntry) -> String {
+        let entry = remote.entry
+        let change = SyncConflict.describeChange(entry.operation, column: entry.column, table: entry.table, key: SyncValueCoding.decodeKey(entry.key) ?? [])
+        return "\(change) by replica \(remote.origin), server log position \(remote.position)"
+    }
+
+    /// Writes the row's set-aside registers as the server's log has them.
+    func writeServerState(_ row: PendingRow) throws {
+        guard let server = try ReplicaState.serverRow(row.table.name, row.encodedKey, connection) else {
+            if row.isWholeRow { try writeWholeRow(row, nil) }
+            return
+        }
+        let values = try afterParentsDeleted(server, of: row.table)
+        if row.isWholeRow {
+            try writeWholeRow(row, values)
+        } else {
+            try writeColumns(row, from: values)
+        }
+    }
+
+    /// `values` with each reference to a parent row that is gone set to `NULL`, where the
+    /// foreign key says `ON DELETE SET NULL`: the server state is kept per register, and a
+    /// parent's delete set the reference to `NULL` on every replica as a foreign key action,
+    /// which no register records.
+    func afterParentsDeleted(_ values: [String: SQLiteValue], of table: CapturedTable) throws -> [String: SQLiteValue] {
+        var result = values
+        for foreignKey in try foreignKeys() where foreignKey.child == table.name && foreignKey.onDelete == "SET NULL" {
+            guard let parent = tables.byName[foreignKey.parent] else { continue }
+            let references = foreignKey.from.map { values[$0] ?? .null }
+            guard !references.contains(.null), try keys(of: parent, where: foreignKey.to, are: references).isEmpty else { continue }
+            for column in foreignKey.from { result[column] = .null }
+        }
+        return result
+    }
+
+    /// Writes the row's set-aside registers as they were here before.
+    func writePending(_ row: PendingRow, local: [String: SQLiteValue]?) throws {
+        if row.isWholeRow {
+            try writeWholeRow(row, local)
+        } else if let local {
+            try writeColumns(row, from: local)
+        }
+    }
+
+    func writeColumns(_ row: PendingRow, from values: [String: SQLiteValue]) throws {
+        guard try localRow(row.table, row.key) != nil else { return }
+        try KeyedRow.update(row.registers.compactMap(\.column), to: values, key: row.key, in: row.table.schema, connection)
+    }
+
+    /// Makes the row hold `values`, or not exist for `nil`.
+    func writeWholeRow(_ row: PendingRow, _ values: [String: SQLiteValue]?) throws {
+        try KeyedRow.write(values, key: row.key, in: row.table.schema, connection)
+    }
+}
+#endif
