@@ -41,9 +41,14 @@ struct RestartTests {
         }
         defer { writers.cancel() }
 
+        let writtenOnB = {
+            try stores[1].readConnection { try $0.statement("SELECT count(*) FROM orders WHERE status = 'written'").rows() }.first?.first?.integerValue ?? 0
+        }
         var recoveries: [Duration] = []
         for restart in 1...Self.restarts {
-            try await Task.sleep(for: .milliseconds(300))   // rounds under way when the server goes
+            // Rounds under way when the server goes: the writers' rows are crossing again.
+            let crossedBefore = try writtenOnB()
+            #expect(try await eventuallyAsync(timeout: .seconds(15)) { try writtenOnB() > crossedBefore + 2 }, "restart \(restart): writes stopped crossing")
             try server.restart()
             let accepting = ContinuousClock.now
             try stores[0].execute("INSERT INTO orders (id, purchase_num, status) VALUES (\(restart), \(restart), 'marker')")
