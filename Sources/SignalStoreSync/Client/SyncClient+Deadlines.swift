@@ -43,12 +43,28 @@ extension SyncClient {
     /// query that waits, and a query the driver leaves suspended is left behind.
     func passWithDeadline(_ log: ServerLog, _ tables: SyncedTables) async throws(SyncError) {
         watchdog.touch()
-        try await Self.withDeadline(url, watchdog: watchdog, onTimeout: { log.abort() }) {
+        try await Self.withDeadline(url, while: "syncing", watchdog: watchdog, onTimeout: { log.abort() }) {
             try await self.pass(log, tables)
         }
     }
 
-    /// Runs `body`, or throws ``SyncError/unreachable`` once ``answerTimeout`` passed
+    /// Connects to the server's log and reads what it holds from `origin`, or throws
+    /// ``SyncError/unreachable`` after ``answerTimeout``: a connection cut during its startup
+    /// (a server restarting) can leave the driver waiting for good.
+    static func connectWithDeadline(_ url: PostgresURL, origin: String? = nil) async throws(SyncError) -> (log: ServerLog, stored: Int64) {
+        try await withDeadline(url, while: "connecting", abandoned: { connected in await connected.log.close() }) { () async throws -> (log: ServerLog, stored: Int64) in
+            let log = try await ServerLog.connect(url)
+            guard let origin else { return (log, 0) }
+            do {
+                return (log, try await log.uploadedThrough(origin: origin))
+            } catch {
+                await log.close()
+                throw error
+            }
+        }
+    }
+
+    /// Runs `body`, or throws ``SyncError/unreachable`` (saying what it was `activity`) once ``answerTimeout`` passed
     /// without it finishing, or, with a `watchdog`, without it touching the watchdog or once
     /// the watchdog's connection closed (after calling `onTimeout`, which should make `body`
     /// fail).
@@ -58,7 +74,7 @@ extension SyncClient {
     /// good, and sync must go on. A value it returns after the caller stopped waiting goes to
     /// `abandoned` (a connection made just after a cancellation is closed there).
     static func withDeadline<Result: Sendable>(
-        _ url: PostgresURL, watchdog: Watchdog = Watchdog(), onTimeout: @escaping @Sendable () -> Void = {},
+        _ url: PostgresURL, while activity: String, watchdog: Watchdog = Watchdog(), onTimeout: @escaping @Sendable () -> Void = {},
         abandoned: @escaping @Sendable (Result) async -> Void = { _ in },
         _ body: @escaping @Sendable () async throws -> Result
     ) async throws(SyncError) -> Result {
@@ -93,7 +109,7 @@ extension SyncClient {
                     timer.withLock { $0 = Task(executorPreference: thread) {
                         guard let verdict = await watchdog.waitForSilence(answerTimeout) else { return }
                         let error = verdict == .closed ? closedByServer(url) : SyncError(
-                            .unreachable, "PostgreSQL at \(url.host):\(url.port) did not answer for \(answerTimeout.formattedSeconds); sync reconnects"
+                            .unreachable, "PostgreSQL at \(url.host):\(url.port) did not answer for \(answerTimeout.formattedSeconds) while \(activity); sync reconnects"
                         )
                         if finish(.failure(error)) {
                             onTimeout()

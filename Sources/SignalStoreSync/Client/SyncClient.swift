@@ -150,7 +150,7 @@ public final class SyncClient: Sendable {
 
     private func compact() async throws(SyncError) -> Int {
         let compactable = try reading { connection in try SyncedTables(self.tables, connection).compactable(connection) }
-        let log = try await Self.withDeadline(url, abandoned: { log in await log.close() }) { [url] () async throws -> ServerLog in try await ServerLog.connect(url) }
+        let log = try await Self.connectWithDeadline(url).log
         do {
             let deleted = try await log.compact(tables: compactable)
             await log.close()
@@ -244,8 +244,7 @@ public final class SyncClient: Sendable {
             let position = try ReplicaState.open(tables, connection)
             return (tables, position, try ReplicaState.highestOutboxSeq(connection))
         }
-        let log = try await Self.withDeadline(url, abandoned: { log in await log.close() }) { [url] () async throws -> ServerLog in try await ServerLog.connect(url) }
-        let stored = try await log.uploadedThrough(origin: position.origin)
+        let (log, stored) = try await Self.connectWithDeadline(url, origin: position.origin)
         guard stored <= outboxHigh else {
             await log.close()
             throw SyncError(.duplicateOrigin, "the server holds changes #1–\(stored) from this database's origin \(position.origin), but this file made only \(outboxHigh): it is a copy of another replica's file; give it its own origin with `signalstore sync --new-origin` (SyncClient.renewOrigin())")
