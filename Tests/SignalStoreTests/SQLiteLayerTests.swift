@@ -73,6 +73,7 @@ struct SQLiteLayerTests {
             try connection.statement("INSERT INTO t VALUES (?)").run([.integer(-987_654)])
         }
         #expect(error?.extendedCode == 275)   // SQLITE_CONSTRAINT_CHECK
+        #expect(error?.extended == SQLiteError.constraintCheck)
         #expect(error?.code == SQLiteError.constraint)
         #expect(error?.message.contains("CHECK constraint failed") == true)
         #expect(error?.sql == "INSERT INTO t VALUES (?)")
@@ -92,6 +93,38 @@ struct SQLiteLayerTests {
             matched = true
         }
         #expect(matched)
+    }
+
+    /// Each constraint's extended code, matched in `catch` clauses and in a `switch` over
+    /// `extended`: an extended code matches only itself, a primary code its whole kind, and the
+    /// store's wrapped errors match alike.
+    @Test(arguments: [
+        ("INSERT INTO t (id, email, n) VALUES (1, 'b', 1)", SQLiteError.constraintPrimaryKey),
+        ("INSERT INTO t (id, email, n) VALUES (2, 'a', 1)", SQLiteError.constraintUnique),
+        ("INSERT INTO t (id, email, n) VALUES (2, 'b', -1)", SQLiteError.constraintCheck),
+        ("INSERT INTO t (id, email, n) VALUES (2, NULL, 1)", SQLiteError.constraintNotNull),
+        ("INSERT INTO t (id, email, n, parent) VALUES (2, 'b', 1, 99)", SQLiteError.constraintForeignKey),
+    ])
+    func extendedCodesNameEachConstraint(sql: String, expected: SQLiteError.Code) throws {
+        let store = try Store.inMemory(migrations: [Migration(version: 1, name: "t", sql: """
+            CREATE TABLE t (id INTEGER PRIMARY KEY, email TEXT NOT NULL UNIQUE, n INTEGER CHECK (n >= 0), parent INTEGER REFERENCES t(id));
+            INSERT INTO t (id, email, n) VALUES (1, 'a', 1);
+            """)])
+        let error = try #require(#expect(throws: (any Error).self) { try store.execute(sql) })
+        let sqliteError = try #require((error as? SQLiteError) ?? { if case StoreError.sqlite(let inner) = error { inner } else { nil } }())
+        #expect(sqliteError.extended == expected)
+        #expect(!expected.isPrimary && expected.primary == SQLiteError.constraint && sqliteError.code == SQLiteError.constraint)
+        let others = [SQLiteError.constraintPrimaryKey, SQLiteError.constraintUnique, SQLiteError.constraintCheck, SQLiteError.constraintNotNull, SQLiteError.constraintForeignKey].filter { $0 != expected }
+        #expect(expected ~= error)
+        #expect(SQLiteError.constraint ~= error)
+        #expect(!others.contains { $0 ~= error })
+        #expect(!(SQLiteError.busy ~= error))
+        switch sqliteError.extended {
+        case SQLiteError.busy: Issue.record("a constraint matched busy")
+        case expected: break
+        case SQLiteError.constraint: Issue.record("the extended case \(expected.rawValue) did not match \(sqliteError.extendedCode)")
+        default: Issue.record("no case matched \(sqliteError.extendedCode)")
+        }
     }
 
     @Test func settingsOnOpen() throws {

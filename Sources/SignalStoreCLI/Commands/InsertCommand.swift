@@ -33,7 +33,7 @@ struct InsertCommand: ParsableCommand {
         let row = try store.writeForCLI { connection in
             do {
                 try connection.statement(RowSQL.insert(into: schema.name, columns: values.map(\.0.name))).run(values.map(\.1))
-            } catch let error as SQLiteError where error.extendedCode == SQLiteError.primaryKeyConstraint {
+            } catch let error as SQLiteError where error.matches(SQLiteError.constraintPrimaryKey) {
                 throw existingRow(values, schema) ?? error
             }
             return try insertedRow(values, schema, access, connection)

@@ -102,12 +102,12 @@ final class ConflictResolver {
     /// The pending changes that made `remote` fail with `error`.
     func blockers(of remote: RemoteEntry, failedWith error: SQLiteError) throws -> [PendingRow] {
         guard let table = tables.byName[remote.entry.table], let key = SyncValueCoding.decodeKey(remote.entry.key) else { return [] }
-        switch error.extendedCode {
-        case ConstraintCode.unique, ConstraintCode.primaryKey:
+        switch error.extended {
+        case SQLiteError.constraintUnique, SQLiteError.constraintPrimaryKey:
             return try uniqueBlockers(remote, table, key)
-        case ConstraintCode.foreignKey:
+        case SQLiteError.constraintForeignKey:
             return try deletedParents(remote, table, key)
-        case ConstraintCode.check, ConstraintCode.notNull:
+        case SQLiteError.constraintCheck, SQLiteError.constraintNotNull:
             return try pendingColumns(remote, table, key)
         default:
             return []
@@ -254,15 +254,6 @@ final class ConflictResolver {
         let read = try ForeignKey.all(tables, connection)
         foreignKeysRead = read
         return read
-    }
-
-    /// SQLite's extended result codes for the constraints the rule knows.
-    private enum ConstraintCode {
-        static let check: Int32 = 275        // SQLITE_CONSTRAINT_CHECK
-        static let foreignKey: Int32 = 787   // SQLITE_CONSTRAINT_FOREIGNKEY
-        static let notNull: Int32 = 1299     // SQLITE_CONSTRAINT_NOTNULL
-        static let primaryKey: Int32 = 1555  // SQLITE_CONSTRAINT_PRIMARYKEY
-        static let unique: Int32 = 2067      // SQLITE_CONSTRAINT_UNIQUE
     }
 }
 #endif
