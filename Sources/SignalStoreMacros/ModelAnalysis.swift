@@ -37,7 +37,12 @@ struct ModelAnalysis {
         }
         var properties: [ModelProperty] = []
         for member in classDecl.memberBlock.members {
-            guard let variable = member.decl.as(VariableDeclSyntax.self), !variable.isStatic, !variable.isComputed else { continue }
+            guard let variable = member.decl.as(VariableDeclSyntax.self), !variable.isStatic else { continue }
+            if let observer = variable.observer, let name = variable.singleBinding?.name {
+                report(observer, ModelDiagnostic.observerOnProperty.with("'\(observer.accessorSpecifier.text)' of '\(name)'"))
+                continue
+            }
+            guard !variable.isComputed else { continue }
             guard variable.bindings.count == 1, let binding = variable.bindings.first,
                   let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text
             else {

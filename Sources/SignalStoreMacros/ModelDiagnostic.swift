@@ -12,6 +12,7 @@ enum ModelDiagnostic: String, DiagnosticMessage {
     case duplicateColumn
     case transientWithoutDefault
     case severalBindings
+    case observerOnProperty
 
     var severity: DiagnosticSeverity { .error }
 
@@ -31,6 +32,7 @@ enum ModelDiagnostic: String, DiagnosticMessage {
         case .duplicateColumn: return "two properties map to the same column; give one of them a different @Column name"
         case .transientWithoutDefault: return "a @Transient property needs a default value, e.g. '@Transient var isSelected = false'"
         case .severalBindings: return "declare one property per 'var' in a @Model"
+        case .observerOnProperty: return "a @Model property cannot have 'willSet' or 'didSet': @Model writes its accessors, and a change made by another process or by sync would not call them; subscribe to the property's signal instead, e.g. 'order.signal(for: \\.status)'"
         }
     }
 

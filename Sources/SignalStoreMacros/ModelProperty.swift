@@ -47,6 +47,12 @@ extension VariableDeclSyntax {
         bindings.first?.accessorBlock != nil
     }
 
+    /// The `willSet` or `didSet` observer of the first binding, if it has one.
+    var observer: AccessorDeclSyntax? {
+        guard case .accessors(let accessors) = bindings.first?.accessorBlock?.accessors else { return nil }
+        return accessors.first { ["willSet", "didSet"].contains($0.accessorSpecifier.text) }
+    }
+
     /// The attribute named `name` (`Column`, `SignalStore.Column`), if present.
     func attribute(named name: String) -> AttributeSyntax? {
         for element in attributes {

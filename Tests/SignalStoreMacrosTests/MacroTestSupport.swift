@@ -31,7 +31,7 @@ func diagnostics(of source: String) -> [(message: String, id: String)] {
     let context = BasicMacroExpansionContext(sourceFiles: [file: .init(moduleName: "Test", fullFilePath: "Test.swift")])
     _ = file.expand(macroSpecs: macroSpecs, contextGenerator: { _ in context }, indentationWidth: .spaces(4))
     let names = ["notAClass", "notFinal", "letWithoutDefault", "noPrimaryKey", "severalPrimaryKeys", "missingType",
-                 "unsupportedType", "duplicateColumn", "transientWithoutDefault", "severalBindings"]
+                 "unsupportedType", "duplicateColumn", "transientWithoutDefault", "severalBindings", "observerOnProperty"]
     return context.diagnostics.map { diagnostic in
         let id = names.first { MessageID(domain: "SignalStoreMacros", id: $0) == diagnostic.diagMessage.diagnosticID } ?? "other: \(diagnostic.message)"
         return (diagnostic.message, id)

@@ -127,6 +127,24 @@ struct ModelDiagnosticsTests {
             """) == ["severalBindings"])
     }
 
+    /// An observer on a property was skipped in silence: the property was then neither
+    /// persisted nor observable, and its value was lost at the next launch.
+    @Test func observersAreRejectedAndSayWhatToUseInstead() {
+        let found = diagnostics(of: """
+            @Model(table: "t")
+            final class Point {
+                var id: Int64
+                var x: Int { didSet { print(x) } }
+                @Transient var selected = false { willSet { print(newValue) } }
+                var doubled: Int { x * 2 }
+            }
+            """)
+        #expect(found.map(\.id) == ["observerOnProperty", "observerOnProperty"])
+        #expect(found.first?.message.contains("'didSet' of 'x'") == true)
+        #expect(found.first?.message.contains("signal(for:") == true)
+        #expect(found.last?.message.contains("'willSet' of 'selected'") == true)
+    }
+
     @Test func propertyNamesBecomeSnakeCaseColumns() {
         let found = diagnostics(of: """
             @Model(table: "t")

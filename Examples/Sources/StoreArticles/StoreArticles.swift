@@ -7,6 +7,8 @@ func add(_ order: Order, to store: Store) -> String {
     do {
         try store.insert(order)
         return "saved"
+    } catch SQLiteError.constraintPrimaryKey {
+        return "an order with this id exists; nothing was written"
     } catch SQLiteError.constraint {
         return "rejected by a constraint; nothing was written"
     } catch {
