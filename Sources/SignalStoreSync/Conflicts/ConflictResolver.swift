@@ -71,9 +71,9 @@ final class ConflictResolver {
         guard entry.operation != .insert, let table = tables.byName[entry.table] else { return [] }
         let columns = entry.operation == .update ? entry.column.map { [$0] } ?? [] : nil
         // Most changes touch nothing another row references: no row to read then.
-        guard try !referencing(table, through: columns).isEmpty, let key = SyncValueCoding.decodeKey(entry.key),
-              let row = try localRow(table, key) else { return [] }
-        return try pendingReferences(to: table, row: row, through: columns)
+        let foreignKeys = try referencing(table, through: columns)
+        guard !foreignKeys.isEmpty, let key = SyncValueCoding.decodeKey(entry.key), let row = try localRow(table, key) else { return [] }
+        return try pendingReferences(to: row, through: foreignKeys)
     }
 
     /// The foreign keys to `table` that reference any of `columns` (`nil`: any foreign key).
@@ -86,9 +86,14 @@ final class ConflictResolver {
     /// Rows of pending changes (an insert, or a change of the referencing columns) that
     /// reference `row` of `table` by a foreign key to any of `columns` (`nil`: any foreign key).
     func pendingReferences(to table: CapturedTable, row: [String: SQLiteValue], through columns: [String]?) throws -> [PendingRow] {
-        let referencing = try referencing(table, through: columns)
+        try pendingReferences(to: row, through: referencing(table, through: columns))
+    }
+
+    /// Rows of pending changes (an insert, or a change of the referencing columns) that
+    /// reference `row` by one of `foreignKeys`.
+    private func pendingReferences(to row: [String: SQLiteValue], through foreignKeys: [ForeignKey]) throws -> [PendingRow] {
         var pending: [PendingRow] = []
-        for foreignKey in referencing {
+        for foreignKey in foreignKeys {
             guard let child = tables.byName[foreignKey.child] else { continue }
             let values = foreignKey.to.map { row[$0] ?? .null }
             guard !values.contains(.null) else { continue }
