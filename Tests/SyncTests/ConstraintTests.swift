@@ -190,6 +190,31 @@ struct ConstraintTests {
         #expect(try everything(late) == everything(a))
     }
 
+    @Test("issue 39 report 1, second shape: B deletes a customer and inserts it again while A's new order for it goes first in the log; the delete's SET NULL reaches the order on B as on A and a late joiner")
+    func deleteAndInsertAgainAfterANewReference() async throws {
+        let folder = TemporaryDirectory()
+        let url = try TestServer.freshURL()
+        let a = try replica(folder, "a"), b = try replica(folder, "b")
+        let syncA = try a.client(url), syncB = try b.client(url)
+        try sqlite3(a.path, "INSERT INTO customers VALUES (60, 'Gus', 'gus@example.com')")
+        try await syncA.syncOnce(); try await syncB.syncOnce()
+        // B, before it hears of A's order: the customer goes (its orders' references with it,
+        // none here yet), and comes back.
+        try sqlite3(b.path, "DELETE FROM customers WHERE id = 60; INSERT INTO customers VALUES (60, 'Gus again', NULL)")
+        try sqlite3(a.path, "INSERT INTO orders (id, purchase_num, status, customer_id) VALUES (901, 1, 'new', 60)")
+        for client in [syncA, syncB, syncA] { try await client.syncOnce() }
+
+        // The log: the order, then B's delete (whose SET NULL acts on the order everywhere),
+        // then B's insert.
+        #expect(try rows(a, "SELECT id, customer_id FROM orders") == [[.integer(901), .null]])
+        #expect(try everything(b) == everything(a))
+        #expect(try rows(b, "SELECT name FROM customers") == [[.text("Gus again")]])
+        let late = try replica(folder, "late")
+        try await late.client(url).syncOnce()
+        #expect(try everything(late) == everything(a))
+        #expect(syncA.conflicts.value.isEmpty && syncB.conflicts.value.isEmpty, "\(syncA.conflicts.value) \(syncB.conflicts.value)")
+    }
+
     @Test("ON DELETE RESTRICT: a delete and a new reference, either first: the later one loses and is listed by its origin", arguments: [false, true])
     func restrictedDelete(lineFirst: Bool) async throws {
         let folder = TemporaryDirectory()

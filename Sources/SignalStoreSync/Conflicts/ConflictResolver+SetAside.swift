@@ -208,9 +208,12 @@ extension ConflictResolver {
         return result
     }
 
-    /// Writes the row's set-aside registers as they were here before.
+    /// Writes the row's set-aside registers as they were here before. A row deleted here and
+    /// inserted again is deleted first: the delete's `ON DELETE` action acts on the rows that
+    /// reference it now, as where the log puts the delete.
     func writePending(_ row: PendingRow, local: [String: SQLiteValue]?) throws {
         if row.isWholeRow {
+            if local != nil, row.registers.contains(.delete) { try writeWholeRow(row, nil) }
             try writeWholeRow(row, local)
         } else if let local {
             try writeColumns(row, from: local)

@@ -150,6 +150,34 @@ final class ConflictResolver {
         return pending
     }
 
+    /// Rows this replica deleted and inserted again, which `remote` (an insert, or a new
+    /// reference) makes a row reference.
+    ///
+    /// In the log, `remote` comes before the delete, whose `ON DELETE` action then acts on the
+    /// row `remote` writes, on every other replica. Here the row came back before `remote`
+    /// arrived, and nothing fails: set aside and applied again, delete first, the action acts
+    /// here too (an order kept a customer that the other replicas had set to NULL; issue 39,
+    /// report 1).
+    func reinsertedParents(of remote: RemoteEntry) throws -> [PendingRow] {
+        let entry = remote.entry
+        guard entry.operation != .delete, let table = tables.byName[entry.table], let key = SyncValueCoding.decodeKey(entry.key) else { return [] }
+        let foreignKeys = try foreignKeys().filter { foreignKey in
+            foreignKey.child == table.name && (entry.column.map(foreignKey.from.contains) ?? true)
+        }
+        guard !foreignKeys.isEmpty, let row = try intendedRow(remote, table, key) else { return [] }
+        var pending: [PendingRow] = []
+        for foreignKey in foreignKeys {
+            guard let parent = tables.byName[foreignKey.parent], foreignKey.to == parent.primaryKey else { continue }
+            let values = foreignKey.from.map { row[$0] ?? .null }
+            guard !values.contains(.null) else { continue }
+            let states = try ReplicaState.states(parent.name, SyncValueCoding.encodeKey(values), connection)
+            guard states[.delete]?.isPending(origin: origin) == true, states[.insert]?.isPending(origin: origin) == true,
+                  try !keys(of: parent, where: foreignKey.to, are: values).isEmpty else { continue }
+            pending.append(PendingRow(table: parent, key: values, registers: [.delete, .insert]))
+        }
+        return pending
+    }
+
     /// The pending column changes of the row `remote` writes (a CHECK or NOT NULL rule can read
     /// the whole row).
     func pendingColumns(_ remote: RemoteEntry, _ table: CapturedTable, _ key: [SQLiteValue]) throws -> [PendingRow] {

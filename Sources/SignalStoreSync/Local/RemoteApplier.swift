@@ -59,7 +59,7 @@ final class RemoteApplier {
     /// nothing behind but what the conflict rule decides.
     func apply(_ remote: RemoteEntry) throws -> Outcome {
         touchedTables.insert(remote.entry.table)
-        let references = try resolver.pendingReferences(to: remote)
+        let references = try resolver.pendingReferences(to: remote) + resolver.reinsertedParents(of: remote)
         do {
             let changed = try connection.transaction { try resolver.rebase(references, under: remote) { try write(remote) } }
             if !references.isEmpty { forgetRows() }
