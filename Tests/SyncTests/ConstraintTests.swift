@@ -215,6 +215,33 @@ struct ConstraintTests {
         #expect(syncA.conflicts.value.isEmpty && syncB.conflicts.value.isEmpty, "\(syncA.conflicts.value) \(syncB.conflicts.value)")
     }
 
+    @Test("a delete that a newer insert pending here outlives still sets NULL on the orders that reference the row, as on every replica that applies the log in order (seen by the chaos test)")
+    func deleteUnderAPendingInsert() async throws {
+        let folder = TemporaryDirectory()
+        let url = try TestServer.freshURL()
+        let a = try replica(folder, "a"), b = try replica(folder, "b"), c = try replica(folder, "c")
+        let syncA = try a.client(url), syncB = try b.client(url), syncC = try c.client(url)
+        try sqlite3(a.path, "INSERT INTO customers VALUES (29, 'first', NULL); INSERT INTO orders (id, purchase_num, status) VALUES (30, 1, 'new')")
+        for client in [syncA, syncB, syncC] { try await client.syncOnce() }
+        try sqlite3(a.path, "DELETE FROM customers WHERE id = 29")
+        try await syncA.syncOnce(); try await syncB.syncOnce()
+        try sqlite3(b.path, "INSERT INTO customers VALUES (29, 'from B', NULL)")
+        try await syncB.syncOnce(); try await syncC.syncOnce()
+        try sqlite3(c.path, "DELETE FROM customers WHERE id = 29")               // older than A's insert
+        try sqlite3(a.path, "INSERT INTO customers VALUES (29, 'from A', NULL)")  // A has not seen B's
+        try sqlite3(b.path, "UPDATE orders SET customer_id = 29 WHERE id = 30")
+        // The log: B's insert, B's reference, C's delete (its SET NULL acts on the order), A's insert.
+        for client in [syncB, syncC, syncA, syncB, syncC] { try await client.syncOnce() }
+
+        #expect(try rows(a, "SELECT customer_id FROM orders WHERE id = 30") == [[.null]])
+        #expect(try everything(a) == everything(b))
+        #expect(try everything(c) == everything(b))
+        let late = try replica(folder, "late")
+        try await late.client(url).syncOnce()
+        #expect(try everything(late) == everything(a))
+        #expect(try rows(late, "SELECT name FROM customers") == [[.text("from A")]])
+    }
+
     @Test("ON DELETE RESTRICT: a delete and a new reference, either first: the later one loses and is listed by its origin", arguments: [false, true])
     func restrictedDelete(lineFirst: Bool) async throws {
         let folder = TemporaryDirectory()

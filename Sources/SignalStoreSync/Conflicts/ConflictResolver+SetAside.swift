@@ -20,6 +20,23 @@ extension ConflictResolver {
         return try rebase(rows, collidedWith: Self.describe(remote), body)
     }
 
+    /// Applies the downloaded delete `remote` of a row whose newer insert is pending here,
+    /// and returns whether it did: the row is set aside (deleted, as the log has it then, its
+    /// `ON DELETE` action acting on the rows that reference it), and inserted again.
+    ///
+    /// Every other replica applies the delete before this replica's insert, and the action acts
+    /// there; skipping it here kept an order's reference that the others had set to NULL
+    /// (seen by the chaos test).
+    func deleteUnderPendingInsert(_ remote: RemoteEntry, _ table: CapturedTable) throws -> Bool {
+        let states = try ReplicaState.states(table.name, remote.entry.key, connection)
+        guard let insert = states[.insert], insert.isPending(origin: origin), let server = insert.server, server.stamp < remote.stamp,
+              let key = SyncValueCoding.decodeKey(remote.entry.key), try localRow(table, key) != nil else { return false }
+        try rebase([PendingRow(table: table, key: key, registers: [.insert])], under: remote) {
+            try KeyedRow.write(nil, key: key, in: table.schema, connection)
+        }
+        return true
+    }
+
     /// This replica's pending `entry` broke `rule` when the outbox was replayed after the
     /// server's log: it loses, out of the outbox and kept in the log.
     func lose(_ entry: SyncEntry, rule: String) throws {
@@ -47,7 +64,7 @@ extension ConflictResolver {
         let (ordered, parents) = try withDependents(rows)
         let saved = try ordered.map { row in (row: row, local: try localRow(row.table, row.key)) }
         do {
-            for row in try setAsideOrder(ordered) { try writeServerState(row) }
+            try writeServerStates(ordered)
         } catch let error as SQLiteError where error.code == SQLiteError.constraint {
             throw SetAsideFailure(error: error)
         }

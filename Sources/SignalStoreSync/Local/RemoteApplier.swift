@@ -263,7 +263,12 @@ final class RemoteApplier {
     private func applyDelete(_ remote: RemoteEntry, _ table: CapturedTable, _ rowID: Int64?, fromServer: Bool) throws -> Bool {
         guard try ReplicaState.raise(.delete, remote.entry.table, remote.entry.key, to: remote.stamp, fromServer: fromServer, connection) else { return false }
         let name = RowName(table: remote.entry.table, key: remote.entry.key)
-        if let inserted = try insertStamp(name), inserted > remote.stamp { return false }
+        if let inserted = try insertStamp(name), inserted > remote.stamp {
+            // A newer insert outlives the delete; one pending here still lets the delete act first.
+            guard fromServer, try resolver.deleteUnderPendingInsert(remote, table) else { return false }
+            forgetRows()
+            return true
+        }
         guard let rowID else { return false }
         try connection.statement(RowSQL.delete(from: table.name)).run([.integer(rowID)])
         // A delete can cascade to other rows (foreign keys), and frees rowids for reuse.
