@@ -119,17 +119,11 @@ struct FailureTests {
     func cutLinks() async throws {
         let folder = TemporaryDirectory()
         let url = try TestServer.freshURL()
-        let target = URLComponents(string: url)!
-        let proxy = try ChildProcess(URL(fileURLWithPath: "/usr/bin/env"), [
-            "python3", packageRoot.appendingPathComponent("Tests/SyncTests/tcp_proxy.py").path, target.host!, String(target.port!),
-        ])
-        defer { proxy.send(SIGKILL); _ = proxy.waitForExit(timeout: 5) }
-        #expect(proxy.output.wait(timeout: 10) { $0.contains("\n") }, "the proxy did not start: \(proxy.error.value)")
-        var proxied = target
-        proxied.port = Int(proxy.output.value.trimmingCharacters(in: .whitespacesAndNewlines))
+        let proxy = try TCPProxy(to: url)
+        defer { proxy.stop() }
         let replicas = try [Replica(folder, "a"), Replica(folder, "b")]
         let syncs = try replicas.map { replica in
-            try ChildProcess(signalstore, ["sync", "--json", "--postgres", proxied.string!, "--db", replica.path])
+            try ChildProcess(signalstore, ["sync", "--json", "--postgres", proxy.url, "--db", replica.path])
         }
         var stopped = false
         func stop() {
@@ -147,7 +141,7 @@ struct FailureTests {
                 try replicas[Int(next % 2)].store.execute("INSERT INTO orders (id, purchase_num, status) VALUES (?, 1, 'new')", arguments: [.integer(next)])
                 try await Task.sleep(for: .milliseconds(Int.random(in: 1...40, using: &random)))
             }
-            proxy.send(SIGUSR1)
+            proxy.cut()
         }
         let converged = try await eventuallyAsync(timeout: .seconds(60)) {
             let contents = try replicas.map { try $0.contents() }
@@ -157,7 +151,7 @@ struct FailureTests {
         #expect(converged, "after the cuts: \(counts) rows of \(next); sync said: \(syncs.map { String(($0.output.value + $0.error.value).suffix(600)) })")
         stop()
         let offline = syncs.map { $0.output.value.components(separatedBy: "\"offline\"").count - 1 }.reduce(0, +)
-        #expect(offline > 0, "no sync process noticed a cut link: \(syncs.map { $0.output.value + $0.error.value }) proxy: \(proxy.error.value)")
+        #expect(offline > 0, "no sync process noticed a cut link: \(syncs.map { $0.output.value + $0.error.value }) proxy: \(proxy.process.error.value)")
         #expect(try ServerLogOracle(url: url).duplicateEntries().isEmpty)
         for sync in syncs { #expect(TestServer.password.isEmpty || !(sync.output.value + sync.error.value).contains(TestServer.password)) }
     }

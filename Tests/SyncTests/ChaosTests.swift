@@ -1,0 +1,179 @@
+#if SIGNALSTORE_SYNC
+import Foundation
+import SignalStore
+import SignalStoreTestSupport
+import Testing
+
+/// Sync under chaos, as deployments meet it (issue 39): three replicas, each with a running
+/// `signalstore sync` and a Python writer doing random constraint-heavy transactions on shared
+/// keys and emails (`chaos_writer.py`); then a fourth replica joins. With faults, sync processes
+/// are meanwhile killed with SIGKILL at random moments and started again, the link to
+/// PostgreSQL is cut mid-batch (a TCP proxy), and PostgreSQL restarts.
+///
+/// At the end every replica holds what the new one built from the log alone, no foreign key
+/// dangles, no sync process stopped, and no replica refused a change from the log.
+///
+/// Not in the plain run: the writers race the syncs, so a run is not deterministic, and it does
+/// not pass every seed yet (issue 39 stays open). `SIGNALSTORE_CHAOS=1` runs it without faults
+/// (49 of 50 seeds passed with `SIGNALSTORE_HEAVY=1`), `SIGNALSTORE_CHAOS=kill,cut,restart`
+/// with those faults too. `SIGNALSTORE_CHAOS_EVIDENCE=DIR` keeps a failed seed's databases and
+/// the server's log there.
+@Suite("Sync: chaos", .enabled(if: TestServer.isEnabled && sqlite3Shell != nil, "needs PostgreSQL (SIGNALSTORE_TEST_POSTGRES_URL) and the sqlite3 shell"),
+       .enabled(if: ProcessInfo.processInfo.environment["SIGNALSTORE_CHAOS"] != nil, "set SIGNALSTORE_CHAOS=1, or SIGNALSTORE_CHAOS=kill,cut,restart"), .serialized, .ownThread)
+struct ChaosTests {
+    enum Fault: String, CaseIterable {
+        case kill, cut, restart
+    }
+
+    static let environment = ProcessInfo.processInfo.environment
+    static let heavy = environment["SIGNALSTORE_HEAVY"] == "1"
+    /// The faults `SIGNALSTORE_CHAOS` names.
+    static let faults = (environment["SIGNALSTORE_CHAOS"] ?? "").split(separator: ",").compactMap { Fault(rawValue: String($0)) }
+    /// Transactions per writer.
+    static let transactions = 400
+
+    @Test("3 replicas write on shared keys and emails at once, each beside its running sync; they and a late joiner end equal", arguments: Array(1...(heavy ? 50 : 2)) as [UInt64])
+    func concurrentWritersConverge(seed: UInt64) async throws {
+        try await run(seed: seed, faults: [])
+    }
+
+    @Test("the same while syncs are killed, links cut and PostgreSQL restarted", .enabled(if: !faults.isEmpty, "set SIGNALSTORE_CHAOS=kill,cut,restart"), arguments: Array(1...(heavy ? 200 : 2)) as [UInt64])
+    func convergeUnderFaults(seed: UInt64) async throws {
+        try await run(seed: seed, faults: Self.faults)
+    }
+
+    private func run(seed: UInt64, faults: [Fault]) async throws {
+        let server = try PrivateServer()
+        defer { server.stop() }
+        let proxy = try TCPProxy(to: server.url + "&schema=chaos")
+        defer { proxy.stop() }
+        let folder = TemporaryDirectory()
+        let paths = ["a", "b", "c", "d"].map { folder.path("\($0).sqlite") }
+        for path in paths {
+            #expect(try runProgram(signalstore, ["migrate", "--db", path, "--migrations", packageMigrations.path]).status == 0)
+        }
+        let syncs = SyncProcesses(url: proxy.url)
+        defer { syncs.stopAll() }
+        for replica in 0..<3 { try syncs.start(paths[replica]) }
+        let writers = try (0..<3).map { replica in
+            try ChildProcess(URL(fileURLWithPath: "/usr/bin/env"), [
+                "python3", packageRoot.appendingPathComponent("Tests/SyncTests/chaos_writer.py").path,
+                paths[replica], String(seed * 10 + UInt64(replica)), String(Self.transactions),
+            ])
+        }
+
+        var random = SeededGenerator(seed: seed)
+        var actions: [String] = []
+        while writers.contains(where: { $0.process.isRunning }) {
+            try await Task.sleep(for: .milliseconds(Int.random(in: 100...600, using: &random)))
+            guard let fault = faults.randomElement(using: &random) else { continue }
+            switch fault {
+            case .kill:
+                let replica = Int.random(in: 0..<3, using: &random)
+                syncs.kill(paths[replica])
+                try syncs.start(paths[replica])
+                actions.append("kill -9 \(replica)")
+            case .restart where actions.filter({ $0 == "restart" }).count < 2:
+                try server.restart()
+                actions.append("restart")
+            case .restart, .cut:
+                proxy.cut()
+                actions.append("cut")
+            }
+        }
+        for writer in writers {
+            #expect(writer.waitForExit(timeout: 60) == 0, "a writer failed: \(writer.error.value)")
+        }
+        try syncs.start(paths[3])   // the late joiner: a fresh replica of the log
+
+        let contents = { try paths.map(Self.contents) }
+        let converged = try await eventuallyAsync(timeout: .seconds(faults.isEmpty ? 60 : 90)) { Set(try contents()).count == 1 }
+        let context = "seed \(seed), faults: \(actions.joined(separator: ", "))"
+        let differences = try Self.differences(contents())
+        #expect(converged, "the replicas differ: \(context)\n\(differences)\n\(syncs.stderr)")
+        if !converged, let evidence = Self.environment["SIGNALSTORE_CHAOS_EVIDENCE"] {
+            try Self.keepEvidence(in: "\(evidence)/seed\(seed)", paths, server, notes: context + "\n" + differences + "\n" + syncs.stderr)
+        }
+        for path in paths {
+            #expect(try sqlite3(path, "PRAGMA foreign_key_check") == "", "\(path): a dangling foreign key; \(context)")
+            let refused = try Self.conflicts(path).filter { $0["local"] as? Bool == false }
+            #expect(refused.isEmpty, "\(path) refused changes from the log: \(refused); \(context)")
+        }
+        #expect(syncs.stopped.isEmpty, "sync stopped: \(syncs.stopped); \(context)")
+        let orders = try paths.map { try sqlite3($0, "SELECT count(*) FROM orders").trimmingCharacters(in: .whitespacesAndNewlines) }
+        print("chaos seed \(seed): \(actions.count) faults (\(actions.filter { $0.hasPrefix("kill") }.count) kills), orders \(orders), converged \(converged)")
+    }
+
+    /// Copies the databases (with their WAL) and the server's log into `folder`.
+    static func keepEvidence(in folder: String, _ paths: [String], _ server: PrivateServer, notes: String) throws {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        for path in paths {
+            for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: path + suffix) {
+                try FileManager.default.copyItem(atPath: path + suffix, toPath: folder + "/" + URL(fileURLWithPath: path + suffix).lastPathComponent)
+            }
+        }
+        let log = try runProgram(URL(fileURLWithPath: "/usr/bin/env"), [
+            "psql", server.url.replacingOccurrences(of: "?sslmode=disable", with: ""), "-At", "-c",
+            "SELECT position, origin, origin_seq, hlc, tbl, row_key, op, coalesce(col, ''), coalesce(payload, '') FROM chaos.log ORDER BY position",
+        ])
+        try log.output.write(toFile: folder + "/log.txt", atomically: true, encoding: .utf8)
+        try (notes + "\n" + log.error).write(toFile: folder + "/notes.txt", atomically: true, encoding: .utf8)
+    }
+
+    /// Every row of the synced tables, in one text.
+    static func contents(_ path: String) throws -> String {
+        try sqlite3(path, "SELECT 'customers', * FROM customers ORDER BY id; SELECT 'orders', * FROM orders ORDER BY id")
+    }
+
+    /// The lines the replicas disagree on, per replica.
+    static func differences(_ contents: [String]) -> String {
+        let lines = contents.map { Set($0.split(separator: "\n")) }
+        let shared = lines.dropFirst().reduce(lines[0]) { $0.intersection($1) }
+        return lines.enumerated().map { index, own in
+            "replica \(index): " + own.subtracting(shared).sorted().prefix(10).joined(separator: "; ")
+        }.joined(separator: "\n")
+    }
+
+    /// `signalstore sync conflicts --json` of the replica at `path`.
+    static func conflicts(_ path: String) throws -> [[String: Any]] {
+        let listed = try runProgram(signalstore, ["sync", "conflicts", "--json", "--db", path])
+        return try listed.output.split(separator: "\n").map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
+    }
+}
+
+/// The `signalstore sync` processes of a test, one running per database, with what every
+/// earlier one printed.
+private final class SyncProcesses {
+    let url: String
+    private var running: [String: ChildProcess] = [:]
+    private var ended: [ChildProcess] = []
+
+    init(url: String) { self.url = url }
+
+    func start(_ path: String) throws {
+        running[path] = try ChildProcess(signalstore, ["sync", "--postgres", url, "--db", path])
+    }
+
+    /// SIGKILL, wherever the process is.
+    func kill(_ path: String) {
+        guard let sync = running.removeValue(forKey: path) else { return }
+        sync.send(SIGKILL)
+        _ = sync.waitForExit(timeout: 10)
+        ended.append(sync)
+    }
+
+    /// The databases whose sync ended by itself.
+    var stopped: [String] {
+        running.filter { !$0.value.process.isRunning }.map { "\($0.key): \($0.value.error.value.suffix(400))" }
+    }
+
+    var stderr: String {
+        running.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value.error.value.suffix(1_000))" }.joined(separator: "\n")
+    }
+
+    func stopAll() {
+        for sync in running.values { sync.send(SIGINT); _ = sync.waitForExit(timeout: 10) }
+        running.removeAll()
+    }
+}
+#endif
