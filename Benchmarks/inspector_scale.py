@@ -102,7 +102,7 @@ def main():
             with sqlite3.connect(path) as connection:
                 connection.execute("UPDATE orders SET purchase_num = purchase_num + 1 WHERE id <= 50000")
             for _ in range(500):
-                if driver.find_elements(By.CSS_SELECTOR, "#feed-rows a[href^='/feed?through=']"):
+                if driver.find_elements(By.CSS_SELECTOR, "#feed-rows a.group-link"):
                     break
                 time.sleep(0.02)
             shown = time.monotonic() - start
@@ -115,7 +115,7 @@ def main():
         print("|---|---|")
         for name, seconds in rows:
             print(f"| {name} | {seconds * 1000:.0f} ms |")
-        print(f"| 50,000-row sqlite3 transaction into the open live feed: shown (as a skip link) after | {shown * 1000:.0f} ms |")
+        print(f"| 50,000-row sqlite3 transaction into the open live feed: shown (as one line) after | {shown * 1000:.0f} ms |")
         print()
         print("| server memory | VmRSS | VmHWM (peak) |")
         print("|---|---|---|")

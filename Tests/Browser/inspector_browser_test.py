@@ -162,10 +162,23 @@ def check_live(driver, inspector, database):
           f"a sqlite3 write appears in the live feed within 1 s ({seconds:.2f} s)")
     sqlite("WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 1500) "
            "INSERT INTO customers (id, name) SELECT x, 'customer ' || x FROM n", database)
-    wait_until(lambda: driver.find_elements(By.CSS_SELECTOR, "#feed-rows a[href^='/feed?through=']"), 2.0,
+    wait_until(lambda: driver.find_elements(By.CSS_SELECTOR, "#feed-rows a.group-link"), 2.0,
                "a 1,500-row transaction in the live feed becomes one line linking to its entries")
-    check(len(driver.find_elements(By.CSS_SELECTOR, "#feed-rows tr")) <= 1_100,
-          "a 1,500-row transaction in the live feed becomes one line linking to its entries, not 1,500 rows")
+    line = driver.find_element(By.CSS_SELECTOR, "#feed-rows tr.group")
+    check("1,500 entries written together" in line.text and "1,500 inserts into customers" in line.text,
+          f"the transaction's line says what it holds: {line.text!r}")
+    members = driver.find_elements(By.CSS_SELECTOR, "#feed-rows tr.member")
+    check(len(members) == 20 and not any(row.is_displayed() for row in members),
+          "the line keeps its first 20 entries, closed")
+    line.find_element(By.CSS_SELECTOR, "button.toggle").click()
+    check(all(row.is_displayed() for row in members), "opening the line shows its entries")
+    print("ok: a 1,500-row transaction in the live feed is one line that opens")
+    driver.get(inspector.url("/feed"))
+    line = driver.find_element(By.CSS_SELECTOR, "#feed-rows tr.group")
+    check("entries written together" in line.text, "the feed page groups the transaction too")
+    line.find_element(By.CSS_SELECTOR, "a.group-link").click()
+    wait_until(lambda: "each on its own line" in text(driver, "main"), 5, "the line's link lists its entries")
+    check(len(driver.find_elements(By.CSS_SELECTOR, "#feed-rows tr[data-seq]")) == 100, "one entry a line, 100 a page")
     driver.get(inspector.url("/tables/orders"))
     wait_until(lambda: text(driver, "#live-status") == "live", 5, "the table page connects to its live events")
     sqlite("UPDATE orders SET purchase_num = 42 WHERE id = 3", database)

@@ -40,11 +40,13 @@ struct FeedEntry {
     }
 
     /// A `<tr>`: seq, time, table, row (a link to its history), operation, detail, and a
-    /// revert link when writes are allowed.
-    func row(writes: Bool) -> HTML {
+    /// revert link when writes are allowed. In a ``FeedGroup`` (`group`: its first seq) the row
+    /// is hidden until the group's line is opened.
+    func row(writes: Bool, group: Int64? = nil) -> HTML {
         let revert: HTML = writes ? "<a class=\"revert\" href=\"\(revertPath)\">revert…</a>" : ""
+        let member: HTML = group.map { " class=\"member\" data-group=\"\($0)\" hidden" } ?? ""
         return """
-            <tr data-seq="\(change.seq)"><td class="num">#\(change.seq)</td><td class="time">\(time)</td><td>\(change.table)</td>\
+            <tr data-seq="\(change.seq)"\(member)><td class="num">#\(change.seq)</td><td class="time">\(time)</td><td>\(change.table)</td>\
             <td><a class="history" href="\(historyPath)">\(change.rowID)</a></td><td class="op \(change.operation.rawValue)">\(change.operation.rawValue)</td>\
             <td class="detail">\(detail)\(entryPath.map { " <a class=\"expand\" href=\"\($0)\">whole entry</a>" as HTML } ?? "")</td><td class="actions">\(revert)</td></tr>
             """

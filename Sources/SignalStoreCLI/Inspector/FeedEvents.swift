@@ -6,95 +6,101 @@ import Signals
 /// `/events`: the change feed after a seq as server-sent events, live, from every writer, with
 /// the feed page's filters (`table`, `op`).
 ///
-/// Each entry is an event `change` whose id is its seq, so a browser that reconnects resumes
-/// after the last one it got. Memory stays bounded whatever the writers do: the stream listens
-/// only to commit seqs (never holds a commit's entries), reads at most ``batch`` entries at a
-/// time, and when more than ``catchUpLimit`` entries arrive at once it sends an event `skipped`
-/// naming the seqs it passed over (a page shows a link to them) and goes on at the newest.
+/// Entries written together come as one event (see ``FeedGroup``): an entry alone is an event
+/// `change` whose id is its seq; several are an event `group` with their first entries, a
+/// tally and a link to all of them, whose id is the last seq. A browser that reconnects sends
+/// the last id and resumes after it.
+///
+/// Every client follows the inspector's one ``LiveFeed``, which reads each new entry once for
+/// all of them. Only a client that starts behind the feed (`after`, or `Last-Event-ID`) reads
+/// on its own, at most ``catchUpLimit`` entries, and is told of the rest by an event `skipped`
+/// naming the seqs it passed over (a page shows a link to them), as a client that falls behind
+/// the feed is.
 enum FeedEvents {
-    /// The most entries read at a time.
-    static let batch = 200
-    /// The most entries sent for one wake-up before the stream skips to the newest.
+    /// The most entries a client that starts behind reads before it skips to the live feed.
     static let catchUpLimit = 1_000
-    /// How often an idle stream wakes: to send a comment, so a closed connection is noticed, and
-    /// to check that the database file is still the one opened.
-    static let heartbeat = Duration.seconds(2)
 
     static func response(_ inspector: Inspector, query: QueryString, lastEventID: String?) -> Response {
         let table = query["table"], operation = query["op"].flatMap(Change.Operation.init(rawValue:))
+        let filters = QueryString([("table", table ?? ""), ("op", operation?.rawValue ?? "")])
         // After the later of the page's seq and the last event the browser got; from the
-        // newest entry when neither is given.
+        // feed's position when neither is given.
         let given = [query["after"], lastEventID].compactMap { $0.flatMap(Int64.init) }.max()
-        let store = inspector.store, writes = inspector.allowsWrites
         let body = ResponseBody { writer in
-            let wakeUps = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
-            let commits = store.committedSeqs().subscribe(onValue: { _ in wakeUps.continuation.yield() }, onCompleted: { wakeUps.continuation.finish() })
-            let beat = Task {
-                while !Task.isCancelled {
-                    try await Task.sleep(for: heartbeat)
-                    wakeUps.continuation.yield()
-                }
-            }
-            defer {
-                commits.dispose()
-                beat.cancel()
-            }
-            var stream = Stream(store: store, table: table, operation: operation, writes: writes, cursor: try given ?? store.lastChangeSeq)
+            let live = inspector.live
+            let (id, joinedAt, wakeUps) = try live.join()
+            defer { live.leave(id) }
+            var client = Client(table: table, operation: operation, filters: filters, cursor: given ?? joinedAt)
             try await writer.write(ByteBuffer(string: "retry: 1000\n: connected\n\n"))
-            try await writer.write(ByteBuffer(string: try stream.next()))
-            for await _ in wakeUps.stream {
-                if let gone = inspector.fileChange {
-                    // The connections read a file nobody writes any more: say so, and stop.
-                    let json = JSONValue.object([("message", .string(gone))])
-                    try await writer.write(ByteBuffer(string: "event: gone\ndata: \(json.rendered)\n\n"))
-                    break
-                }
-                try await writer.write(ByteBuffer(string: try stream.next()))
+            if client.cursor < joinedAt {
+                try await writer.write(ByteBuffer(string: try client.catchUp(through: joinedAt, inspector)))
+            }
+            for await _ in wakeUps {
+                let (text, ended) = client.events(for: live.take(id))
+                try await writer.write(ByteBuffer(string: text))
+                if ended { break }
             }
             try await writer.finish(nil)
         }
         return Response(status: .ok, headers: [.contentType: "text/event-stream; charset=utf-8"], body: body)
     }
 
-    /// Where one client's stream is, and what it sends next.
-    private struct Stream {
-        let store: Store
+    /// Where one client's stream is, and what it is shown.
+    private struct Client {
         let table: String?
         let operation: Change.Operation?
-        let writes: Bool
+        let filters: QueryString
         var cursor: Int64
 
-        /// The events for the entries after the cursor (a comment when there are none),
-        /// and the cursor moved past them.
-        mutating func next() throws -> String {
+        /// The events for what the live feed delivered, and whether the stream ends (the file
+        /// is gone); a comment when there is nothing to send, so a closed connection is noticed.
+        mutating func events(for deliveries: [LiveFeed.Delivery]) -> (text: String, ended: Bool) {
             var text = ""
-            var sent = 0
-            let orders = try SchemaReader.columnOrders(store)
-            while true {
-                let entries: [Change]
-                do {
-                    entries = try store.journalEntries(after: cursor, limit: batch)
-                } catch {
-                    guard case .changeFeedGap(_, let prunedThrough) = error else { throw error }
-                    text += skipped(from: cursor + 1, through: prunedThrough)
-                    cursor = prunedThrough
-                    continue
-                }
-                for entry in entries where entry.table == (table ?? entry.table) && entry.operation == (operation ?? entry.operation) {
-                    let json = FeedEntry(change: entry, columnOrder: orders[entry.table] ?? []).json(writes: writes)
-                    text += "event: change\nid: \(entry.seq)\ndata: \(json.rendered)\n\n"
-                }
-                cursor = entries.last?.seq ?? cursor
-                sent += entries.count
-                if entries.count < batch { break }
-                if sent >= catchUpLimit {
-                    let head = try store.lastChangeSeq
-                    text += skipped(from: cursor + 1, through: head)
-                    cursor = head
-                    break
+            for delivery in deliveries {
+                switch delivery {
+                case .group(let group):
+                    if let shown = group.filtered(table: table, operation: operation, after: cursor) { text += shown.event(filters) }
+                    cursor = max(cursor, group.through)
+                case .skipped(let from, let through):
+                    guard through > cursor else { continue }
+                    text += skipped(from: max(from, cursor + 1), through: through)
+                    cursor = through
+                case .gone(let message):
+                    let json = JSONValue.object([("message", .string(message))])
+                    return (text + "event: gone\ndata: \(json.rendered)\n\n", true)
                 }
             }
-            return text.isEmpty ? ": idle\n\n" : text
+            return (text.isEmpty ? ": idle\n\n" : text, false)
+        }
+
+        /// The events for the entries after the cursor through `head`, read by this client
+        /// alone, at most ``catchUpLimit`` of them, then a skipped range up to `head`.
+        mutating func catchUp(through head: Int64, _ inspector: Inspector) throws -> String {
+            var builder = FeedGroup.Builder(columnOrders: try SchemaReader.columnOrders(inspector.store), writes: inspector.allowsWrites)
+            var text = "", read = 0
+            func show(_ groups: [FeedGroup]) {
+                text += groups.compactMap { $0.filtered(table: table, operation: operation, after: 0)?.event(filters) }.joined()
+            }
+            while cursor < head, read < catchUpLimit {
+                let entries: [Change]
+                do {
+                    entries = try inspector.store.journalEntries(after: cursor, limit: min(LiveFeed.batch, Int(head - cursor)))
+                } catch {
+                    guard case .changeFeedGap(_, let prunedThrough) = error else { throw error }
+                    show(builder.finish().map { [$0] } ?? [])
+                    text += skipped(from: cursor + 1, through: min(prunedThrough, head))
+                    cursor = min(prunedThrough, head)
+                    continue
+                }
+                guard let last = entries.last else { break }
+                show(builder.add(entries.filter { $0.seq <= head }))
+                cursor = min(last.seq, head)
+                read += entries.count
+            }
+            show(builder.finish().map { [$0] } ?? [])
+            if cursor < head { text += skipped(from: cursor + 1, through: head) }
+            cursor = head
+            return text
         }
 
         /// The event for entries passed over, with the id that resumes after them.

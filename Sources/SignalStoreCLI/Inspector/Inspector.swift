@@ -13,12 +13,15 @@ struct Inspector: Sendable {
     let allowsWrites: Bool
     /// The file the store opened, to notice it being deleted or replaced.
     let file: DatabaseFileIdentity?
+    /// The one reader of new commits that every live page follows.
+    let live: LiveFeed
 
     init(store: Store, token: String, allowsWrites: Bool) {
         self.store = store
         self.token = token
         self.allowsWrites = allowsWrites
         file = DatabaseFileIdentity(path: store.path)
+        live = LiveFeed(store: store, writes: allowsWrites, file: file)
     }
 
     /// Why the page no longer shows the database at the store's path, if it does not.

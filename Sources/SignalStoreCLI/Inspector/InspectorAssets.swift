@@ -52,6 +52,10 @@ enum InspectorAssets {
         dl.facts { display: grid; grid-template-columns: max-content auto; gap: .2em 1em; }
         dl.facts dt { color: var(--muted); } dl.facts dd { margin: 0; }
         .pager { display: flex; gap: 1.5em; }
+        tr.group td { background: #8881; }
+        button.toggle { font: inherit; border: none; background: none; cursor: pointer; padding: 0 .2em; }
+        tr.member td:first-child { padding-left: 1.5em; }
+        p.glossary { color: var(--muted); font-size: 12px; max-width: 60em; }
         """
 
     /// Follows `/events` (the URL in the body's `data-events`): prepends each new entry to the
@@ -60,6 +64,19 @@ enum InspectorAssets {
     static let script = """
         "use strict";
         (() => {
+          // A line of entries written together opens to show them.
+          const toggle = (button) => {
+            const open = button.getAttribute("aria-expanded") !== "true";
+            button.setAttribute("aria-expanded", String(open));
+            button.textContent = open ? "▾" : "▸";
+            const group = button.closest("tr").dataset.group;
+            for (const row of document.querySelectorAll(`tr.member[data-group="${group}"]`)) row.hidden = !open;
+          };
+          for (const button of document.querySelectorAll("button.toggle")) button.hidden = false;
+          document.addEventListener("click", (event) => {
+            const button = event.target.closest && event.target.closest("button.toggle");
+            if (button) toggle(button);
+          });
           const url = document.body.dataset.events;
           if (!url) return;
           const status = document.getElementById("live-status");
@@ -100,15 +117,46 @@ enum InspectorAssets {
             if (!feed) return;
             row.classList.add("fresh");
             feed.prepend(row);
-            while (feed.rows.length > 500) feed.lastElementChild.remove();
+            while (feed.rows.length > 1000) feed.lastElementChild.remove();
           };
-          source.addEventListener("change", (event) => {
-            const entry = JSON.parse(event.data);
+          const entryRow = (entry) => {
             const row = document.createElement("tr");
             row.dataset.seq = entry.seq;
             row.append(cell("#" + entry.seq, "num"), cell(entry.time, "time"), cell(entry.table),
               link(String(entry.rowID), entry.history, "history"), cell(entry.operation, "op " + entry.operation),
               detail(entry), entry.revert ? link("revert…", entry.revert, "revert") : cell("", "actions"));
+            return row;
+          };
+          source.addEventListener("change", (event) => {
+            prepend(entryRow(JSON.parse(event.data)));
+            schedule();
+          });
+          source.addEventListener("group", (event) => {
+            const group = JSON.parse(event.data);
+            if (feed) {
+              for (const entry of group.entries) {
+                const row = entryRow(entry);
+                row.className = "member";
+                row.dataset.group = group.from;
+                row.hidden = true;
+                feed.prepend(row);
+              }
+            }
+            const row = document.createElement("tr");
+            row.className = "group";
+            row.dataset.seq = group.through;
+            row.dataset.group = group.from;
+            const td = document.createElement("td");
+            td.colSpan = 5;
+            const button = document.createElement("button");
+            button.type = "button"; button.className = "toggle"; button.textContent = "▸";
+            button.setAttribute("aria-expanded", "false");
+            const a = document.createElement("a");
+            a.href = group.open; a.className = "group-link";
+            a.textContent = group.count.toLocaleString("en-US") + " entries written together";
+            const shown = group.entries.length < group.count ? " (the first " + group.entries.length + " below)" : "";
+            td.append(button, " ", a, ": " + group.summary + shown);
+            row.append(cell("#" + group.from + "–#" + group.through, "num"), cell(group.time, "time"), td);
             prepend(row);
             schedule();
           });

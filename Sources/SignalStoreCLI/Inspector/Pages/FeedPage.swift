@@ -3,8 +3,9 @@ import Hummingbird
 import SignalStore
 
 /// `/feed`: the change feed newest first, a page at a time, filtered by table and operation
-/// (`table`, `op`) from an entry on (`through`). At the head it streams new entries from every
-/// writer as they commit.
+/// (`table`, `op`) from an entry on (`through`). Entries written together are one line
+/// (``FeedGroup``) that opens to show them; `from` with `through` lists one group's entries
+/// each on its own line. At the head it streams new entries from every writer as they commit.
 enum FeedPage {
     static func response(_ inspector: Inspector, query: QueryString) -> Response {
         do {
@@ -13,22 +14,28 @@ enum FeedPage {
             let operation = query["op"].flatMap(Change.Operation.init(rawValue:))
             let head = try CLIFailure.run { try inspector.store.lastChangeSeq }
             let through = query["through"].flatMap(Int64.init).map { min($0, head) } ?? head
-            let entries = try CLIFailure.run {
+            let from = query["from"].flatMap(Int64.init)
+            let read = try CLIFailure.run {
                 try inspector.store.journalEntries(through: through, limit: Inspector.feedPageSize, table: table, operation: operation)
             }
+            let entries = read.filter { $0.seq >= from ?? 0 }
             let orders = try SchemaReader.columnOrders(inspector.store)
-            let rows = entries.map { FeedEntry(change: $0, columnOrder: orders[$0.table] ?? []).row(writes: inspector.allowsWrites) }
             let filters = QueryString([("table", table ?? ""), ("op", operation?.rawValue ?? "")])
+            let rows: [HTML] = from != nil
+                ? entries.map { FeedEntry(change: $0, columnOrder: orders[$0.table] ?? []).row(writes: inspector.allowsWrites) }
+                : FeedGroup.grouping(entries.reversed(), columnOrders: orders, writes: inspector.allowsWrites).reversed().map { $0.rows(filters) }
             // Live only at the head: an older page stays as it is.
-            let events = through == head ? "/events" + filters.setting("after", String(head)).encoded : nil
+            let events = through == head && from == nil ? "/events" + filters.setting("after", String(head)).encoded : nil
             var older: HTML = ""
-            if entries.count == Inspector.feedPageSize, let last = entries.last {
-                older = "<a rel=\"next\" id=\"older\" href=\"/feed\(filters.setting("through", String(last.seq - 1)).encoded)\">Older entries →</a>"
+            if read.count == Inspector.feedPageSize, entries.count == read.count, let last = entries.last {
+                let olderFilters = filters.setting("from", from.map { String($0) }).setting("through", String(last.seq - 1))
+                older = "<a rel=\"next\" id=\"older\" href=\"/feed\(olderFilters.encoded)\">Older entries →</a>"
             }
             return Page.response("Change feed", inspector, events: events, """
                 <h1>Change feed</h1>
                 \(form(tables: tables, table: table, operation: operation, through: query["through"]))
-                <p>Newest first, from every writer; last seq <span id="last-seq">\(head)</span>.\(events == nil ? " This page does not update; go to the newest entries to follow new ones." : " New entries appear as they commit.")</p>
+                <p>Newest first, from every writer; last seq <span id="last-seq">\(head)</span>.\(events == nil ? " This page does not update; go to the newest entries to follow new ones." : " New entries appear as they commit.")\(from.map { " Entries #\($0) to #\(through), each on its own line." } ?? "")</p>
+                \(glossary)
                 <table class="feed"><thead>\(FeedEntry.headerRow)</thead>
                 <tbody id="feed-rows">\(rows)</tbody></table>
                 \(entries.isEmpty ? "<p class=\"none\">(no entries)</p>" as HTML : "")
@@ -38,6 +45,13 @@ enum FeedPage {
             return Page.error(inspector, .badRequest, error.description)
         }
     }
+
+    /// What the page's words mean, for someone new to the feed.
+    private static let glossary: HTML = """
+        <p class="glossary" id="glossary"><b>seq</b>: an entry's number in the feed, growing with every change by any writer. \
+        <b>Entries written together</b>: one transaction, or writes less than 2 ms apart (the journal keeps no commit boundaries), shown as one line that opens. \
+        <b>Consumer</b>: a named reader of the feed that acknowledges a seq; entries it has not acknowledged are kept when the feed is pruned.</p>
+        """
 
     /// The filters, as a plain GET form.
     private static func form(tables: [String], table: String?, operation: Change.Operation?, through: String?) -> HTML {
