@@ -10,7 +10,11 @@ What it checks, each the way a user meets it:
   script comes from them;
 - with --allow-writes a row's history offers revert: the preview shows what it would write, the
   confirmation writes it (checked with sqlite3); without --allow-writes there is no revert at all;
-- a screenshot of the change feed is saved to SCREENSHOT_PATH.
+- the list of tables beside every page; a foreign-key value opens the row it refers to, whose page
+  links to the rows that refer to it; the schema view shows the key's action;
+- a 1,500-row transaction is one line in the live feed and on the feed page, and opens;
+- a screenshot of the change feed is saved to SCREENSHOT_PATH, and one of a table page beside it
+  (`-table.png`).
 Exits non-zero on the first failure, naming it.
 """
 import os
@@ -55,11 +59,12 @@ def wait_until(condition, timeout, what):
 
 
 def make_database(folder):
-    """A migrated database with three orders, two of them holding markup."""
+    """A migrated database with a customer and three orders, two of them holding markup and referring to the customer."""
     path = os.path.join(folder, "app.sqlite")
     subprocess.run([BINARY, "migrate", "--db", path, "--migrations", MIGRATIONS], check=True, capture_output=True)
-    sqlite("INSERT INTO orders (id, purchase_num, status, note) VALUES "
-           f"(1, 1, 'new', '{HOSTILE_SCRIPT}'), (2, 2, 'null', '{HOSTILE_IMAGE}'), (3, 3, '', NULL)", path)
+    sqlite("INSERT INTO customers (id, name) VALUES (9000, 'Ada <b>Lovelace</b>');"
+           "INSERT INTO orders (id, purchase_num, status, note, customer_id) VALUES "
+           f"(1, 1, 'new', '{HOSTILE_SCRIPT}', 9000), (2, 2, 'null', '{HOSTILE_IMAGE}', 9000), (3, 3, '', NULL, NULL)", path)
     return path
 
 
@@ -162,20 +167,21 @@ def check_live(driver, inspector, database):
           f"a sqlite3 write appears in the live feed within 1 s ({seconds:.2f} s)")
     sqlite("WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 1500) "
            "INSERT INTO customers (id, name) SELECT x, 'customer ' || x FROM n", database)
-    wait_until(lambda: driver.find_elements(By.CSS_SELECTOR, "#feed-rows a.group-link"), 2.0,
+    last = head + 1 + 1_500
+    wait_until(lambda: driver.find_elements(By.CSS_SELECTOR, f"#feed-rows tr.group[data-seq='{last}'] a.group-link"), 2.0,
                "a 1,500-row transaction in the live feed becomes one line linking to its entries")
-    line = driver.find_element(By.CSS_SELECTOR, "#feed-rows tr.group")
+    line = driver.find_element(By.CSS_SELECTOR, f"#feed-rows tr.group[data-seq='{last}']")
     check("1,500 entries written together" in line.text and "1,500 inserts into customers" in line.text,
           f"the transaction's line says what it holds: {line.text!r}")
-    members = driver.find_elements(By.CSS_SELECTOR, "#feed-rows tr.member")
+    members = driver.find_elements(By.CSS_SELECTOR, f"#feed-rows tr.member[data-group='{head + 2}']")
     check(len(members) == 20 and not any(row.is_displayed() for row in members),
           "the line keeps its first 20 entries, closed")
     line.find_element(By.CSS_SELECTOR, "button.toggle").click()
     check(all(row.is_displayed() for row in members), "opening the line shows its entries")
     print("ok: a 1,500-row transaction in the live feed is one line that opens")
     driver.get(inspector.url("/feed"))
-    line = driver.find_element(By.CSS_SELECTOR, "#feed-rows tr.group")
-    check("entries written together" in line.text, "the feed page groups the transaction too")
+    line = driver.find_element(By.CSS_SELECTOR, f"#feed-rows tr.group[data-seq='{last}']")
+    check("1,500 entries written together" in line.text, "the feed page groups the transaction too")
     line.find_element(By.CSS_SELECTOR, "a.group-link").click()
     wait_until(lambda: "each on its own line" in text(driver, "main"), 5, "the line's link lists its entries")
     check(len(driver.find_elements(By.CSS_SELECTOR, "#feed-rows tr[data-seq]")) == 100, "one entry a line, 100 a page")
@@ -185,6 +191,19 @@ def check_live(driver, inspector, database):
     seconds = wait_until(lambda: "42" in cell_texts(driver, "#rows tr:nth-child(3) td"), 1.0,
                          "a sqlite3 write appears in the open table within 1 s")
     print(f"ok: a sqlite3 write appears in the open table within 1 s ({seconds:.2f} s)")
+
+
+def check_relations(driver, inspector):
+    driver.get(inspector.url("/tables/orders"))
+    check(text(driver, "#table-list a[aria-current]") == "orders", "the list of tables beside the rows marks the open one")
+    driver.find_element(By.CSS_SELECTOR, "#rows a.parent").click()
+    wait_until(lambda: shows(driver, "h1", "customers row 9000"), 5, "a foreign-key value opens the row it refers to")
+    check("Ada <b>Lovelace</b>" in cell_texts(driver, "#current td"), "the row it refers to is shown, markup as text")
+    driver.find_element(By.CSS_SELECTOR, "#referring-rows a").click()
+    wait_until(lambda: shows(driver, "#summary", "2 rows match"), 5, "the row's page links to the rows that refer to it")
+    driver.find_element(By.CSS_SELECTOR, "#schema summary").click()
+    check("ON DELETE SET NULL" in text(driver, "#schema"), "the schema view shows the foreign key's action")
+    print("ok: foreign keys are links both ways, and the schema shows them")
 
 
 def check_revert(driver, inspector, database):
@@ -225,13 +244,21 @@ def main():
             try:
                 check_token(driver, inspector)
                 check_hostile_values(driver, inspector)
+                check_relations(driver, inspector)
                 check_live(driver, inspector, database)
                 check_revert(driver, inspector, database)
                 driver.get(inspector.url("/feed"))
                 wait_until(lambda: text(driver, "#live-status") == "live", 5, "the feed connects before the screenshot")
+                driver.find_element(By.CSS_SELECTOR, "#feed-rows tr.group button.toggle").click()
+                check(all(row.is_displayed() for row in driver.find_elements(By.CSS_SELECTOR, "#feed-rows tr.member")),
+                      "a line of the feed page opens to its entries")
                 os.makedirs(os.path.dirname(os.path.abspath(SCREENSHOT)), exist_ok=True)
                 driver.save_screenshot(SCREENSHOT)
                 print(f"ok: screenshot of the change feed saved to {SCREENSHOT}")
+                driver.get(inspector.url("/tables/orders"))
+                table_shot = re.sub(r"(\.png)?$", "-table.png", SCREENSHOT, count=1)
+                driver.save_screenshot(table_shot)
+                print(f"ok: screenshot of a table page saved to {table_shot}")
             finally:
                 inspector.stop()
             read_only = Inspector(database)

@@ -1,3 +1,12 @@
+/// Entries of the journal written one soon after another, counted by table and operation: what
+/// ``Journal/run(before:closeness:window:table:operation:_:)`` finds.
+package struct JournalRun: Sendable {
+    /// The run's first seq.
+    package let first: Int64
+    /// How many entries of each table and operation the run holds, in no particular order.
+    package let counts: [(table: String, operation: Change.Operation, count: Int)]
+}
+
 extension Journal {
     /// The highest seq ever written (by any connection); 0 if none. Pruning does not lower it.
     package static func highestSeq(_ connection: Connection) throws -> Int64 {
@@ -38,6 +47,43 @@ extension Journal {
         return try connection.statement(sql + " ORDER BY seq DESC LIMIT ?")
             .rows(arguments + [.integer(Int64(limit))])
             .compactMap(Change.init(row:))
+    }
+
+    /// The entries before `seq` that go on a run ending at `seq`: going back from it, each
+    /// written at most `closeness` seconds before the next, only of `table` and `operation` when
+    /// given, looking at most `window` seqs back. Computed by SQLite (a window function), so a
+    /// run of any length costs no values read and no rows handed over; `nil` when the entry
+    /// before `seq` does not go on the run.
+    package static func run(
+        before seq: Int64, closeness: Double, window: Int64, table: String? = nil, operation: Change.Operation? = nil, _ connection: Connection
+    ) throws -> JournalRun? {
+        var filter = ""
+        var filterArguments: [SQLiteValue] = []
+        if let table {
+            filter += " AND table_name = ?"
+            filterArguments.append(.text(table))
+        }
+        if let operation {
+            filter += " AND operation = ?"
+            filterArguments.append(.text(operation.rawValue))
+        }
+        let range: [SQLiteValue] = [.integer(seq), .integer(seq - window)]
+        // The newest entry, going back, written more than `closeness` before the one after it:
+        // the run starts after it.
+        let breakSQL = """
+            SELECT seq FROM (SELECT seq, lag(timestamp) OVER (ORDER BY seq DESC) - timestamp AS gap \
+            FROM \(changes) WHERE seq <= ? AND seq > ?\(filter)) WHERE gap > ? ORDER BY seq DESC LIMIT 1
+            """
+        let breakSeq = try connection.scalar(breakSQL, range + filterArguments + [.real(closeness)])?.integerValue ?? (seq - window)
+        let countSQL = "SELECT table_name, operation, count(*), min(seq) FROM \(changes) WHERE seq > ? AND seq < ?\(filter) GROUP BY table_name, operation"
+        let rows = try connection.statement(countSQL).rows([.integer(breakSeq), .integer(seq)] + filterArguments)
+        let counts = rows.compactMap { row -> (table: String, operation: Change.Operation, count: Int)? in
+            guard let name = row[0].textValue, let operation = row[1].textValue.flatMap(Change.Operation.init(rawValue:)),
+                  let count = row[2].integerValue else { return nil }
+            return (name, operation, Int(count))
+        }
+        guard let first = rows.compactMap({ $0[3].integerValue }).min() else { return nil }
+        return JournalRun(first: first, counts: counts)
     }
 
     /// The last seq after `seq`, without reading the entries (one lookup of the primary key,

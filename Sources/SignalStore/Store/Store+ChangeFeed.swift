@@ -165,6 +165,16 @@ extension Store {
         try readJournal { connection in try Journal.entries(through: seq, limit: limit, table: table, operation: operation, connection) }
     }
 
+    /// The entries before `seq` that go on a run of entries written at most `closeness`
+    /// seconds apart, ending at `seq`, counted (see ``Journal/run(before:closeness:window:table:operation:_:)``).
+    package func journalRun(
+        before seq: Int64, closeness: Double, window: Int64, table: String? = nil, operation: Change.Operation? = nil
+    ) throws(StoreError) -> JournalRun? {
+        try readJournal { connection in
+            try Journal.run(before: seq, closeness: closeness, window: window, table: table, operation: operation, connection)
+        }
+    }
+
     /// The number of journal entries kept, and the prune horizon.
     package func journalSummary() throws(StoreError) -> (entries: Int64, prunedThrough: Int64) {
         try readJournal { connection in (try Journal.entryCount(connection), try Journal.prunedThrough(connection)) }

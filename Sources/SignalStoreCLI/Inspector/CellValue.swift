@@ -16,8 +16,30 @@ enum CellValue {
         return "CASE WHEN typeof(\(quoted)) IN ('text', 'blob') THEN substr(\(quoted), 1, \(shownLength + 1)) ELSE \(quoted) END"
     }
 
-    /// A `<td>` for `value` as read through ``selectExpression(_:)``.
-    static func cell(_ value: SQLiteValue) -> HTML {
+    /// A `<td>` for `value` as read through ``selectExpression(_:)``: a link to `link` when
+    /// given (a foreign key's parent row), or a date with the number on hover when `asDate`
+    /// (``EpochDate``).
+    static func cell(_ value: SQLiteValue, link: String? = nil, asDate: Bool = false) -> HTML {
+        if asDate, let date = EpochDate.text(value) {
+            return "<td class=\"num date\" data-type=\"\(value.storageClass)\" title=\"\(typed(value) ?? "")\"><time>\(date)</time></td>"
+        }
+        if let link, let text = typed(value) {
+            return "<td class=\"num\" data-type=\"\(value.storageClass)\"><a class=\"parent\" href=\"\(link)\">\(text)</a></td>"
+        }
+        return plainCell(value)
+    }
+
+    /// `value` as `set` and the table page's filter take it; `nil` for NULL and blobs.
+    static func typed(_ value: SQLiteValue) -> String? {
+        switch value {
+        case .integer(let number): String(number)
+        case .real(let number): "\(number)"
+        case .text(let text): text
+        case .null, .blob: nil
+        }
+    }
+
+    private static func plainCell(_ value: SQLiteValue) -> HTML {
         switch value {
         case .null:
             return "<td class=\"null\" data-type=\"null\">NULL</td>"
@@ -33,6 +55,18 @@ enum CellValue {
         case .blob(let bytes):
             let cut = bytes.count > shownLength
             return "<td class=\"blob\" data-type=\"blob\">\(ValueFormat.human(.blob(bytes.prefix(shownLength))))\(cut ? "<span class=\"more\">…</span>" as HTML : "")</td>"
+        }
+    }
+}
+extension SQLiteValue {
+    /// SQLite's name for the value's storage class (`typeof`).
+    fileprivate var storageClass: String {
+        switch self {
+        case .null: "null"
+        case .integer: "integer"
+        case .real: "real"
+        case .text: "text"
+        case .blob: "blob"
         }
     }
 }

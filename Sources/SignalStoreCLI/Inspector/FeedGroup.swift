@@ -36,6 +36,9 @@ struct FeedGroup: Sendable {
         var count: Int
     }
 
+    /// What ties the group's line to its members' rows on a page: the first seq it was built
+    /// from (``extend(with:)`` moves ``from`` and not this).
+    private let key: Int64
     /// The first and last seq of the group.
     private(set) var from: Int64
     private(set) var through: Int64
@@ -51,6 +54,7 @@ struct FeedGroup: Sendable {
     var count: Int { tallies.reduce(0) { $0 + $1.count } }
 
     private init(_ entry: FeedEntry, writes: Bool) {
+        key = entry.change.seq
         from = entry.change.seq
         through = entry.change.seq
         time = entry.time
@@ -76,7 +80,23 @@ struct FeedGroup: Sendable {
             tallies.append(Tally(table: change.table, operation: change.operation, count: 1))
         }
         if members.count < Self.shownMembers {
-            members.append(Member(seq: change.seq, table: change.table, operation: change.operation, row: entry.row(writes: writes, group: from), json: entry.json(writes: writes).rendered))
+            members.append(Member(seq: change.seq, table: change.table, operation: change.operation, row: entry.row(writes: writes, group: key), json: entry.json(writes: writes).rendered))
+        }
+    }
+
+    /// How far back ``extend(_:)`` looks for the start of a group (in seqs).
+    static let longestExtension: Int64 = 200_000
+
+    /// The group with the entries before it that go on it (from the journal, counted, without
+    /// values).
+    mutating func extend(with run: JournalRun) {
+        from = min(from, run.first)
+        for counted in run.counts {
+            if let index = tallies.firstIndex(where: { $0.table == counted.table && $0.operation == counted.operation }) {
+                tallies[index].count += counted.count
+            } else {
+                tallies.append(Tally(table: counted.table, operation: counted.operation, count: counted.count))
+            }
         }
     }
 
@@ -183,9 +203,9 @@ extension FeedGroup {
     /// opened (by the page's script; without it, the link lists them).
     func rows(_ filters: QueryString) -> HTML {
         if count == 1 { return soloRow }
-        let shown = members.count < count ? " (the first \(members.count) below)" : ""
+        let shown = members.count < count ? " (\(members.count) of them below)" : ""
         return """
-            <tr class="group" data-seq="\(through)" data-group="\(from)"><td class="num">#\(from)–#\(through)</td><td class="time">\(time)</td>\
+            <tr class="group" data-seq="\(through)" data-group="\(key)"><td class="num">#\(from)–#\(through)</td><td class="time">\(time)</td>\
             <td colspan="5"><button type="button" class="toggle" hidden aria-expanded="false">▸</button> \
             <a class="group-link" href="\(path(filters))">\(count.formatted()) entries written together</a>: \(Self.summary(tallies))\(shown)</td></tr>
             \(members.reversed().map(\.row))

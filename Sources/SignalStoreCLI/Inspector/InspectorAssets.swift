@@ -29,7 +29,16 @@ enum InspectorAssets {
         .live { font-size: 12px; color: var(--muted); }
         .live.on::before { content: "● "; color: #2a2; }
         .live.gone { color: #c33; font-weight: bold; }
-        main { padding: 0 1em 2em; }
+        main { padding: 0 1em 2em; min-width: 0; }
+        .layout { display: grid; grid-template-columns: minmax(8em, 14em) 1fr; }
+        nav.tables { border-right: 1px solid var(--line); padding: 0 .8em; font-size: 13px; }
+        nav.tables ul { list-style: none; padding: 0; margin: 0; }
+        nav.tables li { overflow-wrap: anywhere; padding: .1em 0; }
+        nav.tables a[aria-current] { font-weight: 600; text-decoration: none; }
+        @media (max-width: 700px) { .layout { display: block; } nav.tables { border: none; } }
+        details#schema { margin: .5em 0; } details#schema ul { margin: .3em 0; }
+        td.date time { color: inherit; } th a.dates { font-size: 11px; font-weight: normal; }
+        .condition { display: inline-flex; gap: .3em; align-items: center; }
         h1 { font-size: 20px; } h2 { font-size: 16px; margin-top: 1.5em; }
         table { border-collapse: collapse; margin: .5em 0; }
         th, td { border: 1px solid var(--line); padding: .2em .5em; text-align: left; vertical-align: top; }

@@ -22,6 +22,12 @@ enum InspectorServer {
         router.get("/tables/:table") { request, context in
             TablePage.response(inspector, table: pathSegment("table", context), query: QueryString(parsing: request.uri.query))
         }
+        router.get("/tables/:table/export") { request, context in
+            TableExport.response(inspector, table: pathSegment("table", context), query: QueryString(parsing: request.uri.query))
+        }
+        router.get("/find/:table") { request, context in
+            FindRow.response(inspector, table: pathSegment("table", context), query: QueryString(parsing: request.uri.query))
+        }
         router.get("/feed") { request, _ in FeedPage.response(inspector, query: QueryString(parsing: request.uri.query)) }
         router.get("/events") { request, _ in
             FeedEvents.response(inspector, query: QueryString(parsing: request.uri.query), lastEventID: request.headers[lastEventID])

@@ -3,8 +3,9 @@ import Foundation
 import SignalStore
 
 /// A page of a table's rows as the table page asks for it: sorted by one column, filtered by
-/// one condition, and paged by key (keyset paging), so the thousandth page of a
-/// million-row table costs what the first does when the sort column is indexed.
+/// conditions that must all hold, and paged by key (keyset paging) forwards and backwards, so
+/// the thousandth page of a million-row table costs what the first does when the sort column
+/// is indexed.
 ///
 /// Column names come from the schema and are quoted; every value is bound.
 struct TableQuery {
@@ -51,32 +52,65 @@ struct TableQuery {
         let cursor: Cursor
     }
 
+    /// One condition a row must meet.
+    struct Filter {
+        let column: ColumnSchema
+        let comparison: Comparison
+        let value: SQLiteValue
+        /// The value as typed, for the form.
+        let typed: String
+    }
+
+    /// The most conditions a page takes.
+    static let maximumFilters = 5
+
+    /// The URL parameters of the `index`th condition: `where`, `op`, `value`, then `where2`,
+    /// `op2`, `value2` and so on.
+    static func filterParameters(_ index: Int) -> (column: String, comparison: String, value: String) {
+        let suffix = index == 0 ? "" : String(index + 1)
+        return ("where" + suffix, "op" + suffix, "value" + suffix)
+    }
+
     let table: TableSchema
     /// The sort column; `nil` sorts by the key.
     let sortColumn: ColumnSchema?
     let descending: Bool
-    let filter: (column: ColumnSchema, comparison: Comparison, value: SQLiteValue)?
+    let filters: [Filter]
 
-    /// The parameters a table page's URL gives: `sort`, `desc`, `where`, `op`, `value`.
+    /// The parameters a table page's URL gives: `sort`, `desc`, and conditions
+    /// (``filterParameters(_:)``).
     /// - Throws: A ``CLIError`` for a column the table does not have or a value its column
     ///   cannot hold.
     init(table: TableSchema, query: QueryString) throws(CLIError) {
         self.table = table
         sortColumn = try query["sort"].map { name throws(CLIError) in try table.column(name) }
         descending = query["desc"] == "1"
-        guard let name = query["where"] else {
-            filter = nil
-            return
+        var filters: [Filter] = []
+        for index in 0..<Self.maximumFilters {
+            let names = Self.filterParameters(index)
+            guard let name = query[names.column] else { continue }
+            let column = try table.column(name)
+            let comparison = Comparison(rawValue: query[names.comparison] ?? "eq") ?? .equals
+            let typed = query[names.value] ?? ""
+            var value = SQLiteValue.null
+            if comparison == .contains {
+                value = .text(typed)
+            } else if comparison.takesValue {
+                value = try ValueParser.parse(typed, for: column, in: table.name)
+            }
+            filters.append(Filter(column: column, comparison: comparison, value: value, typed: typed))
         }
-        let column = try table.column(name)
-        let comparison = Comparison(rawValue: query["op"] ?? "eq") ?? .equals
-        var value = SQLiteValue.null
-        if comparison == .contains {
-            value = .text(query["value"] ?? "")
-        } else if comparison.takesValue {
-            value = try ValueParser.parse(query["value"] ?? "", for: column, in: table.name)
-        }
-        filter = (column, comparison, value)
+        self.filters = filters
+    }
+
+    /// The same query in the opposite order: the rows before a cursor are the rows after it
+    /// read backwards (SQLite puts NULLs first ascending and last descending, so reversing the
+    /// direction reverses the whole order, ties by key included).
+    private init(reversing query: TableQuery) {
+        table = query.table
+        sortColumn = query.sortColumn
+        descending = !query.descending
+        filters = query.filters
     }
 
     /// Whether rows have a single key to page by (all but composite-key `WITHOUT ROWID`
@@ -92,25 +126,37 @@ struct TableQuery {
         isKeyed ? table.keyExpression : table.primaryKey.map(quotedIdentifier).joined(separator: ", ")
     }
 
-    /// The filter's condition and its bound values.
+    /// The conditions, joined by AND, and their bound values; `nil` without conditions.
     private var filterCondition: (sql: String, arguments: [SQLiteValue])? {
-        guard let filter else { return nil }
-        let column = quotedIdentifier(filter.column.name)
-        switch filter.comparison {
-        case .equals: return ("\(column) = ?", [filter.value])
-        case .notEquals: return ("\(column) IS NOT ?", [filter.value])
-        case .less: return ("\(column) < ?", [filter.value])
-        case .greater: return ("\(column) > ?", [filter.value])
-        case .contains: return ("instr(CAST(\(column) AS TEXT), ?) > 0", [filter.value])
-        case .isNull: return ("\(column) IS NULL", [])
-        case .isNotNull: return ("\(column) IS NOT NULL", [])
+        guard !filters.isEmpty else { return nil }
+        let conditions = filters.map { filter -> (sql: String, arguments: [SQLiteValue]) in
+            let column = quotedIdentifier(filter.column.name)
+            switch filter.comparison {
+            case .equals: return ("\(column) = ?", [filter.value])
+            case .notEquals: return ("\(column) IS NOT ?", [filter.value])
+            case .less: return ("\(column) < ?", [filter.value])
+            case .greater: return ("\(column) > ?", [filter.value])
+            case .contains: return ("instr(CAST(\(column) AS TEXT), ?) > 0", [filter.value])
+            case .isNull: return ("\(column) IS NULL", [])
+            case .isNotNull: return ("\(column) IS NOT NULL", [])
+            }
         }
+        return (conditions.map(\.sql).joined(separator: " AND "), conditions.flatMap(\.arguments))
+    }
+
+    /// The rows before `cursor`, at most `limit`, in the page's order, and whether more come
+    /// before them.
+    func page(before cursor: Cursor, limit: Int, _ connection: Connection) throws -> (rows: [Row], more: Bool) {
+        let reversed = try TableQuery(reversing: self).page(after: cursor, offset: 0, limit: limit, connection)
+        return (reversed.rows.reversed(), reversed.more)
     }
 
     /// The rows after `cursor` (from the first when `nil`), at most `limit`, and whether more
     /// follow. Tables without a single key skip `offset` rows instead.
-    func page(after cursor: Cursor?, offset: Int, limit: Int, _ connection: Connection) throws -> (rows: [Row], more: Bool) {
-        let cells = table.columns.map { CellValue.selectExpression($0.name) }.joined(separator: ", ")
+    /// With `wholeValues`, text and blobs are read whole (an export); otherwise cut for a cell
+    /// (``CellValue/selectExpression(_:)``).
+    func page(after cursor: Cursor?, offset: Int, limit: Int, wholeValues: Bool = false, _ connection: Connection) throws -> (rows: [Row], more: Bool) {
+        let cells = table.columns.map { wholeValues ? quotedIdentifier($0.name) : CellValue.selectExpression($0.name) }.joined(separator: ", ")
         let rowID = table.isWithoutRowID ? "NULL" : "rowid"
         let key = isKeyed ? keyExpression : "NULL"
         var conditions: [String] = []

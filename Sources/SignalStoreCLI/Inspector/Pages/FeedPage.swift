@@ -21,21 +21,36 @@ enum FeedPage {
             let entries = read.filter { $0.seq >= from ?? 0 }
             let orders = try SchemaReader.columnOrders(inspector.store)
             let filters = QueryString([("table", table ?? ""), ("op", operation?.rawValue ?? "")])
-            let rows: [HTML] = from != nil
-                ? entries.map { FeedEntry(change: $0, columnOrder: orders[$0.table] ?? []).row(writes: inspector.allowsWrites) }
-                : FeedGroup.grouping(entries.reversed(), columnOrders: orders, writes: inspector.allowsWrites).reversed().map { $0.rows(filters) }
+            var olderThrough = entries.last.map { $0.seq - 1 }
+            let rows: [HTML]
+            if from != nil {
+                rows = entries.map { FeedEntry(change: $0, columnOrder: orders[$0.table] ?? []).row(writes: inspector.allowsWrites) }
+            } else {
+                var groups = FeedGroup.grouping(entries.reversed(), columnOrders: orders, writes: inspector.allowsWrites)
+                if read.count == Inspector.feedPageSize, !groups.isEmpty {
+                    // The oldest group may go on before the page: count it whole, and start the
+                    // older page before it.
+                    let run = try CLIFailure.run {
+                        try inspector.store.journalRun(
+                            before: groups[0].from, closeness: FeedGroup.closeness, window: FeedGroup.longestExtension, table: table, operation: operation)
+                    }
+                    if let run { groups[0].extend(with: run) }
+                    olderThrough = groups[0].from - 1
+                }
+                rows = groups.reversed().map { $0.rows(filters) }
+            }
             // Live only at the head: an older page stays as it is.
             let events = through == head && from == nil ? "/events" + filters.setting("after", String(head)).encoded : nil
             var older: HTML = ""
-            if read.count == Inspector.feedPageSize, entries.count == read.count, let last = entries.last {
-                let olderFilters = filters.setting("from", from.map { String($0) }).setting("through", String(last.seq - 1))
+            if read.count == Inspector.feedPageSize, entries.count == read.count, let olderThrough, olderThrough > 0 {
+                let olderFilters = filters.setting("from", from.map { String($0) }).setting("through", String(olderThrough))
                 older = "<a rel=\"next\" id=\"older\" href=\"/feed\(olderFilters.encoded)\">Older entries →</a>"
             }
             return Page.response("Change feed", inspector, events: events, """
                 <h1>Change feed</h1>
                 \(form(tables: tables, table: table, operation: operation, through: query["through"]))
                 <p>Newest first, from every writer; last seq <span id="last-seq">\(head)</span>.\(events == nil ? " This page does not update; go to the newest entries to follow new ones." : " New entries appear as they commit.")\(from.map { " Entries #\($0) to #\(through), each on its own line." } ?? "")</p>
-                \(glossary)
+                \(Page.glossary)
                 <table class="feed"><thead>\(FeedEntry.headerRow)</thead>
                 <tbody id="feed-rows">\(rows)</tbody></table>
                 \(entries.isEmpty ? "<p class=\"none\">(no entries)</p>" as HTML : "")
@@ -45,13 +60,6 @@ enum FeedPage {
             return Page.error(inspector, .badRequest, error.description)
         }
     }
-
-    /// What the page's words mean, for someone new to the feed.
-    private static let glossary: HTML = """
-        <p class="glossary" id="glossary"><b>seq</b>: an entry's number in the feed, growing with every change by any writer. \
-        <b>Entries written together</b>: one transaction, or writes less than 2 ms apart (the journal keeps no commit boundaries), shown as one line that opens. \
-        <b>Consumer</b>: a named reader of the feed that acknowledges a seq; entries it has not acknowledged are kept when the feed is pruned.</p>
-        """
 
     /// The filters, as a plain GET form.
     private static func form(tables: [String], table: String?, operation: Change.Operation?, through: String?) -> HTML {

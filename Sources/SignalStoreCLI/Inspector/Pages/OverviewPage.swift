@@ -34,6 +34,7 @@ enum OverviewPage {
                 \(consumers.isEmpty
                     ? "<p class=\"none\">No durable consumers (an app registers one with <code>store.changes(consumer:)</code>).</p>"
                     : "<table class=\"rows\" id=\"consumers\"><thead><tr><th>consumer</th><th>acknowledged</th><th>lag (entries)</th></tr></thead><tbody>\(consumerRows)</tbody></table>" as HTML)
+                \(Page.glossary)
                 <h2>Sync</h2>
                 \(try syncSection(store))
                 </div>

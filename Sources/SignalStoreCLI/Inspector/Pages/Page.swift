@@ -8,8 +8,10 @@ enum Page {
     ///   - events: The `/events` URL the page's script follows for live updates; `nil` for a
     ///     page that does not change.
     ///   - refresh: Whether the script reloads the page's `#live` parts on each new entry.
+    ///   - table: The table the page shows, marked in the list of tables beside it.
     static func response(
-        _ title: String, _ inspector: Inspector, events: String? = nil, refresh: Bool = false, status: HTTPResponse.Status = .ok, _ body: HTML
+        _ title: String, _ inspector: Inspector, events: String? = nil, refresh: Bool = false, table: String? = nil,
+        status: HTTPResponse.Status = .ok, _ body: HTML
     ) -> Response {
         let mode: HTML = inspector.allowsWrites ? "<span class=\"mode writes\">writes allowed</span>" : "<span class=\"mode\">read-only</span>"
         let gone = inspector.fileChange
@@ -24,12 +26,29 @@ enum Page {
             <body\((gone == nil ? events : nil).map { " data-events=\"\($0)\"" as HTML } ?? "")\(refresh ? " data-refresh=\"1\"" as HTML : "")>
             <header><a class="brand" href="/">SignalStore inspector</a> <span class="path">\(inspector.store.path)</span> \(mode) \(live)
             <nav><a href="/">Overview</a> <a href="/feed">Change feed</a></nav></header>
-            <main>\(warning)\(body)</main>
+            <div class="layout">\(tableList(inspector, current: table))<main>\(warning)\(body)</main></div>
             <script src="/static/inspector.js"></script>
             </body></html>
             """
         return html(status, page)
     }
+
+    /// The database's tables, beside every page; nothing when they cannot be read (the page
+    /// itself says why).
+    private static func tableList(_ inspector: Inspector, current: String?) -> HTML {
+        guard let names = try? SchemaReader.tableNames(inspector.store), !names.isEmpty else { return "" }
+        let items = names.map { name -> HTML in
+            "<li><a href=\"/tables/\(QueryString.escape(name))\"\(name == current ? " aria-current=\"page\"" as HTML : "")>\(name)</a></li>"
+        }
+        return "<nav class=\"tables\" id=\"table-list\" aria-label=\"tables\"><h2>Tables</h2><ul>\(items)</ul></nav>"
+    }
+
+    /// What the page's words mean, for someone new to the feed.
+    static let glossary: HTML = """
+        <p class="glossary" id="glossary"><b>seq</b>: an entry's number in the feed, growing with every change by any writer. \
+        <b>Entries written together</b>: one transaction, or writes less than 2 ms apart (the journal keeps no commit boundaries), shown as one line that opens. \
+        <b>Consumer</b>: a named reader of the feed that acknowledges a seq; entries it has not acknowledged are kept when the feed is pruned.</p>
+        """
 
     /// A page with one sentence on it, for refusals and errors.
     static func plain(_ status: HTTPResponse.Status, _ message: String) -> Response {

@@ -3,7 +3,12 @@ import Hummingbird
 import SignalStore
 
 /// `/tables/NAME`: a page of a table's rows, sorted and filtered by the URL's parameters, with
-/// a link to the next page; it reloads its rows when the table changes.
+/// links to the previous and next pages, the table's schema, and CSV and JSON exports of what
+/// the filters keep; it reloads its rows when the table changes.
+///
+/// Foreign-key values link to the rows they refer to; numbers that hold times show as dates
+/// (``EpochDate``). Paging is by key in both directions; `n` carries the position of a page's
+/// first row, so the summary can say "rows 51–100 of 52,512".
 enum TablePage {
     static func response(_ inspector: Inspector, table name: String, query: QueryString) -> Response {
         let schema: TableSchema
@@ -14,64 +19,41 @@ enum TablePage {
         }
         do {
             let tableQuery = try TableQuery(table: schema, query: query)
-            let cursor = TableQuery.Cursor(after: query["after"], key: query["key"])
-            let offset = max(0, Int(query["offset"] ?? "") ?? 0)
-            let (page, count) = try inspector.store.readForCLI { connection in
-                (try tableQuery.page(after: cursor, offset: offset, limit: Inspector.pageSize, connection), try tableQuery.count(connection))
+            let request = PageRequest(query)
+            let (page, count, rules, indexes) = try inspector.store.readForCLI { connection in
+                (
+                    try request.read(tableQuery, connection), try tableQuery.count(connection),
+                    try TableConstraints.read(schema.name, connection), try indexDefinitions(schema.name, connection)
+                )
             }
+            let view = View(table: tableQuery, query: query, links: ForeignKeyLinks(rules), dates: EpochDate.columns(of: schema, query))
             let events = "/events" + QueryString([("table", schema.name)]).encoded
-            return Page.response(schema.name, inspector, events: events, refresh: true, """
+            return Page.response(schema.name, inspector, events: events, refresh: true, table: schema.name, """
                 <h1>\(schema.name)</h1>
                 \(schema.isWithoutRowID ? withoutRowIDNote : "")
-                \(filterForm(tableQuery, query))
-                <p id="summary" class="live-part">\(count) \(count == 1 ? "row" : "rows")\(tableQuery.filter == nil ? "" : " match")\(cursor != nil || offset > 0 ? " · not the first page" : "")</p>
-                \(rowsTable(tableQuery, page.rows, query, writes: inspector.allowsWrites))
-                \(pager(tableQuery, page, query, offset: offset))
+                \(SchemaView.details(schema, rules, indexes: indexes))
+                \(view.filterForm())
+                <p id="summary" class="live-part">\(summary(count: count, first: page.position, shown: page.rows.count, filtered: !tableQuery.filters.isEmpty))</p>
+                \(view.rowsTable(page.rows))
+                \(view.pager(page))
+                <p class="export">Export what the filters keep: <a id="export-csv" href="\(view.exportPath("csv"))">CSV</a> · <a id="export-json" href="\(view.exportPath("json"))">JSON</a></p>
                 """)
         } catch {
             return Page.error(inspector, .badRequest, CLIFailure.convert(error).description)
         }
     }
 
-    /// The filter form: a plain GET form, so it works without JavaScript.
-    private static func filterForm(_ tableQuery: TableQuery, _ query: QueryString) -> HTML {
-        let columns = tableQuery.table.columns.map { column -> HTML in
-            "<option\(column.name == tableQuery.filter?.column.name ? " selected" : "")>\(column.name)</option>"
-        }
-        let comparisons = TableQuery.Comparison.allCases.map { comparison -> HTML in
-            "<option value=\"\(comparison.rawValue)\"\(comparison == tableQuery.filter?.comparison ? " selected" : "")>\(comparison.label)</option>"
-        }
-        let kept = ["sort", "desc"].compactMap { name -> HTML? in
-            query[name].map { "<input type=\"hidden\" name=\"\(name)\" value=\"\($0)\">" }
-        }
-        return """
-            <form class="filter" method="get" action="/tables/\(QueryString.escape(tableQuery.table.name))">
-            \(kept)<label>Where <select name="where"><option value="">(no filter)</option>\(columns)</select></label>
-            <select name="op" aria-label="comparison">\(comparisons)</select>
-            <input name="value" aria-label="value" value="\(query["value"] ?? "")" placeholder="value as `set` takes it">
-            <button type="submit">Filter</button></form>
-            """
+    /// `rows 51–100 of 52,512`, `3 rows match`, `no rows`.
+    static func summary(count: Int64, first: Int, shown: Int, filtered: Bool) -> String {
+        let total = "\(count.formatted()) \(count == 1 ? "row" : "rows")\(filtered ? (count == 1 ? " matches" : " match") : "")"
+        guard shown > 0, Int64(shown) < count || first > 1 else { return count == 0 ? (filtered ? "no rows match" : "no rows") : total }
+        return "rows \(first.formatted())–\((first + shown - 1).formatted()) of \(count.formatted())\(filtered ? " matching" : "")"
     }
 
-    /// The rows, under headers that sort by their column (a second click reverses).
-    private static func rowsTable(_ tableQuery: TableQuery, _ rows: [TableQuery.Row], _ query: QueryString, writes: Bool) -> HTML {
-        let base = "/tables/" + QueryString.escape(tableQuery.table.name)
-        let unpaged = query.setting("after", nil).setting("key", nil).setting("offset", nil)
-        let headers = tableQuery.table.columns.map { column -> HTML in
-            let sorted = tableQuery.sortColumn?.name == column.name
-            let link = base + unpaged.setting("sort", column.name).setting("desc", sorted && !tableQuery.descending ? "1" : nil).encoded
-            let arrow = sorted ? (tableQuery.descending ? " ▼" : " ▲") : ""
-            return "<th><a href=\"\(link)\">\(column.name)\(arrow)</a> <small>\(column.declaredType)</small></th>"
-        }
-        let body = rows.map { row -> HTML in
-            let history: HTML = row.rowID.map { "<a href=\"/history/\(QueryString.escape(tableQuery.table.name))/\($0)\">history</a>" } ?? ""
-            return "<tr>\(row.values.map(CellValue.cell))<td class=\"actions\">\(history)</td></tr>"
-        }
-        let empty: HTML = rows.isEmpty ? "<tr><td class=\"none\" colspan=\"\(tableQuery.table.columns.count + 1)\">(no rows)</td></tr>" : ""
-        return """
-            <table class="rows"><thead><tr>\(headers)<th></th></tr></thead>
-            <tbody id="rows" class="live-part">\(body)\(empty)</tbody></table>
-            """
+    /// Each index of the table as written (`CREATE INDEX …`), for the schema view.
+    private static func indexDefinitions(_ table: String, _ connection: Connection) throws -> [String] {
+        try connection.statement("SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL ORDER BY name")
+            .rows([.text(table)]).compactMap { $0[0].textValue }
     }
 
     /// What a `WITHOUT ROWID` table's page says: the change feed captures only rowid tables, so
@@ -79,19 +61,42 @@ enum TablePage {
     private static let withoutRowIDNote: HTML = """
         <p class="note" id="without-rowid">This table is WITHOUT ROWID: the change feed does not capture its changes, so the page does not update live and its rows have no history.</p>
         """
+}
 
-    /// Links to the first page and the next one.
-    private static func pager(_ tableQuery: TableQuery, _ page: (rows: [TableQuery.Row], more: Bool), _ query: QueryString, offset: Int) -> HTML {
-        let base = "/tables/" + QueryString.escape(tableQuery.table.name)
-        let first = query.setting("after", nil).setting("key", nil).setting("offset", nil)
-        var links: [HTML] = ["<a href=\"\(base + first.encoded)\">First page</a>"]
-        if page.more, let last = page.rows.last {
-            let next = tableQuery.isKeyed
-                ? first.setting("after", last.cursor.parameters.after).setting("key", last.cursor.parameters.key)
-                : first.setting("offset", String(offset + page.rows.count))
-            links.append("<a rel=\"next\" id=\"next-page\" href=\"\(base + next.encoded)\">Next page →</a>")
+extension TablePage {
+    /// Which page the URL asks for: after a row (`after`, `key`), before one (`before`, `key`),
+    /// or by offset for a table without a single key; `n` is its first row's position.
+    struct PageRequest {
+        let after: TableQuery.Cursor?
+        let before: TableQuery.Cursor?
+        let offset: Int
+        let position: Int
+
+        init(_ query: QueryString) {
+            after = TableQuery.Cursor(after: query["after"], key: query["key"])
+            before = after == nil ? TableQuery.Cursor(after: query["before"], key: query["key"]) : nil
+            offset = max(0, Int(query["offset"] ?? "") ?? 0)
+            position = max(1, Int(query["n"] ?? "") ?? offset + 1)
         }
-        return "<p class=\"pager\">\(links)</p>"
+
+        /// The page's rows, where it starts, and whether rows come before and after it.
+        func read(_ tableQuery: TableQuery, _ connection: Connection) throws -> RowsPage {
+            if let before, tableQuery.isKeyed {
+                let page = try tableQuery.page(before: before, limit: Inspector.pageSize, connection)
+                // Fewer rows than asked before the cursor: this is the first page after all.
+                return RowsPage(rows: page.rows, position: page.more ? max(2, position) : 1, hasPrevious: page.more, hasNext: true)
+            }
+            let page = try tableQuery.page(after: after, offset: offset, limit: Inspector.pageSize, connection)
+            return RowsPage(rows: page.rows, position: position, hasPrevious: after != nil || offset > 0, hasNext: page.more)
+        }
+    }
+
+    /// A page as read.
+    struct RowsPage {
+        let rows: [TableQuery.Row]
+        let position: Int
+        let hasPrevious: Bool
+        let hasNext: Bool
     }
 }
 #endif
