@@ -13,6 +13,8 @@ What it checks, each the way a user meets it:
 - the list of tables beside every page; a foreign-key value opens the row it refers to, whose page
   links to the rows that refer to it; the schema view shows the key's action;
 - a 1,500-row transaction is one line in the live feed and on the feed page, and opens;
+- tables named `café` and `sl/ash` open from the list; a 1 MB value is cut in the feed and in its
+  cell, and one click shows it whole;
 - a screenshot of the change feed is saved to SCREENSHOT_PATH, and one of a table page beside it
   (`-table.png`).
 Exits non-zero on the first failure, naming it.
@@ -230,6 +232,27 @@ def check_read_only(driver, inspector):
     check("read-only" in text(driver, "#message"), "without --allow-writes /revert is refused")
 
 
+def check_names_and_big_values(driver, inspector, database):
+    """Tables named with any characters open from the list; a 1 MB value is cut everywhere, one click from whole."""
+    driver.get(inspector.url("/feed"))
+    details = [cell for cell in driver.find_elements(By.CSS_SELECTOR, "#feed-rows tr[data-seq] .detail")
+               if "xxxxxxxx" in cell.get_attribute("textContent")]
+    check(len(details) == 1 and len(details[0].get_attribute("textContent")) < 1_000
+          and details[0].find_elements(By.CSS_SELECTOR, "a.expand"),
+          "a 1 MB value is cut in the feed, with a link to the whole entry")
+    driver.find_element(By.LINK_TEXT, "café").click()
+    wait_until(lambda: shows(driver, "h1", "café"), 5, "a table named café opens from the list of tables")
+    cell = driver.find_element(By.CSS_SELECTOR, "#rows tr:nth-child(2) td[data-type=text]")
+    check(len(cell.text) < 300, "a 1 MB value is cut in its cell")
+    cell.find_element(By.CSS_SELECTOR, "a.more").click()
+    wait_until(lambda: driver.find_elements(By.ID, "whole-value"), 5, "the cut value's marker opens the whole value")
+    check(driver.execute_script("return document.getElementById('whole-value').textContent.length") == 1_000_000,
+          "the value's page holds it whole")
+    driver.find_element(By.LINK_TEXT, "sl/ash").click()
+    wait_until(lambda: shows(driver, "h1", "sl/ash"), 5, "a table named sl/ash opens from the list of tables")
+    print("ok: tables named café and sl/ash open from the list; a 1 MB value is cut, one click from whole")
+
+
 def value(database, sql):
     with sqlite3.connect(database) as connection:
         return connection.execute(sql).fetchone()[0]
@@ -261,9 +284,14 @@ def main():
                 print(f"ok: screenshot of a table page saved to {table_shot}")
             finally:
                 inspector.stop()
+            sqlite('CREATE TABLE "café" (id INTEGER PRIMARY KEY, name TEXT); CREATE TABLE "sl/ash" (id INTEGER PRIMARY KEY);', database)
+            # A writer that opens the file as a store captures the new tables from then on.
+            subprocess.run([BINARY, "insert", "sl/ash", "id=7", "--db", database], check=True, capture_output=True)
+            sqlite("INSERT INTO \"café\" VALUES (1, 'crème'); INSERT INTO \"café\" VALUES (2, printf('%.*c', 1000000, 'x'));", database)
             read_only = Inspector(database)
             try:
                 check_read_only(driver, read_only)
+                check_names_and_big_values(driver, read_only, database)
             finally:
                 read_only.stop()
         finally:

@@ -6,7 +6,8 @@ import SignalStore
 /// text apart from NULL, blobs as hex, numbers as numbers. Always text, never markup;
 /// `data-type` names SQLite's storage class.
 enum CellValue {
-    /// The most characters (bytes of a blob) a cell shows; the row's history shows it whole.
+    /// The most characters (bytes of a blob) a cell shows; the cut value's "…" links to it
+    /// whole (``ValuePage``).
     static let shownLength = 256
 
     /// The SQL that reads `column` for a cell: text and blobs cut one past ``shownLength``, so
@@ -18,15 +19,15 @@ enum CellValue {
 
     /// A `<td>` for `value` as read through ``selectExpression(_:)``: a link to `link` when
     /// given (a foreign key's parent row), or a date with the number on hover when `asDate`
-    /// (``EpochDate``).
-    static func cell(_ value: SQLiteValue, link: String? = nil, asDate: Bool = false) -> HTML {
+    /// (``EpochDate``). A cut value's marker links to `expand`, the page of the whole value.
+    static func cell(_ value: SQLiteValue, link: String? = nil, asDate: Bool = false, expand: String? = nil) -> HTML {
         if asDate, let date = EpochDate.text(value) {
             return "<td class=\"num date\" data-type=\"\(value.storageClass)\" title=\"\(typed(value) ?? "")\"><time>\(date)</time></td>"
         }
         if let link, let text = typed(value) {
             return "<td class=\"num\" data-type=\"\(value.storageClass)\"><a class=\"parent\" href=\"\(link)\">\(text)</a></td>"
         }
-        return plainCell(value)
+        return plainCell(value, expand: expand)
     }
 
     /// `value` as `set` and the table page's filter take it; `nil` for NULL and blobs.
@@ -39,7 +40,8 @@ enum CellValue {
         }
     }
 
-    private static func plainCell(_ value: SQLiteValue) -> HTML {
+    private static func plainCell(_ value: SQLiteValue, expand: String?) -> HTML {
+        let more: HTML = expand.map { "<a class=\"more\" href=\"\($0)\" title=\"the whole value\">…</a>" } ?? "<span class=\"more\">…</span>"
         switch value {
         case .null:
             return "<td class=\"null\" data-type=\"null\">NULL</td>"
@@ -51,10 +53,10 @@ enum CellValue {
             return "<td class=\"empty\" data-type=\"text\" title=\"empty text\"></td>"
         case .text(let text):
             let cut = text.count > shownLength
-            return "<td data-type=\"text\"\(cut ? " data-cut=\"1\"" as HTML : "")>\(cut ? String(text.prefix(shownLength)) : text)\(cut ? "<span class=\"more\">…</span>" as HTML : "")</td>"
+            return "<td data-type=\"text\"\(cut ? " data-cut=\"1\"" as HTML : "")>\(cut ? String(text.prefix(shownLength)) : text)\(cut ? more : "")</td>"
         case .blob(let bytes):
             let cut = bytes.count > shownLength
-            return "<td class=\"blob\" data-type=\"blob\">\(ValueFormat.human(.blob(bytes.prefix(shownLength))))\(cut ? "<span class=\"more\">…</span>" as HTML : "")</td>"
+            return "<td class=\"blob\" data-type=\"blob\">\(ValueFormat.human(.blob(bytes.prefix(shownLength))))\(cut ? more : "")</td>"
         }
     }
 }

@@ -28,6 +28,9 @@ enum InspectorServer {
         router.get("/find/:table") { request, context in
             FindRow.response(inspector, table: pathSegment("table", context), query: QueryString(parsing: request.uri.query))
         }
+        router.get("/value/:table/:rowid/:column") { _, context in
+            ValuePage.response(inspector, table: pathSegment("table", context), rowID: pathSegment("rowid", context), column: pathSegment("column", context))
+        }
         router.get("/feed") { request, _ in FeedPage.response(inspector, query: QueryString(parsing: request.uri.query)) }
         router.get("/events") { request, _ in
             FeedEvents.response(inspector, query: QueryString(parsing: request.uri.query), lastEventID: request.headers[lastEventID])

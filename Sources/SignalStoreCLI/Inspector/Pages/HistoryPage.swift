@@ -45,7 +45,11 @@ enum HistoryPage {
         guard let values else { return ("<p class=\"none\">The row is not in the table now.</p>", [:]) }
         let links = ForeignKeyLinks(rules)
         let headers = schema.columns.map { column -> HTML in "<th>\(column.name)</th>" }
-        let row = zip(schema.columns, values).map { column, value in CellValue.cell(value, link: links.parentPath(column: column.name, value: value)) }
+        let row = zip(schema.columns, values).map { column, value in
+            CellValue.cell(
+                value, link: links.parentPath(column: column.name, value: value),
+                expand: ValuePage.path(table: schema.name, rowID: rowID, column: column.name))
+        }
         let named = Dictionary(zip(schema.columns.map { $0.name.lowercased() }, values), uniquingKeysWith: { first, _ in first })
         return ("<table class=\"rows\"><thead><tr>\(headers)</tr></thead><tbody><tr>\(row)</tr></tbody></table>", named)
     }

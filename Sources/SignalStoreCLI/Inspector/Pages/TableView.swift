@@ -74,7 +74,9 @@ extension TablePage {
             }
             let body = rows.map { row -> HTML in
                 let cells = zip(table.table.columns, row.values).map { column, value in
-                    CellValue.cell(value, link: links.parentPath(column: column.name, value: value), asDate: dates.contains(column.name))
+                    CellValue.cell(
+                        value, link: links.parentPath(column: column.name, value: value), asDate: dates.contains(column.name),
+                        expand: row.rowID.map { ValuePage.path(table: table.table.name, rowID: $0, column: column.name) })
                 }
                 let history: HTML = row.rowID.map { "<a href=\"/history/\(QueryString.escape(table.table.name))/\($0)\">row</a>" } ?? ""
                 return "<tr>\(cells)<td class=\"actions\">\(history)</td></tr>"
