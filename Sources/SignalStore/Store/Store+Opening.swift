@@ -39,15 +39,11 @@ extension Store {
     /// ``execute(_:arguments:)`` or by another writer), inside the open write transaction, or
     /// in one of its own.
     func captureSchemaChanges(_ state: StoreDatabase.State, _ connection: Connection) throws {
-        let version = try Self.schemaVersion(connection)
+        let version = try connection.schemaVersion()
         guard version != state.schemaVersion, !connection.isReadOnly else { return }
         if try Journal.isCaptureStale(connection) {
             try Journal.installCapture(connection, snapshotNewTables: true)
         }
-        state.schemaVersion = try Self.schemaVersion(connection)
-    }
-
-    static func schemaVersion(_ connection: Connection) throws -> Int64 {
-        try connection.scalar("PRAGMA schema_version")?.integerValue ?? 0
+        state.schemaVersion = try connection.schemaVersion()
     }
 }

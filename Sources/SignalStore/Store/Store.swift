@@ -104,7 +104,7 @@ public final class Store: Sendable {
         let highest = (try? Journal.highestSeq(connection)) ?? 0
         registry.withLock { $0.lastSeenSeq = highest }
         state.dataVersion = (try? Self.dataVersion(connection)) ?? 0
-        state.schemaVersion = (try? Self.schemaVersion(connection)) ?? 0
+        state.schemaVersion = (try? connection.schemaVersion()) ?? 0
         database = StoreDatabase(state)
         publisher = ChangePublisher(feed: Broadcaster(replayLimit: 0))
         poller = Locked(nil)

@@ -28,7 +28,7 @@ struct SchemaCommand: ParsableCommand {
         let names = try table.map { [$0] } ?? SchemaReader.tableNames(store)
         let tables = try names.map { try SchemaReader.table($0, in: store) }
         let rules = try tables.map { table throws(CLIError) in
-            try store.readForCLI { connection in try TableConstraints.read(table.name, connection) }
+            try store.readForCLI { connection in try TableRules.read(table.name, connection) }
         }
         let printer = Printer(json: options.json)
         if options.json {
@@ -51,7 +51,7 @@ struct SchemaCommand: ParsableCommand {
         }
     }
 
-    private static func json(_ table: TableSchema, _ rules: TableConstraints) -> JSONValue {
+    private static func json(_ table: TableSchema, _ rules: TableRules) -> JSONValue {
         .object([
             ("table", .string(table.name)),
             ("columns", .array(table.columns.map { column in
@@ -62,14 +62,14 @@ struct SchemaCommand: ParsableCommand {
                 ])
             })),
             ("unique", .array(rules.uniqueKeys.map { key in
-                .object([("terms", .array(key.terms.map(JSONValue.string))), ("where", key.condition.map(JSONValue.string) ?? .null)])
+                .object([("terms", .array(key.termNames.map(JSONValue.string))), ("where", key.condition.map(JSONValue.string) ?? .null)])
             })),
             ("checks", .array(rules.checks.map(JSONValue.string))),
             ("foreignKeys", .array(rules.foreignKeys.map { key in
                 .object([
-                    ("columns", .array(key.columns.map(JSONValue.string))), ("table", .string(key.table)),
+                    ("columns", .array(key.columns.map(JSONValue.string))), ("table", .string(key.parent)),
                     ("referencedColumns", .array(key.referenced.map(JSONValue.string))),
-                    ("onDelete", .string(key.onDelete)), ("onUpdate", .string(key.onUpdate)),
+                    ("onDelete", .string(key.onDelete.rawValue)), ("onUpdate", .string(key.onUpdate.rawValue)),
                 ])
             })),
         ])

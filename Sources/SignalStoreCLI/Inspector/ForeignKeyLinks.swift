@@ -10,10 +10,10 @@ struct ForeignKeyLinks {
     /// (`nil`: the parent's primary key).
     private let parents: [String: (table: String, column: String?)]
 
-    init(_ rules: TableConstraints) {
+    init(_ rules: TableRules) {
         var parents: [String: (table: String, column: String?)] = [:]
         for key in rules.foreignKeys where key.columns.count == 1 {
-            parents[key.columns[0].lowercased()] = (key.table, key.referenced.first)
+            parents[key.columns[0].lowercased()] = (key.parent, key.referenced.first)
         }
         self.parents = parents
     }
@@ -43,8 +43,8 @@ struct ForeignKeyLinks {
     static func children(of parent: String, in store: Store) throws(CLIError) -> [Child] {
         var children: [Child] = []
         for name in try SchemaReader.tableNames(store) {
-            let rules = try store.readForCLI { connection in try TableConstraints.read(name, connection) }
-            for key in rules.foreignKeys where key.columns.count == 1 && key.table.lowercased() == parent.lowercased() {
+            let rules = try store.readForCLI { connection in try TableRules.read(name, connection) }
+            for key in rules.foreignKeys where key.columns.count == 1 && key.parent.lowercased() == parent.lowercased() {
                 children.append(Child(table: name, column: key.columns[0], referenced: key.referenced.first))
             }
         }

@@ -149,7 +149,7 @@ public final class SyncClient: Sendable {
     }
 
     private func compact() async throws(SyncError) -> Int {
-        let compactable = try reading { connection in try SyncedTables(self.tables, connection).compactable(connection) }
+        let compactable = try reading { connection in try SyncedTables(self.tables, connection).compactable }
         let log = try await Self.connectWithDeadline(url).log
         do {
             let deleted = try await log.compact(tables: compactable)
@@ -227,7 +227,7 @@ public final class SyncClient: Sendable {
     /// `tables`, or the tables read again if the schema changed since (a migration by this
     /// process or another).
     private func current(_ tables: SyncedTables) throws(SyncError) -> SyncedTables {
-        let version = try reading { connection in try SyncedTables.schemaVersion(connection) }
+        let version = try reading { connection in try connection.schemaVersion() }
         guard version != tables.schemaVersion else { return tables }
         return try reading { connection in try SyncedTables(self.tables, connection) }
     }

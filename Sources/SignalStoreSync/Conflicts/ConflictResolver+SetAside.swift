@@ -216,11 +216,11 @@ extension ConflictResolver {
     /// which no register records.
     func afterParentsDeleted(_ values: [String: SQLiteValue], of table: CapturedTable) throws -> [String: SQLiteValue] {
         var result = values
-        for foreignKey in try foreignKeys() where foreignKey.child == table.name && foreignKey.onDelete == "SET NULL" {
+        for foreignKey in tables.foreignKeys where foreignKey.child == table.name && foreignKey.onDelete == .setNull {
             guard let parent = tables.byName[foreignKey.parent] else { continue }
-            let references = foreignKey.from.map { values[$0] ?? .null }
-            guard !references.contains(.null), try keys(of: parent, where: foreignKey.to, are: references).isEmpty else { continue }
-            for column in foreignKey.from { result[column] = .null }
+            let references = foreignKey.columns.map { values[$0] ?? .null }
+            guard !references.contains(.null), try keys(of: parent, where: foreignKey.referenced, are: references).isEmpty else { continue }
+            for column in foreignKey.columns { result[column] = .null }
         }
         return result
     }

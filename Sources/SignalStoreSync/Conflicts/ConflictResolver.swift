@@ -26,7 +26,6 @@ final class ConflictResolver {
     let connection: Connection
     /// This replica's origin id.
     let origin: String
-    private var foreignKeysRead: [ForeignKey]?
     /// How many losing changes this resolver has recorded.
     var recorded = 0
 
@@ -78,8 +77,8 @@ final class ConflictResolver {
 
     /// The foreign keys to `table` that reference any of `columns` (`nil`: any foreign key).
     func referencing(_ table: CapturedTable, through columns: [String]?) throws -> [ForeignKey] {
-        try foreignKeys().filter { foreignKey in
-            foreignKey.parent == table.name && (columns.map { !Set($0).isDisjoint(with: foreignKey.to) } ?? true)
+        tables.foreignKeys.filter { foreignKey in
+            foreignKey.parent == table.name && (columns.map { !Set($0).isDisjoint(with: foreignKey.referenced) } ?? true)
         }
     }
 
@@ -95,10 +94,10 @@ final class ConflictResolver {
         var pending: [PendingRow] = []
         for foreignKey in foreignKeys {
             guard let child = tables.byName[foreignKey.child] else { continue }
-            let values = foreignKey.to.map { row[$0] ?? .null }
+            let values = foreignKey.referenced.map { row[$0] ?? .null }
             guard !values.contains(.null) else { continue }
-            for childKey in try keys(of: child, where: foreignKey.from, are: values) {
-                if let found = try pendingRow(child, childKey, among: foreignKey.from.map(ReplicaState.Register.column)) { pending.append(found) }
+            for childKey in try keys(of: child, where: foreignKey.columns, are: values) {
+                if let found = try pendingRow(child, childKey, among: foreignKey.columns.map(ReplicaState.Register.column)) { pending.append(found) }
             }
         }
         return pending
@@ -138,10 +137,10 @@ final class ConflictResolver {
     func deletedParents(_ remote: RemoteEntry, _ table: CapturedTable, _ key: [SQLiteValue]) throws -> [PendingRow] {
         guard remote.entry.operation != .delete, let row = try intendedRow(remote, table, key) else { return [] }
         var pending: [PendingRow] = []
-        for foreignKey in try foreignKeys() where foreignKey.child == table.name {
-            guard let parent = tables.byName[foreignKey.parent], foreignKey.to == parent.primaryKey else { continue }
-            let values = foreignKey.from.map { row[$0] ?? .null }
-            guard !values.contains(.null), try keys(of: parent, where: foreignKey.to, are: values).isEmpty else { continue }
+        for foreignKey in tables.foreignKeys where foreignKey.child == table.name {
+            guard let parent = tables.byName[foreignKey.parent], foreignKey.referenced == parent.primaryKey else { continue }
+            let values = foreignKey.columns.map { row[$0] ?? .null }
+            guard !values.contains(.null), try keys(of: parent, where: foreignKey.referenced, are: values).isEmpty else { continue }
             let states = try ReplicaState.states(parent.name, SyncValueCoding.encodeKey(values), connection)
             guard states[.delete]?.isPending(origin: origin) == true,
                   try ReplicaState.serverRow(parent.name, SyncValueCoding.encodeKey(values), connection) != nil else { continue }
@@ -161,18 +160,18 @@ final class ConflictResolver {
     func reinsertedParents(of remote: RemoteEntry) throws -> [PendingRow] {
         let entry = remote.entry
         guard entry.operation != .delete, let table = tables.byName[entry.table], let key = SyncValueCoding.decodeKey(entry.key) else { return [] }
-        let foreignKeys = try foreignKeys().filter { foreignKey in
-            foreignKey.child == table.name && (entry.column.map(foreignKey.from.contains) ?? true)
+        let foreignKeys = tables.foreignKeys.filter { foreignKey in
+            foreignKey.child == table.name && (entry.column.map(foreignKey.columns.contains) ?? true)
         }
         guard !foreignKeys.isEmpty, let row = try intendedRow(remote, table, key) else { return [] }
         var pending: [PendingRow] = []
         for foreignKey in foreignKeys {
-            guard let parent = tables.byName[foreignKey.parent], foreignKey.to == parent.primaryKey else { continue }
-            let values = foreignKey.from.map { row[$0] ?? .null }
+            guard let parent = tables.byName[foreignKey.parent], foreignKey.referenced == parent.primaryKey else { continue }
+            let values = foreignKey.columns.map { row[$0] ?? .null }
             guard !values.contains(.null) else { continue }
             let states = try ReplicaState.states(parent.name, SyncValueCoding.encodeKey(values), connection)
             guard states[.delete]?.isPending(origin: origin) == true, states[.insert]?.isPending(origin: origin) == true,
-                  try !keys(of: parent, where: foreignKey.to, are: values).isEmpty else { continue }
+                  try !keys(of: parent, where: foreignKey.referenced, are: values).isEmpty else { continue }
             pending.append(PendingRow(table: parent, key: values, registers: [.delete, .insert]))
         }
         return pending
@@ -306,13 +305,6 @@ final class ConflictResolver {
         let condition = columns.map { "\(quotedIdentifier($0)) IS ?" }.joined(separator: " AND ")
         let key = table.primaryKey.map(quotedIdentifier).joined(separator: ", ")
         return try connection.statement("SELECT \(key) FROM \(quotedIdentifier(table.name)) WHERE \(condition)").rows(values)
-    }
-
-    func foreignKeys() throws -> [ForeignKey] {
-        if let foreignKeysRead { return foreignKeysRead }
-        let read = try ForeignKey.all(tables, connection)
-        foreignKeysRead = read
-        return read
     }
 }
 #endif

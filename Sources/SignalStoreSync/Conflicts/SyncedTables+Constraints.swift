@@ -6,14 +6,12 @@ extension SyncedTables {
     /// The tables whose rows no rule ties to other rows or to other columns' changes: no
     /// UNIQUE key besides the primary key, no CHECK, no foreign key either way. A change to
     /// one can break no rule of another change (see ``RemoteApplier/settlePending()``).
-    func independent(_ connection: Connection) throws -> Set<String> {
-        let foreignKeys = try ForeignKey.all(self, connection)
+    var independent: Set<String> {
         var result: Set<String> = []
         for (name, table) in byName {
             guard !table.uniqueKeys.contains(where: { $0.columns != table.primaryKey || $0.readsAnyColumn }),
-                  !foreignKeys.contains(where: { $0.parent == name || $0.child == name }) else { continue }
-            let sql = try connection.scalar("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", [.text(name)])?.textValue ?? ""
-            if !sql.uppercased().contains("CHECK") { result.insert(name) }
+                  !foreignKeys.contains(where: { $0.parent == name || $0.child == name }), !checked.contains(name) else { continue }
+            result.insert(name)
         }
         return result
     }
@@ -24,13 +22,12 @@ extension SyncedTables {
     /// reference, or a reference whose parent's delete cascades or is refused could then meet
     /// a state that never was, and decide a conflict differently. A reference whose parent's
     /// delete sets it to NULL or its default is harmless: the latest value is kept.
-    func compactable(_ connection: Connection) throws -> [String] {
-        let foreignKeys = try ForeignKey.all(self, connection)
-        return names.filter { name in
+    var compactable: [String] {
+        names.filter { name in
             guard let table = byName[name] else { return false }
             let uniqueBesidesKey = table.uniqueKeys.contains { $0.columns != table.primaryKey || $0.readsAnyColumn }
             let referenced = foreignKeys.contains { $0.parent == name }
-            let strictReference = foreignKeys.contains { $0.child == name && !["SET NULL", "SET DEFAULT"].contains($0.onDelete) }
+            let strictReference = foreignKeys.contains { $0.child == name && ![.setNull, .setDefault].contains($0.onDelete) }
             return !uniqueBesidesKey && !referenced && !strictReference
         }
     }

@@ -102,10 +102,10 @@ final class RemoteApplier {
     ///
     /// Skipped when it cannot find anything: one change pending (it was compared with each
     /// downloaded change already), or a batch only of tables whose rows no rule ties to other
-    /// rows (``SyncedTables/independent(_:)``); and skipped while more than ``replayLimit``
+    /// rows (``SyncedTables/independent``); and skipped while more than ``replayLimit``
     /// changes wait, until they are uploaded.
     func settlePending() throws {
-        guard !touchedTables.isEmpty, !touchedTables.isSubset(of: try tables.independent(connection)) else { return }
+        guard !touchedTables.isEmpty, !touchedTables.isSubset(of: tables.independent) else { return }
         let waiting = try Outbox.count(after: 0, connection)
         guard waiting > 1, waiting <= Self.replayLimit else { return }
         struct NothingLost: Error {}

@@ -11,6 +11,12 @@ struct SyncedTables: Sendable {
     /// `PRAGMA schema_version` when the tables were read: a migration, by this process or
     /// another, changes it, and the tables are read again.
     let schemaVersion: Int64
+    /// The foreign keys between synced tables, each naming the columns it refers to (the
+    /// parent's primary key when the clause names none). Read with the tables, once per
+    /// schema version.
+    let foreignKeys: [ForeignKey]
+    /// The synced tables with a CHECK constraint.
+    let checked: Set<String>
 
     /// The synced tables of the database on `connection`: `names`, or every captured table.
     /// - Throws: ``SyncError/schemaMismatch`` for a named table that is missing or not
@@ -30,7 +36,16 @@ struct SyncedTables: Sendable {
             throw SyncError(.schemaMismatch, "cannot sync \(keyless.map { "'\($0)'" }.joined(separator: ", ")): a synced table needs a PRIMARY KEY to name its rows on every machine (rowids differ between files); add one in a migration, or pass --table for the others", table: keyless.first)
         }
         byName = tables
-        schemaVersion = try Self.schemaVersion(connection)
+        schemaVersion = try connection.schemaVersion()
+        var foreignKeys: [ForeignKey] = []
+        var checked: Set<String> = []
+        for name in tables.keys.sorted() {
+            let rules = try TableRules.read(name, connection)
+            if !rules.checks.isEmpty { checked.insert(name) }
+            foreignKeys += rules.foreignKeys.compactMap { key in tables[key.parent].map { key.referencing($0.primaryKey) } }
+        }
+        self.foreignKeys = foreignKeys
+        self.checked = checked
     }
 
     /// The names, sorted.
@@ -40,11 +55,6 @@ struct SyncedTables: Sendable {
     func key(of row: [String: SQLiteValue], in table: CapturedTable) -> [SQLiteValue]? {
         let values = table.primaryKey.compactMap { row[$0] }
         return values.count == table.primaryKey.count ? values : nil
-    }
-
-    /// The database's schema version now.
-    static func schemaVersion(_ connection: Connection) throws -> Int64 {
-        try connection.scalar("PRAGMA schema_version")?.integerValue ?? 0
     }
 }
 #endif

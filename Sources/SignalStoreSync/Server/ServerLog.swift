@@ -175,7 +175,7 @@ struct ServerLog: Sendable {
     /// Deletes every log entry of `tables` that a later-stamped entry of the same register
     /// supersedes (see ``RemoteApplier``): per row, only the latest insert, the latest delete
     /// and per column the latest update stay. Returns how many entries went. Tables with
-    /// constraints between rows are left whole (``SyncedTables/compactable(_:)``).
+    /// constraints between rows are left whole (``SyncedTables/compactable``).
     ///
     /// Safe at any time, for every replica whatever its cursor: a replica's rows are a function
     /// of the latest stamp of each register, and the entry carrying it stays in the log, either

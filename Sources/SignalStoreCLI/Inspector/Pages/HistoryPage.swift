@@ -39,7 +39,7 @@ enum HistoryPage {
         let (values, rules) = try store.readForCLI { connection in
             (
                 try connection.statement("SELECT \(cells) FROM \(quotedIdentifier(schema.name)) WHERE rowid = ?").rows([.integer(rowID)]).first,
-                try TableConstraints.read(schema.name, connection)
+                try TableRules.read(schema.name, connection)
             )
         }
         guard let values else { return ("<p class=\"none\">The row is not in the table now.</p>", [:]) }

@@ -6,7 +6,7 @@ import SignalStore
 /// prints them (UNIQUE, CHECK, foreign keys with their actions, each parent a link) and its
 /// indexes as written.
 enum SchemaView {
-    static func details(_ table: TableSchema, _ rules: TableConstraints, indexes: [String]) -> HTML {
+    static func details(_ table: TableSchema, _ rules: TableRules, indexes: [String]) -> HTML {
         let columns = table.columns.map { column -> HTML in
             """
             <tr><td>\(column.name)</td><td>\(column.declaredType.isEmpty ? "(none)" : column.declaredType)</td>\
@@ -16,7 +16,7 @@ enum SchemaView {
         let unique = rules.uniqueKeys.map { key -> HTML in "<li><code>\(key.sql)</code></li>" }
         let checks = rules.checks.map { check -> HTML in "<li><code>CHECK (\(check))</code></li>" }
         let foreignKeys = rules.foreignKeys.map { key -> HTML in
-            "<li class=\"foreign-key\"><code>\(key.sql)</code> → <a href=\"/tables/\(QueryString.escape(key.table))\">\(key.table)</a></li>"
+            "<li class=\"foreign-key\"><code>\(key.sql)</code> → <a href=\"/tables/\(QueryString.escape(key.parent))\">\(key.parent)</a></li>"
         }
         let indexList = indexes.map { sql -> HTML in "<li><code>\(sql)</code></li>" }
         let ruleItems = unique + checks + foreignKeys

@@ -23,7 +23,7 @@ enum TablePage {
             let (page, count, rules, indexes) = try inspector.store.readForCLI { connection in
                 (
                     try request.read(tableQuery, connection), try tableQuery.count(connection),
-                    try TableConstraints.read(schema.name, connection), try indexDefinitions(schema.name, connection)
+                    try TableRules.read(schema.name, connection), try TableRules.indexDefinitions(of: schema.name, connection)
                 )
             }
             let view = View(table: tableQuery, query: query, links: ForeignKeyLinks(rules), dates: EpochDate.columns(of: schema, query))
@@ -48,12 +48,6 @@ enum TablePage {
         let total = "\(count.formatted()) \(count == 1 ? "row" : "rows")\(filtered ? (count == 1 ? " matches" : " match") : "")"
         guard shown > 0, Int64(shown) < count || first > 1 else { return count == 0 ? (filtered ? "no rows match" : "no rows") : total }
         return "rows \(first.formatted())–\((first + shown - 1).formatted()) of \(count.formatted())\(filtered ? " matching" : "")"
-    }
-
-    /// Each index of the table as written (`CREATE INDEX …`), for the schema view.
-    private static func indexDefinitions(_ table: String, _ connection: Connection) throws -> [String] {
-        try connection.statement("SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL ORDER BY name")
-            .rows([.text(table)]).compactMap { $0[0].textValue }
     }
 
     /// What a `WITHOUT ROWID` table's page says: the change feed captures only rowid tables, so
