@@ -50,10 +50,12 @@ struct ModelMembers {
     }
 
     private var valuesFunction: DeclSyntax {
-        let values = model.persisted.map { "_$\($0.name).sqliteValue" }.joined(separator: ", ")
+        let values = model.persisted.enumerated().map { index, property in
+            "try SignalStore.ModelRuntime.storable(_$\(property.name), column: \(index), of: Self.self)"
+        }.joined(separator: ", ")
         return """
-            \(raw: access)nonisolated func _$values() -> [SignalStore.SQLiteValue] {
-                _$model.withLock { [\(raw: values)] }
+            \(raw: access)nonisolated func _$values() throws -> [SignalStore.SQLiteValue] {
+                try _$model.withLock { [\(raw: values)] }
             }
             """
     }

@@ -83,9 +83,9 @@ struct ModelExpansionTests {
                     _$x = try row.value(at: 1, as: (Double).self, column: Self._$columns[1], table: Self._$table)
                 }
 
-                nonisolated func _$values() -> [SignalStore.SQLiteValue] {
-                    _$model.withLock {
-                        [_$id.sqliteValue, _$x.sqliteValue]
+                nonisolated func _$values() throws -> [SignalStore.SQLiteValue] {
+                    try _$model.withLock {
+                        [try SignalStore.ModelRuntime.storable(_$id, column: 0, of: Self.self), try SignalStore.ModelRuntime.storable(_$x, column: 1, of: Self.self)]
                     }
                 }
 

@@ -12,7 +12,9 @@ public protocol PersistentModel: AnyObject, Sendable, Observable {
     /// Creates an object from a row (values in `_$columns` order).
     init(_$row: ModelRow) throws
     /// The current values, in `_$columns` order.
-    func _$values() -> [SQLiteValue]
+    /// - Throws: ``StoreError/invalidArgument(_:)`` for a value that cannot be stored
+    ///   (``ModelRuntime/storable(_:column:of:)``).
+    func _$values() throws -> [SQLiteValue]
     /// The current value of column `index`.
     func _$value(column index: Int) -> SQLiteValue
     /// Stores `value` in column `index`; returns whether it changed.
