@@ -5,6 +5,8 @@ package struct JournalRun: Sendable {
     package let first: Int64
     /// How many entries of each table and operation the run holds, in no particular order.
     package let counts: [(table: String, operation: Change.Operation, count: Int)]
+    /// Whether the run may go on before ``first``: it fills the whole window looked at.
+    package let mayGoOn: Bool
 }
 
 extension Journal {
@@ -67,23 +69,31 @@ extension Journal {
             filter += " AND operation = ?"
             filterArguments.append(.text(operation.rawValue))
         }
-        let range: [SQLiteValue] = [.integer(seq), .integer(seq - window)]
         // The newest entry, going back, written more than `closeness` before the one after it:
-        // the run starts after it.
+        // the run starts after it. Looked for in a short stretch first, then longer ones: most
+        // runs are short, and the window function reads its whole stretch.
         let breakSQL = """
             SELECT seq FROM (SELECT seq, lag(timestamp) OVER (ORDER BY seq DESC) - timestamp AS gap \
             FROM \(changes) WHERE seq <= ? AND seq > ?\(filter)) WHERE gap > ? ORDER BY seq DESC LIMIT 1
             """
-        let breakSeq = try connection.scalar(breakSQL, range + filterArguments + [.real(closeness)])?.integerValue ?? (seq - window)
+        var breakSeq: Int64?
+        for stretch in [min(1_000, window), min(30_000, window), window] {
+            let range: [SQLiteValue] = [.integer(seq), .integer(seq - stretch)]
+            if let found = try connection.scalar(breakSQL, range + filterArguments + [.real(closeness)])?.integerValue {
+                breakSeq = found
+                break
+            }
+            if seq - stretch <= 0 { break }
+        }
         let countSQL = "SELECT table_name, operation, count(*), min(seq) FROM \(changes) WHERE seq > ? AND seq < ?\(filter) GROUP BY table_name, operation"
-        let rows = try connection.statement(countSQL).rows([.integer(breakSeq), .integer(seq)] + filterArguments)
+        let rows = try connection.statement(countSQL).rows([.integer(breakSeq ?? (seq - window)), .integer(seq)] + filterArguments)
         let counts = rows.compactMap { row -> (table: String, operation: Change.Operation, count: Int)? in
             guard let name = row[0].textValue, let operation = row[1].textValue.flatMap(Change.Operation.init(rawValue:)),
                   let count = row[2].integerValue else { return nil }
             return (name, operation, Int(count))
         }
         guard let first = rows.compactMap({ $0[3].integerValue }).min() else { return nil }
-        return JournalRun(first: first, counts: counts)
+        return JournalRun(first: first, counts: counts, mayGoOn: breakSeq == nil && seq - window > 0)
     }
 
     /// The last seq after `seq`, without reading the entries (one lookup of the primary key,

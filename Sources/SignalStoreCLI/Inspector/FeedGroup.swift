@@ -49,6 +49,9 @@ struct FeedGroup: Sendable {
     /// The first entry's row as a line of its own, for a group of one.
     private let soloRow: HTML
     private var lastTimestamp: Date
+    /// Whether entries before ``from`` may belong to the group too (it was counted back only
+    /// ``longestExtension`` seqs).
+    private var mayGoOn = false
 
     /// The number of entries.
     var count: Int { tallies.reduce(0) { $0 + $1.count } }
@@ -91,6 +94,7 @@ struct FeedGroup: Sendable {
     /// values).
     mutating func extend(with run: JournalRun) {
         from = min(from, run.first)
+        mayGoOn = run.mayGoOn
         for counted in run.counts {
             if let index = tallies.firstIndex(where: { $0.table == counted.table && $0.operation == counted.operation }) {
                 tallies[index].count += counted.count
@@ -207,7 +211,7 @@ extension FeedGroup {
         return """
             <tr class="group" data-seq="\(through)" data-group="\(key)"><td class="num">#\(from)–#\(through)</td><td class="time">\(time)</td>\
             <td colspan="5"><button type="button" class="toggle" hidden aria-expanded="false">▸</button> \
-            <a class="group-link" href="\(path(filters))">\(count.formatted()) entries written together</a>: \(Self.summary(tallies))\(shown)</td></tr>
+            <a class="group-link" href="\(path(filters))">\(mayGoOn ? "at least " : "")\(count.formatted()) entries written together</a>: \(Self.summary(tallies))\(shown)</td></tr>
             \(members.reversed().map(\.row))
             """
     }
