@@ -58,3 +58,16 @@ struct SyncedTables: Sendable {
     }
 }
 #endif
+
+#if SIGNALSTORE_SYNC
+extension CapturedTable {
+    /// Checks that this database's table has every column another replica's change wrote.
+    /// - Throws: ``SyncError/Code/schemaMismatch`` naming the missing columns.
+    func checkColumns(_ columns: some Sequence<String>, writtenBy remote: RemoteEntry) throws {
+        let missing = columns.filter { !self.columns.contains($0) }.sorted()
+        guard missing.isEmpty else {
+            throw SyncError(.schemaMismatch, "replica \(remote.origin) wrote column\(missing.count == 1 ? "" : "s") \(missing.map { "'\($0)'" }.joined(separator: ", ")) of '\(name)', which this database does not have; migrate this database to the same schema version as the other replicas, then sync again", table: name, column: missing.first)
+        }
+    }
+}
+#endif

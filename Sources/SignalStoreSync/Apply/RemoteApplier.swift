@@ -205,7 +205,7 @@ final class RemoteApplier {
         guard let payload = entry.payload, let inserted = SyncValueCoding.decodeRow(payload) else {
             throw SyncError(.server, "the server's log holds an insert into '\(entry.table)' without a readable row (position \(remote.position)); the log was changed by hand", table: entry.table)
         }
-        try checkColumns(inserted.keys, of: table, remote)
+        try table.checkColumns(inserted.keys, writtenBy: remote)
         guard try ReplicaState.raise(.insert, entry.table, entry.key, to: remote.stamp, value: payload, fromServer: fromServer, connection) else { return false }
         insertStamps[RowName(table: entry.table, key: entry.key)] = remote.stamp
         let later = try ReplicaState.laterRegisters(entry.table, entry.key, connection)
@@ -249,7 +249,7 @@ final class RemoteApplier {
         guard let column = entry.column, let payload = entry.payload, let value = SyncValueCoding.decode(payload) else {
             throw SyncError(.server, "the server's log holds an update of '\(entry.table)' without a readable column and value (position \(remote.position)); the log was changed by hand", table: entry.table)
         }
-        try checkColumns([column], of: table, remote)
+        try table.checkColumns([column], writtenBy: remote)
         guard try ReplicaState.raise(.column(column), entry.table, entry.key, to: remote.stamp, value: payload, fromServer: fromServer, connection) else { return false }
         // A row that is not here stays away (deleted: deletes win; or its insert is still to
         // come, and will take this value then).
@@ -293,13 +293,6 @@ final class RemoteApplier {
             rowIDLookups[table.name] = lookup
         }
         return try lookup.scalar(key)?.integerValue
-    }
-
-    private func checkColumns(_ columns: some Sequence<String>, of table: CapturedTable, _ remote: RemoteEntry) throws {
-        let missing = columns.filter { !table.columns.contains($0) }.sorted()
-        guard missing.isEmpty else {
-            throw SyncError(.schemaMismatch, "replica \(remote.origin) wrote column\(missing.count == 1 ? "" : "s") \(missing.map { "'\($0)'" }.joined(separator: ", ")) of '\(table.name)', which this database does not have; migrate this database to the same schema version as the other replicas, then sync again", table: table.name, column: missing.first)
-        }
     }
 }
 #endif

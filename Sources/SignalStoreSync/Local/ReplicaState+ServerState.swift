@@ -1,0 +1,35 @@
+#if SIGNALSTORE_SYNC
+import SignalStore
+
+/// What the stamps table says of a row beyond its own registers: the later registers of a row,
+/// and the row as the server's log left it.
+extension ReplicaState {
+    /// The delete and update registers of a row, in one read.
+    static func laterRegisters(_ table: String, _ key: String, _ connection: Connection) throws -> LaterRegisters {
+        var result = LaterRegisters()
+        for row in try connection.statement("SELECT col, hlc, origin, value FROM \(stampsTable) WHERE tbl = ? AND row_key = ? AND col <> '#insert'")
+            .rows([.text(table), .text(key)]) {
+            guard case .text(let name) = row[0], let stamp = storedStamp(row[1], row[2], row[3]) else { continue }
+            switch Register(name: name) {
+            case .delete: result.delete = stamp
+            case .column(let column): result.columns[column] = stamp
+            case .insert: break
+            }
+        }
+        return result
+    }
+
+    /// The row as the server's log makes it (this replica's pending changes left out), or `nil`
+    /// if the row does not exist there or its inserted values are unknown.
+    static func serverRow(_ table: String, _ key: String, _ connection: Connection) throws -> [String: SQLiteValue]? {
+        let registers = try states(table, key, connection)
+        guard let inserted = registers[.insert]?.server, let payload = inserted.value, var row = SyncValueCoding.decodeRow(payload) else { return nil }
+        if let deleted = registers[.delete]?.server, deleted.stamp > inserted.stamp { return nil }
+        for case (.column(let column), let state) in registers {
+            guard let server = state.server, server.stamp > inserted.stamp else { continue }
+            row[column] = server.value.flatMap(SyncValueCoding.decode) ?? .null
+        }
+        return row
+    }
+}
+#endif
