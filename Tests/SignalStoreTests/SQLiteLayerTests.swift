@@ -226,4 +226,25 @@ struct SQLiteLayerTests {
         #expect(statements[0].sql == "CREATE TABLE a (x TEXT DEFAULT 'x;y');")
         #expect(statements[1].sql.hasSuffix("END;"))
     }
+
+    /// Issue 33, item 3: SQL built by interpolation quotes names and binds values, so a hostile
+    /// name or value is only ever a name or a value.
+    @Test func interpolatedSQLQuotesNamesAndBindsValues() throws {
+        let table = #"odd "name" ; DROP TABLE x"#
+        let value = SQLiteValue.text("'); DROP TABLE x; --")
+        let sql: SQL = "SELECT \(identifiers: ["a", #"b"c"#]) FROM \(identifier: table) WHERE a = \(value: value) AND b IN (\(values: [.integer(1), .null])) LIMIT \(5)"
+        #expect(sql.text == #"SELECT "a", "b""c" FROM "odd ""name"" ; DROP TABLE x" WHERE a = ? AND b IN (?, ?) LIMIT 5"#)
+        #expect(sql.arguments == [value, .integer(1), .null])
+        let first: SQL = "\(identifier: "a") = \(value: .integer(1))"
+        let condition = SQL(joining: [first, "\(identifier: "b") IS NULL"], separator: " AND ")
+        let nested: SQL = "DELETE FROM t WHERE \(condition)"
+        #expect(nested.text == #"DELETE FROM t WHERE "a" = ? AND "b" IS NULL"#)
+        #expect(nested.arguments == [.integer(1)])
+
+        let connection = try Connection(path: ":memory:")
+        try connection.run("CREATE TABLE \(identifier: table) (a TEXT, \(identifier: #"b"c"#) INTEGER)")
+        try connection.run("INSERT INTO \(identifier: table) VALUES (\(values: [value, .integer(7)]))")
+        #expect(try connection.rows("SELECT \(identifiers: ["a", #"b"c"#]) FROM \(identifier: table) WHERE a = \(value: value)") == [[value, .integer(7)]])
+        #expect(try connection.scalar("SELECT count(*) FROM \(identifier: table)") == .integer(1))
+    }
 }

@@ -15,18 +15,18 @@ extension Journal {
                 let current = existing.filter { $0.value.table == table.name }.mapValues(\.sql)
                 existing = existing.filter { $0.value.table != table.name }
                 guard current != Dictionary(uniqueKeysWithValues: triggers.all.map { ($0.name, $0.sql) }) else { continue }
-                for name in current.keys { try connection.execute("DROP TRIGGER \(quotedIdentifier(name))") }
+                for name in current.keys { try connection.run("DROP TRIGGER \(identifier: name)") }
                 for trigger in triggers.all { try connection.execute(trigger.sql) }
                 if current.isEmpty, snapshotNewTables { try connection.execute(triggers.snapshotSQL) }
             }
-            for name in existing.keys { try connection.execute("DROP TRIGGER IF EXISTS \(quotedIdentifier(name))") }
+            for name in existing.keys { try connection.run("DROP TRIGGER IF EXISTS \(identifier: name)") }
         }
     }
 
     /// Drops every capture trigger (before a migration changes the schema under them).
     static func removeCapture(_ connection: Connection) throws {
         for name in try existingTriggers(connection).keys {
-            try connection.execute("DROP TRIGGER \(quotedIdentifier(name))")
+            try connection.run("DROP TRIGGER \(identifier: name)")
         }
     }
 

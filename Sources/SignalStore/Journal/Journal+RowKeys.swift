@@ -75,8 +75,7 @@ extension Journal {
         }
 
         private static func currentKey(of rowID: Int64, _ table: String, _ key: [String], _ connection: Connection) throws -> [SQLiteValue]? {
-            let columns = key.map(quotedIdentifier).joined(separator: ", ")
-            return try connection.statement("SELECT \(columns) FROM \(quotedIdentifier(table)) WHERE rowid = ?").rows([.integer(rowID)]).first
+            try connection.rows("SELECT \(identifiers: key) FROM \(identifier: table) WHERE rowid = \(value: .integer(rowID))").first
         }
     }
 }

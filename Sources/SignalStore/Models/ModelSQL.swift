@@ -25,12 +25,10 @@ final class ModelSQL: Sendable {
         propertyNames = type._$columns.map(\.property)
         columnNames = type._$columnNames
         primaryKeyIndex = type._$columns.firstIndex(where: \.isPrimaryKey) ?? 0
-        let quotedTable = quotedIdentifier(table)
-        let quotedColumns = columnNames.map(quotedIdentifier)
         insert = RowSQL.insert(into: table, columns: columnNames)
-        select = "SELECT rowid, \(quotedColumns.joined(separator: ", ")) FROM \(quotedTable)"
+        select = SQL("SELECT rowid, \(identifiers: columnNames) FROM \(identifier: table)").text
         selectByRowID = select + " WHERE rowid = ?"
-        primaryKeyCondition = "\(quotedColumns[primaryKeyIndex]) = ?"
+        primaryKeyCondition = SQL("\(identifier: columnNames[primaryKeyIndex]) = ?").text
         updates = columnNames.map { RowSQL.update(table, columns: [$0]) }
         delete = RowSQL.delete(from: table)
         columnIndexes = Dictionary(uniqueKeysWithValues: columnNames.enumerated().map { ($1, $0) })

@@ -25,7 +25,8 @@ public struct ModelFilter<Model: PersistentModel>: Sendable {
 
     /// The condition `column operator ?`, for a persisted property.
     static func comparison<Value: SQLiteValueConvertible>(_ keyPath: KeyPath<Model, Value>, _ operator: String, _ value: Value) -> ModelFilter {
-        ModelFilter(sql: "\(quotedIdentifier(ModelFilter.column(of: keyPath))) \(`operator`) ?", arguments: [value.sqliteValue])
+        let sql: SQL = "\(identifier: ModelFilter.column(of: keyPath)) \(SQL(stringLiteral: `operator`)) \(value: value.sqliteValue)"
+        return ModelFilter(sql: sql.text, arguments: sql.arguments)
     }
 
     /// The column of a persisted property.

@@ -8,12 +8,12 @@ public struct ModelOrdering<Model: PersistentModel>: Sendable {
 
     /// Smallest first (NULL first, as SQLite orders it).
     public static func ascending<Value>(_ keyPath: KeyPath<Model, Value>) -> ModelOrdering {
-        ModelOrdering(sql: "\(quotedIdentifier(ModelFilter<Model>.column(of: keyPath))) ASC")
+        ModelOrdering(sql: SQL("\(identifier: ModelFilter<Model>.column(of: keyPath)) ASC").text)
     }
 
     /// Largest first (NULL last).
     public static func descending<Value>(_ keyPath: KeyPath<Model, Value>) -> ModelOrdering {
-        ModelOrdering(sql: "\(quotedIdentifier(ModelFilter<Model>.column(of: keyPath))) DESC")
+        ModelOrdering(sql: SQL("\(identifier: ModelFilter<Model>.column(of: keyPath)) DESC").text)
     }
 
     /// The `ORDER BY` clause of `orderings`, ending with the rowid.

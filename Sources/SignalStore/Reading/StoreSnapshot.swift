@@ -42,9 +42,9 @@ public struct StoreSnapshot {
     /// The number of rows matching `predicate` in `Model`'s table in this snapshot.
     public func count<Model: PersistentModel>(_ type: Model.Type, where predicate: String? = nil, arguments: [SQLiteValue] = []) throws(StoreError) -> Int {
         do {
-            var sql = "SELECT count(*) FROM \(quotedIdentifier(Model._$table))"
-            if let predicate { sql += " WHERE \(predicate)" }
-            guard let count = try connection.scalar(sql, arguments)?.integerValue else { return 0 }
+            var sql: SQL = "SELECT count(*) FROM \(identifier: Model._$table)"
+            if let predicate { sql = "\(sql) WHERE \(SQL(stringLiteral: predicate))" }
+            guard let count = try connection.scalar(sql.text, arguments)?.integerValue else { return 0 }
             return Int(count)
         } catch {
             throw StoreError(error)

@@ -33,7 +33,7 @@ struct ResultsOrdering: Sendable {
 
     /// The columns a row's sort key holds, in term order (each quoted), for a `SELECT`.
     var keyColumnsSQL: String {
-        terms.map { $0.term.column == "rowid" ? "rowid" : quotedIdentifier($0.term.column) }.joined(separator: ", ")
+        SQL(joining: terms.map { $0.term.column == "rowid" ? "rowid" : "\(identifier: $0.term.column)" }, separator: ", ").text
     }
 
     /// Whether row `a` (its rowid and sort key) comes before row `b`.

@@ -27,7 +27,7 @@ struct ResultsQuery<Model: PersistentModel>: Sendable {
         let seq: Int64
     }
 
-    private var table: String { quotedIdentifier(Model._$table) }
+    private var table: String { SQL("\(identifier: Model._$table)").text }
 
     private var whereClause: String {
         predicate.map { " WHERE (\($0))" } ?? ""

@@ -34,12 +34,18 @@ package struct TableSchema: Sendable, Equatable {
     /// The SQL expression that identifies a row: the single primary-key column, else `rowid`.
     /// `"a" IS ? AND "b" IS ?` over the primary key's columns: a row named by its key, the key's
     /// values bound in key order.
-    package var keyCondition: String {
-        primaryKey.map { "\(quotedIdentifier($0)) IS ?" }.joined(separator: " AND ")
+    /// For a statement prepared once and run with each key (its `?`s are not bound here).
+    package var keyCondition: SQL {
+        SQL(joining: primaryKey.map { "\(identifier: $0) IS ?" }, separator: " AND ")
     }
 
-    package var keyExpression: String {
-        keyColumn.map { quotedIdentifier($0.name) } ?? "rowid"
+    /// ``keyCondition`` with `key`'s values bound.
+    package func keyCondition(_ key: [SQLiteValue]) -> SQL {
+        SQL(joining: zip(primaryKey, key).map { "\(identifier: $0) IS \(value: $1)" }, separator: " AND ")
+    }
+
+    package var keyExpression: SQL {
+        keyColumn.map { "\(identifier: $0.name)" } ?? "rowid"
     }
 
     /// The column called `name`, matched case-insensitively as SQLite matches identifiers.

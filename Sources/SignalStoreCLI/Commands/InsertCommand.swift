@@ -59,8 +59,7 @@ struct InsertCommand: ParsableCommand {
             return try access.row(key, connection) ?? []
         }
         let rowID = SQLiteValue.integer(connection.lastInsertRowID)
-        let rows = try connection.statement("SELECT \(schema.columns.map { quotedIdentifier($0.name) }.joined(separator: ", ")) FROM \(quotedIdentifier(schema.name)) WHERE rowid = ?")
-            .rows([rowID])
+        let rows = try connection.rows("SELECT \(identifiers: schema.columnNames) FROM \(identifier: schema.name) WHERE rowid = \(value: rowID)")
         return rows.first.map { Array(zip(schema.columns.map(\.name), $0)) } ?? []
     }
 }

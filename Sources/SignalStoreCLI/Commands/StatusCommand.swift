@@ -97,7 +97,7 @@ private enum MigrationPlan {
 func rowCount(of table: String, in store: Store) throws(CLIError) -> Int64 {
     try CLIFailure.run {
         try store.readConnection { connection in
-            try connection.scalar("SELECT count(*) FROM \(quotedIdentifier(table))")?.integerValue ?? 0
+            try connection.scalar("SELECT count(*) FROM \(identifier: table)")?.integerValue ?? 0
         }
     }
 }

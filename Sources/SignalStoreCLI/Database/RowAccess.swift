@@ -6,14 +6,13 @@ import SignalStore
 struct RowAccess {
     let table: TableSchema
 
-    private var columnList: String {
-        table.columns.map { quotedIdentifier($0.name) }.joined(separator: ", ")
+    private var columnList: SQL {
+        "\(identifiers: table.columns.map(\.name))"
     }
 
     /// The row whose key is `id`, as (column, value) pairs in schema order; `nil` if none.
     func row(_ id: SQLiteValue, _ connection: Connection) throws -> [(String, SQLiteValue)]? {
-        let rows = try connection.statement("SELECT \(columnList) FROM \(quotedIdentifier(table.name)) WHERE \(table.keyExpression) = ?")
-            .rows([id])
+        let rows = try connection.rows("SELECT \(columnList) FROM \(identifier: table.name) WHERE \(table.keyExpression) = \(value: id)")
         return rows.first.map { Array(zip(table.columns.map(\.name), $0)) }
     }
 
@@ -28,23 +27,18 @@ struct RowAccess {
     /// paged by offset.
     func page(after key: SQLiteValue?, offset: Int, limit: Int, _ connection: Connection) throws -> (rows: [[(String, SQLiteValue)]], lastKey: SQLiteValue?) {
         let keyed = !(table.isWithoutRowID && table.keyColumn == nil)
-        let keyExpression = keyed ? table.keyExpression : "1"
-        var sql = "SELECT \(keyExpression), \(columnList) FROM \(quotedIdentifier(table.name))"
-        var arguments: [SQLiteValue] = []
-        if keyed, let key {
-            sql += " WHERE \(keyExpression) > ?"
-            arguments.append(key)
-        }
-        sql += " ORDER BY \(keyed ? keyExpression : "\(columnList)") LIMIT ? OFFSET ?"
-        arguments += [.integer(Int64(limit)), .integer(Int64(keyed ? 0 : offset))]
-        let rows = try connection.statement(sql).rows(arguments)
+        let keyExpression: SQL = keyed ? table.keyExpression : "1"
+        let after: SQL = if keyed, let key { " WHERE \(keyExpression) > \(value: key)" } else { "" }
+        let order = keyed ? keyExpression : columnList
+        let rows = try connection.rows(
+            "SELECT \(keyExpression), \(columnList) FROM \(identifier: table.name)\(after) ORDER BY \(order) LIMIT \(limit) OFFSET \(keyed ? 0 : offset)")
         return (rows.map { Array(zip(table.columns.map(\.name), $0.dropFirst())) }, rows.last?.first)
     }
 
     /// The rowid of the row whose key is `id`; `nil` if none or the table has no rowid.
     func rowID(of id: SQLiteValue, _ connection: Connection) throws -> Int64? {
         guard !table.isWithoutRowID else { return nil }
-        return try connection.scalar("SELECT rowid FROM \(quotedIdentifier(table.name)) WHERE \(table.keyExpression) = ?", [id])?.integerValue
+        return try connection.scalar("SELECT rowid FROM \(identifier: table.name) WHERE \(table.keyExpression) = \(value: id)")?.integerValue
     }
 
     /// The error for an id that matches no row.

@@ -102,7 +102,7 @@ struct DemoScript {
 
     private func column(_ name: String, of store: Store) throws -> String {
         try store.readForCLI { connection in
-            let value = try connection.scalar("SELECT \(quotedIdentifier(name)) FROM orders WHERE id = 1") ?? .null
+            let value = try connection.scalar("SELECT \(identifier: name) FROM orders WHERE id = 1") ?? .null
             return ValueFormat.human(value)
         }
     }

@@ -12,9 +12,8 @@ enum CellValue {
 
     /// The SQL that reads `column` for a cell: text and blobs cut one past ``shownLength``, so
     /// a huge value is never read whole and a cut one is known by its length.
-    static func selectExpression(_ column: String) -> String {
-        let quoted = quotedIdentifier(column)
-        return "CASE WHEN typeof(\(quoted)) IN ('text', 'blob') THEN substr(\(quoted), 1, \(shownLength + 1)) ELSE \(quoted) END"
+    static func selectExpression(_ column: String) -> SQL {
+        "CASE WHEN typeof(\(identifier: column)) IN ('text', 'blob') THEN substr(\(identifier: column), 1, \(shownLength + 1)) ELSE \(identifier: column) END"
     }
 
     /// A `<td>` for `value` as read through ``selectExpression(_:)``: a link to `link` when

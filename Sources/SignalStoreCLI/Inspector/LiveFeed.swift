@@ -98,12 +98,13 @@ final class LiveFeed: Sendable {
         let wakeUps = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         let commits = store.committedSeqs().subscribe(onValue: { _ in wakeUps.continuation.yield() }, onCompleted: { wakeUps.continuation.finish() })
         Task { [self] in
-            Task {
+            let beat = Task {
                 while !Task.isCancelled {
                     try await Task.sleep(for: Self.heartbeat)
                     wakeUps.continuation.yield()
                 }
             }
+            defer { beat.cancel() }
             for await _ in wakeUps.stream {
                 if let gone = file?.change {
                     publish([.gone(gone)], goneMessage: gone)

@@ -7,7 +7,7 @@ import SignalStore
 /// the thousandth page of a million-row table costs what the first does when the sort column
 /// is indexed.
 ///
-/// Column names come from the schema and are quoted; every value is bound.
+/// Column names come from the schema and are quoted; every value is bound (``SQL``).
 struct TableQuery {
     /// A filter's comparison.
     enum Comparison: String, CaseIterable {
@@ -118,30 +118,29 @@ struct TableQuery {
     var isKeyed: Bool { table.keyColumn != nil || !table.isWithoutRowID }
 
     /// The expression rows are sorted by.
-    private var sortExpression: String {
-        sortColumn.map { quotedIdentifier($0.name) } ?? keyExpression
+    private var sortExpression: SQL {
+        sortColumn.map { "\(identifier: $0.name)" } ?? keyExpression
     }
 
-    private var keyExpression: String {
-        isKeyed ? table.keyExpression : table.primaryKey.map(quotedIdentifier).joined(separator: ", ")
+    private var keyExpression: SQL {
+        isKeyed ? table.keyExpression : "\(identifiers: table.primaryKey)"
     }
 
-    /// The conditions, joined by AND, and their bound values; `nil` without conditions.
-    private var filterCondition: (sql: String, arguments: [SQLiteValue])? {
+    /// The conditions, joined by AND, their values bound; `nil` without conditions.
+    private var filterCondition: SQL? {
         guard !filters.isEmpty else { return nil }
-        let conditions = filters.map { filter -> (sql: String, arguments: [SQLiteValue]) in
-            let column = quotedIdentifier(filter.column.name)
+        return SQL(joining: filters.map { filter -> SQL in
+            let column: SQL = "\(identifier: filter.column.name)"
             switch filter.comparison {
-            case .equals: return ("\(column) = ?", [filter.value])
-            case .notEquals: return ("\(column) IS NOT ?", [filter.value])
-            case .less: return ("\(column) < ?", [filter.value])
-            case .greater: return ("\(column) > ?", [filter.value])
-            case .contains: return ("instr(CAST(\(column) AS TEXT), ?) > 0", [filter.value])
-            case .isNull: return ("\(column) IS NULL", [])
-            case .isNotNull: return ("\(column) IS NOT NULL", [])
+            case .equals: return "\(column) = \(value: filter.value)"
+            case .notEquals: return "\(column) IS NOT \(value: filter.value)"
+            case .less: return "\(column) < \(value: filter.value)"
+            case .greater: return "\(column) > \(value: filter.value)"
+            case .contains: return "instr(CAST(\(column) AS TEXT), \(value: filter.value)) > 0"
+            case .isNull: return "\(column) IS NULL"
+            case .isNotNull: return "\(column) IS NOT NULL"
             }
-        }
-        return (conditions.map(\.sql).joined(separator: " AND "), conditions.flatMap(\.arguments))
+        }, separator: " AND ")
     }
 
     /// The rows before `cursor`, at most `limit`, in the page's order, and whether more come
@@ -156,28 +155,20 @@ struct TableQuery {
     /// With `wholeValues`, text and blobs are read whole (an export); otherwise cut for a cell
     /// (``CellValue/selectExpression(_:)``).
     func page(after cursor: Cursor?, offset: Int, limit: Int, wholeValues: Bool = false, _ connection: Connection) throws -> (rows: [Row], more: Bool) {
-        let cells = table.columns.map { wholeValues ? quotedIdentifier($0.name) : CellValue.selectExpression($0.name) }.joined(separator: ", ")
-        let rowID = table.isWithoutRowID ? "NULL" : "rowid"
-        let key = isKeyed ? keyExpression : "NULL"
-        var conditions: [String] = []
-        var arguments: [SQLiteValue] = []
-        if let filter = filterCondition {
-            conditions.append(filter.sql)
-            arguments += filter.arguments
-        }
+        let cells = SQL(joining: table.columns.map { wholeValues ? "\(identifier: $0.name)" : CellValue.selectExpression($0.name) }, separator: ", ")
+        let rowID: SQL = table.isWithoutRowID ? "NULL" : "rowid"
+        let key: SQL = isKeyed ? keyExpression : "NULL"
+        var conditions: [SQL] = filterCondition.map { [$0] } ?? []
         if isKeyed, let cursor {
-            let after = afterCondition(try resolved(cursor, connection))
-            conditions.append(after.sql)
-            arguments += after.arguments
+            conditions.append(afterCondition(try resolved(cursor, connection)))
         }
-        let direction = descending ? "DESC" : "ASC"
-        var sql = "SELECT \(rowID), \(key), \(sortExpression), \(cells) FROM \(quotedIdentifier(table.name))"
-        if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
-        sql += " ORDER BY \(sortExpression) \(direction)"
-        if sortColumn != nil || !isKeyed { sql += ", \(keyExpression) \(direction)" }
-        sql += " LIMIT ? OFFSET ?"
-        arguments += [.integer(Int64(limit + 1)), .integer(Int64(isKeyed ? 0 : offset))]
-        let read = try connection.statement(sql).rows(arguments)
+        let direction: SQL = descending ? "DESC" : "ASC"
+        let condition: SQL = conditions.isEmpty ? "" : " WHERE \(SQL(joining: conditions, separator: " AND "))"
+        let tieBreak: SQL = sortColumn != nil || !isKeyed ? ", \(keyExpression) \(direction)" : ""
+        let read = try connection.rows("""
+            SELECT \(rowID), \(key), \(sortExpression), \(cells) FROM \(identifier: table.name)\(condition) \
+            ORDER BY \(sortExpression) \(direction)\(tieBreak) LIMIT \(limit + 1) OFFSET \(isKeyed ? 0 : offset)
+            """)
         let rows = read.prefix(limit).map { values in
             Row(rowID: values[0].integerValue, values: Array(values.dropFirst(3)), cursor: Cursor(sortValue: values[2], key: values[1]))
         }
@@ -186,10 +177,8 @@ struct TableQuery {
 
     /// The number of rows the filter keeps.
     func count(_ connection: Connection) throws -> Int64 {
-        var sql = "SELECT count(*) FROM \(quotedIdentifier(table.name))"
-        let filter = filterCondition
-        if let filter { sql += " WHERE " + filter.sql }
-        return try connection.scalar(sql, filter?.arguments ?? [])?.integerValue ?? 0
+        let condition: SQL = filterCondition.map { " WHERE \($0)" } ?? ""
+        return try connection.scalar("SELECT count(*) FROM \(identifier: table.name)\(condition)")?.integerValue ?? 0
     }
 
     /// `cursor` with its sort value, read from the row with its key when the link did not
@@ -197,8 +186,7 @@ struct TableQuery {
     private func resolved(_ cursor: Cursor, _ connection: Connection) throws -> (sortValue: SQLiteValue, key: SQLiteValue) {
         if let sortValue = cursor.sortValue { return (sortValue, cursor.key) }
         guard let sortColumn else { return (.null, cursor.key) }
-        let sql = "SELECT \(quotedIdentifier(sortColumn.name)) FROM \(quotedIdentifier(table.name)) WHERE \(keyExpression) = ?"
-        guard let row = try connection.statement(sql).rows([cursor.key]).first else {
+        guard let row = try connection.rows("SELECT \(identifier: sortColumn.name) FROM \(identifier: table.name) WHERE \(keyExpression) = \(value: cursor.key)").first else {
             throw CLIError("the row this page starts after was deleted meanwhile; start again from the first page")
         }
         return (row[0], cursor.key)
@@ -206,19 +194,19 @@ struct TableQuery {
 
     /// Rows after `cursor` in the page's order, where SQLite sorts NULL first: ascending, the
     /// NULLs come before every value; descending, after.
-    private func afterCondition(_ cursor: (sortValue: SQLiteValue, key: SQLiteValue)) -> (sql: String, arguments: [SQLiteValue]) {
-        let key = keyExpression, beyond = descending ? "<" : ">"
-        guard let sortColumn else { return ("\(key) \(beyond) ?", [cursor.key]) }
-        let sort = quotedIdentifier(sortColumn.name)
+    private func afterCondition(_ cursor: (sortValue: SQLiteValue, key: SQLiteValue)) -> SQL {
+        let key = keyExpression
+        guard let sortColumn else { return descending ? "\(key) < \(value: cursor.key)" : "\(key) > \(value: cursor.key)" }
+        let sort: SQL = "\(identifier: sortColumn.name)"
         switch (cursor.sortValue == .null, descending) {
         case (true, false):
-            return ("((\(sort) IS NULL AND \(key) > ?) OR \(sort) IS NOT NULL)", [cursor.key])
+            return "((\(sort) IS NULL AND \(key) > \(value: cursor.key)) OR \(sort) IS NOT NULL)"
         case (true, true):
-            return ("(\(sort) IS NULL AND \(key) < ?)", [cursor.key])
+            return "(\(sort) IS NULL AND \(key) < \(value: cursor.key))"
         case (false, false):
-            return ("(\(sort) > ? OR (\(sort) = ? AND \(key) > ?))", [cursor.sortValue, cursor.sortValue, cursor.key])
+            return "(\(sort) > \(value: cursor.sortValue) OR (\(sort) = \(value: cursor.sortValue) AND \(key) > \(value: cursor.key)))"
         case (false, true):
-            return ("(\(sort) < ? OR (\(sort) = ? AND \(key) < ?) OR \(sort) IS NULL)", [cursor.sortValue, cursor.sortValue, cursor.key])
+            return "(\(sort) < \(value: cursor.sortValue) OR (\(sort) = \(value: cursor.sortValue) AND \(key) < \(value: cursor.key)) OR \(sort) IS NULL)"
         }
     }
 }

@@ -25,9 +25,8 @@ extension ConflictResolver {
 
     /// The primary keys of `table`'s rows whose `columns` hold `values`.
     func keys(of table: CapturedTable, where columns: [String], are values: [SQLiteValue]) throws -> [[SQLiteValue]] {
-        let condition = columns.map { "\(quotedIdentifier($0)) IS ?" }.joined(separator: " AND ")
-        let key = table.primaryKey.map(quotedIdentifier).joined(separator: ", ")
-        return try connection.statement("SELECT \(key) FROM \(quotedIdentifier(table.name)) WHERE \(condition)").rows(values)
+        let condition = SQL(joining: zip(columns, values).map { "\(identifier: $0) IS \(value: $1)" }, separator: " AND ")
+        return try connection.rows("SELECT \(identifiers: table.primaryKey) FROM \(identifier: table.name) WHERE \(condition)")
     }
 }
 #endif

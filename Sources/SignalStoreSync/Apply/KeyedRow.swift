@@ -7,8 +7,7 @@ enum KeyedRow {
     /// The row's values by column, or `nil` if no row has the key.
     static func read(_ key: [SQLiteValue], in table: TableSchema, _ connection: Connection) throws -> [String: SQLiteValue]? {
         let columns = table.columnNames
-        let names = columns.map(quotedIdentifier).joined(separator: ", ")
-        guard let values = try connection.statement("SELECT \(names) FROM \(quotedIdentifier(table.name)) WHERE \(table.keyCondition)").rows(key).first else { return nil }
+        guard let values = try connection.rows("SELECT \(identifiers: columns) FROM \(identifier: table.name) WHERE \(table.keyCondition(key))").first else { return nil }
         return Dictionary(uniqueKeysWithValues: zip(columns, values))
     }
 
@@ -16,7 +15,7 @@ enum KeyedRow {
     /// not exist for `nil`.
     static func write(_ values: [String: SQLiteValue]?, key: [SQLiteValue], in table: TableSchema, _ connection: Connection) throws {
         guard let values else {
-            try connection.statement("DELETE FROM \(quotedIdentifier(table.name)) WHERE \(table.keyCondition)").run(key)
+            try connection.run("DELETE FROM \(identifier: table.name) WHERE \(table.keyCondition(key))")
             return
         }
         let columns = table.columnNames.filter { values[$0] != nil }
@@ -29,9 +28,8 @@ enum KeyedRow {
 
     /// Sets `columns` of the row with `key` to their `values`.
     static func update(_ columns: [String], to values: [String: SQLiteValue], key: [SQLiteValue], in table: TableSchema, _ connection: Connection) throws {
-        let assignments = columns.map { "\(quotedIdentifier($0)) = ?" }.joined(separator: ", ")
-        try connection.statement("UPDATE \(quotedIdentifier(table.name)) SET \(assignments) WHERE \(table.keyCondition)")
-            .run(columns.map { values[$0] ?? .null } + key)
+        let assignments = SQL(joining: columns.map { "\(identifier: $0) = \(value: values[$0] ?? .null)" }, separator: ", ")
+        try connection.run("UPDATE \(identifier: table.name) SET \(assignments) WHERE \(table.keyCondition(key))")
     }
 }
 #endif

@@ -289,7 +289,7 @@ final class RemoteApplier {
     private func localRowID(_ key: [SQLiteValue], in table: CapturedTable) throws -> Int64? {
         let lookup: Statement
         if let prepared = rowIDLookups[table.name] { lookup = prepared } else {
-            lookup = try connection.statement("SELECT rowid FROM \(quotedIdentifier(table.name)) WHERE \(table.schema.keyCondition)")
+            lookup = try connection.statement(SQL("SELECT rowid FROM \(identifier: table.name) WHERE \(table.schema.keyCondition)").text)
             rowIDLookups[table.name] = lookup
         }
         return try lookup.scalar(key)?.integerValue

@@ -78,8 +78,7 @@ enum Outbox {
     /// Every row of the synced tables as an insert stamped now: a replica's first sync.
     static func snapshot(_ tables: SyncedTables, at position: inout ReplicaState.Position, _ connection: Connection) throws {
         for table in tables.byName.values.sorted(by: { $0.name < $1.name }) {
-            let columns = table.columns.map(quotedIdentifier).joined(separator: ", ")
-            for row in try connection.statement("SELECT \(columns) FROM \(quotedIdentifier(table.name))").rows() {
+            for row in try connection.rows("SELECT \(identifiers: table.columns) FROM \(identifier: table.name)") {
                 let values = Dictionary(uniqueKeysWithValues: zip(table.columns, row))
                 guard let key = tables.key(of: values, in: table) else { continue }
                 position.clock = .next(after: position.clock, wallClock: Date())

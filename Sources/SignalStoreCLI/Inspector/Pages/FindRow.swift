@@ -18,8 +18,8 @@ enum FindRow {
             if schema.isWithoutRowID {
                 return redirect("/tables/" + QueryString.escape(schema.name) + filter.encoded)
             }
-            let sql = "SELECT rowid FROM \(quotedIdentifier(schema.name)) WHERE \(quotedIdentifier(column.name)) = ? LIMIT 1"
-            guard let rowID = try inspector.store.readForCLI({ connection in try connection.scalar(sql, [value]) })?.integerValue else {
+            let sql: SQL = "SELECT rowid FROM \(identifier: schema.name) WHERE \(identifier: column.name) = \(value: value) LIMIT 1"
+            guard let rowID = try inspector.store.readForCLI({ connection in try connection.scalar(sql) })?.integerValue else {
                 return Page.error(inspector, .notFound, "\(schema.name) has no row whose \(column.name) is \(query["value"] ?? ""): the reference dangles (`PRAGMA foreign_key_check` in sqlite3 lists every such reference)")
             }
             return redirect("/history/\(QueryString.escape(schema.name))/\(rowID)")

@@ -35,10 +35,10 @@ enum HistoryPage {
     /// their markup; a note when the row is gone.
     private static func currentRow(_ schema: TableSchema, _ rowID: Int64, _ store: Store) throws(CLIError) -> (HTML, [String: SQLiteValue]) {
         guard !schema.isWithoutRowID else { return ("", [:]) }
-        let cells = schema.columns.map { CellValue.selectExpression($0.name) }.joined(separator: ", ")
+        let cells = SQL(joining: schema.columns.map { CellValue.selectExpression($0.name) }, separator: ", ")
         let (values, rules) = try store.readForCLI { connection in
             (
-                try connection.statement("SELECT \(cells) FROM \(quotedIdentifier(schema.name)) WHERE rowid = ?").rows([.integer(rowID)]).first,
+                try connection.rows("SELECT \(cells) FROM \(identifier: schema.name) WHERE rowid = \(value: .integer(rowID))").first,
                 try TableRules.read(schema.name, connection)
             )
         }
@@ -64,8 +64,8 @@ enum HistoryPage {
             let referenced = (child.referenced ?? schema.keyColumn?.name ?? "").lowercased()
             // A value cut for display (over 256 characters) is not the value: such keys are not followed.
             guard let value = values[referenced], let typed = CellValue.typed(value), typed.count <= CellValue.shownLength else { continue }
-            let sql = "SELECT count(*) FROM \(quotedIdentifier(child.table)) WHERE \(quotedIdentifier(child.column)) = ?"
-            let count = try store.readForCLI { connection in try connection.scalar(sql, [value])?.integerValue ?? 0 }
+            let sql: SQL = "SELECT count(*) FROM \(identifier: child.table) WHERE \(identifier: child.column) = \(value: value)"
+            let count = try store.readForCLI { connection in try connection.scalar(sql)?.integerValue ?? 0 }
             let link = "/tables/" + QueryString.escape(child.table) + QueryString([("where", child.column), ("op", "eq"), ("value", typed)]).encoded
             items.append("<li><a href=\"\(link)\">\(count.formatted()) \(count == 1 ? "row" : "rows") of \(child.table)</a> (by \(child.column))</li>")
         }

@@ -17,8 +17,8 @@ enum ValuePage {
             guard let rowID = Int64(text), !schema.isWithoutRowID else {
                 return Page.error(inspector, .badRequest, "\(text) is not a rowid of \(schema.name); open a value from its table")
             }
-            let sql = "SELECT \(quotedIdentifier(column.name)) FROM \(quotedIdentifier(schema.name)) WHERE rowid = ?"
-            guard let value = try inspector.store.readForCLI({ connection in try connection.statement(sql).rows([.integer(rowID)]).first?.first }) else {
+            let sql: SQL = "SELECT \(identifier: column.name) FROM \(identifier: schema.name) WHERE rowid = \(value: .integer(rowID))"
+            guard let value = try inspector.store.readForCLI({ connection in try connection.rows(sql).first?.first }) else {
                 return Page.error(inspector, .notFound, "\(schema.name) has no row \(rowID) now (deleted meanwhile?)")
             }
             let whole: String = switch value {
