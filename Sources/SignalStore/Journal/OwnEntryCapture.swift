@@ -14,7 +14,7 @@ import Foundation
 /// there is undone alone, and entries handed over by it would not be.
 ///
 /// Collected entries are used only when they follow the last entry the store has seen (see
-/// `Store.readNewChanges(_:collected:)`): if another connection committed in between, the store
+/// `CommitPublisher.read(_:collected:)`): if another connection committed in between, the store
 /// reads the journal as before, so every entry is published once and in seq order.
 final class OwnEntryCapture: @unchecked Sendable {
     // @unchecked: `isCollecting` and `entries` are touched only by the thread that holds the

@@ -39,7 +39,7 @@ extension Store {
     ) throws -> (replay: [Change], subscription: any Disposable) {
         try database.withLock { state in
             guard let connection = state.connection else { throw StoreError.closed }
-            var covered = try catchUp(connection)
+            var covered = try commitPublisher.catchUp(connection)
             var replay: [Change] = []
             if let since {
                 replay = try Journal.entriesWithoutGap(after: since, connection)

@@ -1,5 +1,4 @@
-/// Noticing commits by other connections: the poller's check of `PRAGMA data_version`, and where
-/// reading the journal resumes after entries nobody listened to.
+/// Noticing commits by other connections: the poller's check of `PRAGMA data_version`.
 extension Store {
     /// The poller's check: publishes what other connections committed since the last check.
     /// A failure leaves the check to the next poll, which retries it; it is reported on
@@ -12,7 +11,7 @@ extension Store {
                 let version = try Self.dataVersion(connection)
                 guard version != state.dataVersion else { return nil }
                 try captureSchemaChanges(state, connection)
-                try queueNewChanges(connection)
+                try commitPublisher.publishNew(connection)
                 state.dataVersion = version
                 state.pollFailure = nil
                 return .success(true)
@@ -29,21 +28,6 @@ extension Store {
         case .success: publisher.drain()
         case .failure(let error): report(error)
         case nil: break
-        }
-    }
-
-    /// Moves past entries that were skipped while nobody was listening (unless a reader, filing
-    /// an object meanwhile, set where reading resumes).
-    /// - Returns: The seq reading resumes after.
-    func catchUp(_ connection: Connection) throws -> Int64 {
-        guard registry.withLock({ $0.isBehind }) else { return registry.withLock { $0.lastSeenSeq } }
-        let highest = try Journal.highestSeq(connection)
-        return registry.withLock { registry in
-            if registry.isBehind {
-                registry.lastSeenSeq = highest
-                registry.isBehind = false
-            }
-            return registry.lastSeenSeq
         }
     }
 

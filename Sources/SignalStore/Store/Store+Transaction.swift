@@ -23,18 +23,18 @@ extension Store {
             let enclosing = state.transaction
             let transaction = enclosing ?? ModelTransaction()
             if enclosing == nil { state.transaction = transaction } else { transaction.beginLevel() }
-            var written = NewChanges.unread
+            var written = CommitPublisher.NewChanges.unread
             do {
                 let result = try connection.transaction { () throws -> Result in
                     let result = try body()
                     if let failure = transaction.failure { throw failure }
                     // Read inside, before COMMIT: the entries are visible to the transaction.
-                    if isOutermost { written = try readNewChanges(connection) }
+                    if isOutermost { written = try commitPublisher.read(connection) }
                     return result
                 }
                 if enclosing == nil {
                     state.transaction = nil
-                    if isOutermost { publish(written) }
+                    if isOutermost { commitPublisher.publish(written) }
                     transaction.clearUncommittedValues()
                 } else {
                     transaction.commitLevel()

@@ -36,6 +36,8 @@ public final class Store: Sendable {
     /// The model types already checked against their tables.
     let checkedModels = Locked<Set<ObjectIdentifier>>([])
     let publisher: ChangePublisher
+    /// Reads, applies and queues what each commit wrote (``CommitPublisher``).
+    let commitPublisher: CommitPublisher
     private let poller: Locked<ChangePoller?>
     let errorSubject = PassthroughSubject<StoreError, Never>()
 
@@ -107,6 +109,7 @@ public final class Store: Sendable {
         state.schemaVersion = (try? connection.schemaVersion()) ?? 0
         database = StoreDatabase(state)
         publisher = ChangePublisher(feed: Broadcaster(replayLimit: 0))
+        commitPublisher = CommitPublisher(registry: registry, delivery: publisher)
         poller = Locked(nil)
         if path != ":memory:" {
             let poller = ChangePoller(interval: pollInterval) { [weak self] in self?.pollForExternalCommits() }
@@ -205,7 +208,7 @@ public final class Store: Sendable {
     /// journal's triggers, a statement journal to undo it alone. Its entries are handed over as
     /// they are written (``OwnEntryCapture``), so none is read back. A model's property set is
     /// this. If another connection committed since the store last read the journal, the journal
-    /// is read instead, as the poller would (``readNewChanges(_:collected:)``), so entries are
+    /// is read instead, as the poller would (``CommitPublisher/read(_:collected:)``), so entries are
     /// published once and in seq order. If
     /// that read fails, the write stands, the failure goes to ``errors``, and the store's next
     /// read of the journal (after its next write, or another connection's commit) starts where
@@ -236,19 +239,19 @@ public final class Store: Sendable {
             // The new journal entries are read inside the write transaction (they are visible
             // to it), saving a separate read transaction after COMMIT; they are published only
             // once the commit succeeded.
-            var written = NewChanges.unread
+            var written = CommitPublisher.NewChanges.unread
             let result: Result
             do {
                 result = try connection.transaction { () throws -> Result in
                     let result = try body(state, connection)
-                    written = try readNewChanges(connection)
+                    written = try commitPublisher.read(connection)
                     return result
                 }
             } catch {
                 state.forgetSchemaVersion()
                 throw error
             }
-            publish(written)
+            commitPublisher.publish(written)
             return (result, false)
         }
         if !joined { publisher.drain() }
@@ -275,89 +278,10 @@ public final class Store: Sendable {
             throw error
         }
         do {
-            publish(try readNewChanges(connection, collected: capture?.collected))
+            commitPublisher.publish(try commitPublisher.read(connection, collected: capture?.collected))
             return (result, nil)
         } catch {
             return (result, StoreError(error))   // the next read starts where this one would have
-        }
-    }
-
-    /// Reads journal entries after the last one seen, applies them to live models and queues
-    /// them for the feed. With nobody listening (no feed subscriber, no live model), only notes
-    /// that entries may have been skipped: reading them would be wasted.
-    func queueNewChanges(_ connection: Connection) throws {
-        publish(try readNewChanges(connection))
-    }
-
-    /// What was committed after the last entry seen, read only as far as somebody needs it.
-    enum NewChanges {
-        /// Nobody listens: nothing was read.
-        case unread
-        /// The entries, for live models and, if `toFeed`, the feed (which had subscribers when
-        /// they were read; one attaching later starts after them).
-        case entries([Change], toFeed: Bool)
-        /// Only commit notices are listened to (sync's doorbell, the inspector's live stream):
-        /// through which seq, read without loading the entries, so a commit of a million rows
-        /// costs no memory here.
-        case summary(CommitNotice?)
-    }
-
-    /// The journal entries after the last one seen, as far as the listeners need them.
-    ///
-    /// `collected` are the entries a statement committed alone was handed as it wrote them
-    /// (``writeOneStatement(_:)``). They are used instead of reading the journal when they are
-    /// all of it since the last entry seen: nothing was skipped while nobody listened, and they
-    /// follow that entry without a gap (no other connection committed in between). Such a
-    /// statement is a model's property set, so a live object always listens and only the
-    /// entries' branch uses them.
-    func readNewChanges(_ connection: Connection, collected: [Change]? = nil) throws -> NewChanges {
-        let feedListening = publisher.feed.subscriberCount > 0
-        let resultsListening = publisher.batches.subscriberCount > 0
-        let noticesListening = publisher.commits.subscriberCount > 0
-        let position = registry.withLock { registry -> (seq: Int64, isBehind: Bool, live: Bool) in
-            (registry.lastSeenSeq, registry.isBehind, registry.mayHaveLiveObjects)
-        }
-        let handed = position.isBehind ? nil : collected.flatMap { Self.entries($0, following: position.seq) }
-        if feedListening || position.live || resultsListening {
-            let entries = try handed ?? Journal.entries(after: position.isBehind ? try catchUp(connection) : position.seq, connection)
-            return .entries(entries, toFeed: feedListening)
-        }
-        guard noticesListening else { return .unread }
-        return .summary(try Journal.commitNotice(after: position.seq, connection))
-    }
-
-    /// `entries` if they come right after `seq`, one seq each, without a gap; otherwise `nil`.
-    private static func entries(_ entries: [Change], following seq: Int64) -> [Change]? {
-        for (offset, entry) in entries.enumerated() where entry.seq != seq + 1 + Int64(offset) {
-            return nil
-        }
-        return entries
-    }
-
-    /// Applies committed entries to live models and queues notifications and feed entries, in
-    /// commit order. Unread entries mark the read position stale instead, as does a summary
-    /// (no live model saw its entries). Call with the writer's lock held.
-    func publish(_ changes: NewChanges) {
-        switch changes {
-        case .unread:
-            registry.withLock { $0.isBehind = true }
-        case .summary(let notice):
-            guard let notice else { return }
-            registry.withLock { registry in
-                registry.lastSeenSeq = notice.seq
-                registry.isBehind = true
-            }
-            publisher.enqueue([.commit(notice)])
-        case .entries(let changes, let toFeed):
-            guard !changes.isEmpty else { return }
-            let notifications = applyToLiveObjects(changes)
-            var items = notifications.map(ChangePublisher.Item.model)
-            if toFeed { items += changes.map(ChangePublisher.Item.change) }
-            if publisher.commits.subscriberCount > 0, let notice = CommitNotice(covering: changes) {
-                items.append(.commit(notice))
-            }
-            if publisher.batches.subscriberCount > 0 { items.append(.batch(changes)) }
-            publisher.enqueue(items)
         }
     }
 }

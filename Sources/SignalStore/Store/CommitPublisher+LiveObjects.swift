@@ -1,6 +1,6 @@
 /// Applying a published batch to the live objects of the identity map (``ModelRegistry``), for
-/// ``Store/publish(_:)``.
-extension Store {
+/// ``CommitPublisher/publish(_:)``.
+extension CommitPublisher {
     /// Applies a batch to the live objects and returns their notifications, holding the
     /// registry's lock as briefly as it can, since readers filing objects wait for it:
     /// - a batch that completes and moves no object (the usual one: updates of ordinary columns
