@@ -90,8 +90,8 @@ final class LiveFeed: Sendable {
         }
     }
 
-    /// The number of clients connected now.
-    var clientCount: Int { state.withLock { $0.clients.count } }
+    /// The last seq read.
+    var cursor: Int64 { state.withLock { $0.cursor } }
 
     /// Reads after every commit and every heartbeat, for as long as the inspector runs.
     private func startReading() {
