@@ -58,7 +58,7 @@ struct ReadsBesideWritesTests {
         store.close()
     }
 
-    @Test func findAndAllDoNotWaitForAnOpenTransaction() throws {
+    @Test func findAndAllDoNotWaitForAnOpenTransaction() async throws {
         let directory = TemporaryDirectory()
         let store = try openStore(directory)
         try store.insert(Order(id: 1, purchaseNum: 1, status: "open"))
@@ -87,7 +87,8 @@ struct ReadsBesideWritesTests {
         #expect(all.count == 1)
         release.signal()
         writer.wait()
-        #expect(eventually { found?.status == "held" }, "the committed value reached the live object")
+        await store.settle()
+        #expect(found?.status == "held", "the committed value reached the live object")
         store.close()
     }
 
