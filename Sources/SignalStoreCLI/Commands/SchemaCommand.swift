@@ -27,9 +27,7 @@ struct SchemaCommand: ParsableCommand {
         defer { store.close() }
         let names = try table.map { [$0] } ?? SchemaReader.tableNames(store)
         let tables = try names.map { try SchemaReader.table($0, in: store) }
-        let rules = try tables.map { table throws(CLIError) in
-            try store.readForCLI { connection in try TableRules.read(table.name, connection) }
-        }
+        let rules = try tables.map { table throws(CLIError) in try SchemaReader.rules(table.name, in: store) }
         let printer = Printer(json: options.json)
         if options.json {
             let documents = zip(tables, rules).map(Self.json)

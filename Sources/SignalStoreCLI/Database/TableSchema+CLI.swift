@@ -29,13 +29,14 @@ extension TableSchema {
     }
 }
 
-/// Finds the tables the user names, through a store's reader. Names typed by the user are only
-/// ever matched against the schema's lists and bound as values, never spliced into SQL.
+/// Finds the tables the user names, through a store's reader and its schema cache. Names typed
+/// by the user are only ever matched against the schema's lists and bound as values, never
+/// spliced into SQL.
 enum SchemaReader {
     /// The user tables (not SQLite's, not the store's, not virtual), by name.
     static func tableNames(_ store: Store) throws(CLIError) -> [String] {
         try CLIFailure.run {
-            try store.readConnection { connection in try TableSchema.userTables(connection).map(\.name) }
+            try store.readConnection { connection in try store.schema.tableNames(connection) }
         }
     }
 
@@ -47,6 +48,11 @@ enum SchemaReader {
         return orders
     }
 
+    /// The rules of the table called exactly `name`.
+    static func rules(_ name: String, in store: Store) throws(CLIError) -> TableRules {
+        try store.readForCLI { connection in try store.schema.rules(name, connection) }
+    }
+
     /// The table called `name` (case-insensitively).
     /// - Throws: A ``CLIError`` listing the tables when there is none.
     static func table(_ name: String, in store: Store) throws(CLIError) -> TableSchema {
@@ -55,7 +61,7 @@ enum SchemaReader {
             let known = names.isEmpty ? "none (run `signalstore migrate`)" : names.joined(separator: ", ")
             throw CLIError("no table \(display(name)) in this database\(Suggestion.phrase(for: name, in: names)); its tables are: \(known)")
         }
-        let schema = try CLIFailure.run { try store.readConnection { connection in try TableSchema.read(canonical, connection) } }
+        let schema = try CLIFailure.run { try store.readConnection { connection in try store.schema.table(canonical, connection) } }
         guard let schema else { throw CLIError("table \(canonical) was dropped while reading it; run the command again") }
         return schema
     }

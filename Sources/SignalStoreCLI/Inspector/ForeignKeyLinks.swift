@@ -43,7 +43,7 @@ struct ForeignKeyLinks {
     static func children(of parent: String, in store: Store) throws(CLIError) -> [Child] {
         var children: [Child] = []
         for name in try SchemaReader.tableNames(store) {
-            let rules = try store.readForCLI { connection in try TableRules.read(name, connection) }
+            let rules = try SchemaReader.rules(name, in: store)
             for key in rules.foreignKeys where key.columns.count == 1 && key.parent.lowercased() == parent.lowercased() {
                 children.append(Child(table: name, column: key.columns[0], referenced: key.referenced.first))
             }

@@ -36,12 +36,10 @@ enum HistoryPage {
     private static func currentRow(_ schema: TableSchema, _ rowID: Int64, _ store: Store) throws(CLIError) -> (HTML, [String: SQLiteValue]) {
         guard !schema.isWithoutRowID else { return ("", [:]) }
         let cells = SQL(joining: schema.columns.map { CellValue.selectExpression($0.name) }, separator: ", ")
-        let (values, rules) = try store.readForCLI { connection in
-            (
-                try connection.rows("SELECT \(cells) FROM \(identifier: schema.name) WHERE rowid = \(value: .integer(rowID))").first,
-                try TableRules.read(schema.name, connection)
-            )
+        let values = try store.readForCLI { connection in
+            try connection.rows("SELECT \(cells) FROM \(identifier: schema.name) WHERE rowid = \(value: .integer(rowID))").first
         }
+        let rules = try SchemaReader.rules(schema.name, in: store)
         guard let values else { return ("<p class=\"none\">The row is not in the table now.</p>", [:]) }
         let links = ForeignKeyLinks(rules)
         let headers = schema.columns.map { column -> HTML in "<th>\(column.name)</th>" }

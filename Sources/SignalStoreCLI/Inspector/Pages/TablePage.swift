@@ -23,7 +23,7 @@ enum TablePage {
             let (page, count, rules, indexes) = try inspector.store.readForCLI { connection in
                 (
                     try request.read(tableQuery, connection), try tableQuery.count(connection),
-                    try TableRules.read(schema.name, connection), try TableRules.indexDefinitions(of: schema.name, connection)
+                    try inspector.store.schema.rules(schema.name, connection), try TableRules.indexDefinitions(of: schema.name, connection)
                 )
             }
             let view = View(table: tableQuery, query: query, links: ForeignKeyLinks(rules), dates: EpochDate.columns(of: schema, query))
