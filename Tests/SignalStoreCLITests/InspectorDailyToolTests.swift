@@ -113,20 +113,7 @@ struct InspectorDailyToolTests {
 extension RunningInspector {
     /// Opens a live stream at `path` and returns its socket, unread.
     func openStream(_ path: String) throws -> Int32 {
-        let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        try #require(connected == 0, "cannot connect to the inspector on port \(port)")
-        var timeout = timeval(tv_sec: 10, tv_usec: 0)
-        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nCookie: signalstore_inspector_\(port)=\(token)\r\n\r\n".utf8)
-        #expect(request.withUnsafeBytes { write(socket, $0.baseAddress, $0.count) } == request.count)
-        return socket
+        try connection(sending: "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nCookie: signalstore_inspector_\(port)=\(token)\r\n\r\n", timeout: 10)
     }
 
     /// Reads from `socket` until `isEnough` holds for what arrived from this call on, or 10 s

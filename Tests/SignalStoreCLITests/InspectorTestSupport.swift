@@ -53,11 +53,10 @@ final class RunningInspector {
         HTTPReply(try exchange(request) { _ in false })
     }
 
-    /// Writes `request` on a new connection and reads until the server closes it, `isEnough`
-    /// holds, or 5 s pass without a byte.
-    private func exchange(_ request: String, until isEnough: (String) -> Bool) throws -> String {
+    /// A new connection to the inspector that has sent `request`; reads on it time out after
+    /// `timeout` seconds without a byte.
+    func connection(sending request: String, timeout seconds: Int) throws -> Int32 {
         let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(socket) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -66,10 +65,18 @@ final class RunningInspector {
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         try #require(connected == 0, "cannot connect to the inspector on port \(port)")
-        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        var timeout = timeval(tv_sec: seconds, tv_usec: 0)
         setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         let bytes = Array(request.utf8)
         #expect(bytes.withUnsafeBytes { write(socket, $0.baseAddress, $0.count) } == bytes.count)
+        return socket
+    }
+
+    /// Writes `request` on a new connection and reads until the server closes it, `isEnough`
+    /// holds, or 5 s pass without a byte.
+    private func exchange(_ request: String, until isEnough: (String) -> Bool) throws -> String {
+        let socket = try connection(sending: request, timeout: 5)
+        defer { close(socket) }
         var reply: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65_536)
         while true {

@@ -136,17 +136,11 @@ final class ConflictResolver {
     /// Rows that `remote` references and this replica's pending delete removed.
     func deletedParents(_ remote: RemoteEntry, _ table: CapturedTable, _ key: [SQLiteValue]) throws -> [PendingRow] {
         guard remote.entry.operation != .delete, let row = try intendedRow(remote, table, key) else { return [] }
-        var pending: [PendingRow] = []
-        for foreignKey in tables.foreignKeys where foreignKey.child == table.name {
-            guard let parent = tables.byName[foreignKey.parent], foreignKey.referenced == parent.primaryKey else { continue }
-            let values = foreignKey.columns.map { row[$0] ?? .null }
-            guard !values.contains(.null), try keys(of: parent, where: foreignKey.referenced, are: values).isEmpty else { continue }
-            let states = try ReplicaState.states(parent.name, SyncValueCoding.encodeKey(values), connection)
-            guard states[.delete]?.isPending(origin: origin) == true,
-                  try ReplicaState.serverRow(parent.name, SyncValueCoding.encodeKey(values), connection) != nil else { continue }
-            pending.append(PendingRow(table: parent, key: values, registers: [.delete]))
+        return try parents(of: row, through: tables.foreignKeys.filter { $0.child == table.name }) { parent, values, states in
+            guard states[.delete]?.isPending(origin: origin) == true, try keys(of: parent, where: parent.primaryKey, are: values).isEmpty,
+                  try ReplicaState.serverRow(parent.name, SyncValueCoding.encodeKey(values), connection) != nil else { return nil }
+            return [.delete]
         }
-        return pending
     }
 
     /// Rows this replica deleted and inserted again, which `remote` (an insert, or a new
@@ -164,15 +158,26 @@ final class ConflictResolver {
             foreignKey.child == table.name && (entry.column.map(foreignKey.columns.contains) ?? true)
         }
         guard !foreignKeys.isEmpty, let row = try intendedRow(remote, table, key) else { return [] }
+        return try parents(of: row, through: foreignKeys) { parent, values, states in
+            guard states[.delete]?.isPending(origin: origin) == true, states[.insert]?.isPending(origin: origin) == true,
+                  try !keys(of: parent, where: parent.primaryKey, are: values).isEmpty else { return nil }
+            return [.delete, .insert]
+        }
+    }
+
+    /// The rows `row` refers to through `foreignKeys` (each to its parent's primary key) that
+    /// `setAside` names registers of, given the parent's key and its registers' states here.
+    private func parents(
+        of row: [String: SQLiteValue], through foreignKeys: [ForeignKey],
+        setAside: (CapturedTable, [SQLiteValue], [ReplicaState.Register: ReplicaState.RegisterState]) throws -> [ReplicaState.Register]?
+    ) throws -> [PendingRow] {
         var pending: [PendingRow] = []
         for foreignKey in foreignKeys {
             guard let parent = tables.byName[foreignKey.parent], foreignKey.referenced == parent.primaryKey else { continue }
             let values = foreignKey.columns.map { row[$0] ?? .null }
             guard !values.contains(.null) else { continue }
             let states = try ReplicaState.states(parent.name, SyncValueCoding.encodeKey(values), connection)
-            guard states[.delete]?.isPending(origin: origin) == true, states[.insert]?.isPending(origin: origin) == true,
-                  try !keys(of: parent, where: foreignKey.referenced, are: values).isEmpty else { continue }
-            pending.append(PendingRow(table: parent, key: values, registers: [.delete, .insert]))
+            if let registers = try setAside(parent, values, states) { pending.append(PendingRow(table: parent, key: values, registers: registers)) }
         }
         return pending
     }
@@ -190,15 +195,22 @@ final class ConflictResolver {
     /// conflict the precise rows cannot settle (setting one aside meets another pending change,
     /// as when a customer deleted here is restored while a new one here holds its email).
     func allPendingRows() throws -> [PendingRow] {
+        try pendingRowsInOutboxOrder().filter { row in
+            guard row.registers.contains(.delete) else { return true }
+            return try ReplicaState.serverRow(row.table.name, row.encodedKey, connection) != nil
+        }
+    }
+
+    /// Every row of the outbox with pending registers (sorted by name), in the order this
+    /// replica first changed them.
+    private func pendingRowsInOutboxOrder() throws -> [PendingRow] {
         var rows: [PendingRow] = []
         for row in try connection.statement("SELECT tbl, row_key FROM \(ReplicaState.outboxTable) GROUP BY tbl, row_key ORDER BY min(seq)").rows() {
             guard case .text(let name) = row[0], case .text(let encoded) = row[1], let table = tables.byName[name],
                   let key = SyncValueCoding.decodeKey(encoded) else { continue }
             let pending = try ReplicaState.states(name, encoded, connection).filter { $0.value.isPending(origin: origin) }.map(\.key)
             guard !pending.isEmpty else { continue }
-            let found = PendingRow(table: table, key: key, registers: pending.sorted { $0.name < $1.name })
-            if pending.contains(.delete), try ReplicaState.serverRow(name, encoded, connection) == nil { continue }
-            rows.append(found)
+            rows.append(PendingRow(table: table, key: key, registers: pending.sorted { $0.name < $1.name }))
         }
         return rows
     }
@@ -206,14 +218,7 @@ final class ConflictResolver {
     /// Puts every row with pending changes, and its registers, back to the server state: where
     /// a replay of the outbox starts (in ``setAsideOrder(_:)``).
     func setAsideAllPending() throws {
-        var rows: [PendingRow] = []
-        for row in try connection.statement("SELECT tbl, row_key FROM \(ReplicaState.outboxTable) GROUP BY tbl, row_key ORDER BY min(seq)").rows() {
-            guard case .text(let name) = row[0], case .text(let encoded) = row[1], let table = tables.byName[name],
-                  let key = SyncValueCoding.decodeKey(encoded) else { continue }
-            let pending = try ReplicaState.states(name, encoded, connection).filter { $0.value.isPending(origin: origin) }.map(\.key)
-            guard !pending.isEmpty else { continue }
-            rows.append(PendingRow(table: table, key: key, registers: pending))
-        }
+        let rows = try pendingRowsInOutboxOrder()
         try writeServerStates(rows)
         for row in rows {
             for register in row.registers { try ReplicaState.restoreServerState(register, row.table.name, row.encodedKey, connection) }
