@@ -205,9 +205,8 @@ final class ConflictResolver {
     /// replica first changed them.
     private func pendingRowsInOutboxOrder() throws -> [PendingRow] {
         var rows: [PendingRow] = []
-        for row in try connection.statement("SELECT tbl, row_key FROM \(ReplicaState.outboxTable) GROUP BY tbl, row_key ORDER BY min(seq)").rows() {
-            guard case .text(let name) = row[0], case .text(let encoded) = row[1], let table = tables.byName[name],
-                  let key = SyncValueCoding.decodeKey(encoded) else { continue }
+        for (name, encoded) in try Outbox.rows(connection) {
+            guard let table = tables.byName[name], let key = SyncValueCoding.decodeKey(encoded) else { continue }
             let pending = try ReplicaState.states(name, encoded, connection).filter { $0.value.isPending(origin: origin) }.map(\.key)
             guard !pending.isEmpty else { continue }
             rows.append(PendingRow(table: table, key: key, registers: pending.sorted { $0.name < $1.name }))

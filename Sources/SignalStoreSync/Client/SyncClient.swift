@@ -242,7 +242,7 @@ public final class SyncClient: Sendable {
         let (tables, position, outboxHigh) = try local { connection in
             let tables = try SyncedTables(self.tables, connection)
             let position = try ReplicaState.open(tables, connection)
-            return (tables, position, try ReplicaState.highestOutboxSeq(connection))
+            return (tables, position, try Outbox.highestSeq(connection))
         }
         let (log, stored) = try await Self.connectWithDeadline(url, origin: position.origin)
         guard stored <= outboxHigh else {

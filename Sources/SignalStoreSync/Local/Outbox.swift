@@ -5,6 +5,32 @@ import SignalStore
 /// The local half of uploading: stamping new journal entries into the outbox, in the same
 /// transaction that reads them, and handing out what is still to upload.
 enum Outbox {
+    /// The stamped entries not yet confirmed in the server's log, in stamping order.
+    static let table = "_signalstore_sync_outbox"
+
+    /// Creates the outbox where missing.
+    static func create(_ connection: Connection) throws {
+        try connection.execute("""
+            CREATE TABLE IF NOT EXISTS \(Self.table) (
+                seq INTEGER PRIMARY KEY AUTOINCREMENT, hlc INTEGER NOT NULL, tbl TEXT NOT NULL,
+                row_key TEXT NOT NULL, op TEXT NOT NULL, col TEXT, payload TEXT);
+            """)
+    }
+
+    /// The highest outbox seq ever used in this file (uploaded or not).
+    static func highestSeq(_ connection: Connection) throws -> Int64 {
+        try connection.scalar("SELECT seq FROM sqlite_sequence WHERE name = ?", [.text(Self.table)])?.integerValue ?? 0
+    }
+
+    /// Each row with entries in the outbox (its table and encoded key), in the order this
+    /// replica first changed it.
+    static func rows(_ connection: Connection) throws -> [(table: String, key: String)] {
+        try connection.statement("SELECT tbl, row_key FROM \(Self.table) GROUP BY tbl, row_key ORDER BY min(seq)").rows().compactMap { row in
+            guard case .text(let name) = row[0], case .text(let key) = row[1] else { return nil }
+            return (name, key)
+        }
+    }
+
     /// How many journal entries are read at once: a transaction of any size is stamped in
     /// the memory of this many.
     static let window: Int64 = 5_000
@@ -93,7 +119,7 @@ enum Outbox {
 
     /// Up to `limit` entries to upload (after outbox seq `uploaded`), oldest first.
     static func pending(after uploaded: Int64, limit: Int, _ connection: Connection) throws -> [SyncEntry] {
-        try connection.statement("SELECT seq, hlc, tbl, row_key, op, col, payload FROM \(ReplicaState.outboxTable) WHERE seq > ? ORDER BY seq LIMIT ?")
+        try connection.statement("SELECT seq, hlc, tbl, row_key, op, col, payload FROM \(Self.table) WHERE seq > ? ORDER BY seq LIMIT ?")
             .rows([.integer(uploaded), .integer(Int64(limit))])
             .compactMap { row in
                 guard case .integer(let seq) = row[0], case .integer(let hlc) = row[1], case .text(let table) = row[2],
@@ -108,43 +134,43 @@ enum Outbox {
 
     /// The number of entries waiting to be uploaded (after outbox seq `uploaded`).
     static func count(after uploaded: Int64, _ connection: Connection) throws -> Int64 {
-        guard let count = try connection.scalar("SELECT count(*) FROM \(ReplicaState.outboxTable) WHERE seq > ?", [.integer(uploaded)])?.integerValue else { return 0 }
+        guard let count = try connection.scalar("SELECT count(*) FROM \(Self.table) WHERE seq > ?", [.integer(uploaded)])?.integerValue else { return 0 }
         return count
     }
 
     /// Removes the entries the server has stored.
     static func remove(through seq: Int64, _ connection: Connection) throws {
-        try connection.statement("DELETE FROM \(ReplicaState.outboxTable) WHERE seq <= ?").run([.integer(seq)])
+        try connection.statement("DELETE FROM \(Self.table) WHERE seq <= ?").run([.integer(seq)])
     }
 
     /// The outbox seq of the row's oldest change still to upload, or `nil` for none.
     static func firstPendingSeq(_ table: String, _ key: String, _ connection: Connection) throws -> Int64? {
-        try connection.scalar("SELECT min(seq) FROM \(ReplicaState.outboxTable) WHERE tbl = ? AND row_key = ?", [.text(table), .text(key)])?.integerValue
+        try connection.scalar("SELECT min(seq) FROM \(Self.table) WHERE tbl = ? AND row_key = ?", [.text(table), .text(key)])?.integerValue
     }
 
     /// The seq of the latest pending change of `register` of a row, or `nil` for none.
     static func latestPendingSeq(_ register: ReplicaState.Register, _ table: String, _ key: String, _ connection: Connection) throws -> Int64? {
         try connection.scalar(
-            "SELECT max(seq) FROM \(ReplicaState.outboxTable) WHERE tbl = ? AND row_key = ? AND op = ? AND coalesce(col, '') = ?",
+            "SELECT max(seq) FROM \(Self.table) WHERE tbl = ? AND row_key = ? AND op = ? AND coalesce(col, '') = ?",
             [.text(table), .text(key), .text(register.operation.rawValue), .text(register.column ?? "")]
         )?.integerValue
     }
 
     /// Takes one entry out of the outbox: it lost, and is never uploaded.
     static func remove(seq: Int64, _ connection: Connection) throws {
-        try connection.statement("DELETE FROM \(ReplicaState.outboxTable) WHERE seq = ?").run([.integer(seq)])
+        try connection.statement("DELETE FROM \(Self.table) WHERE seq = ?").run([.integer(seq)])
     }
 
     /// Takes a register's pending changes out of the outbox: they lost, and are never uploaded.
     static func remove(_ register: ReplicaState.Register, _ table: String, _ key: String, _ connection: Connection) throws {
-        try connection.statement("DELETE FROM \(ReplicaState.outboxTable) WHERE tbl = ? AND row_key = ? AND op = ? AND coalesce(col, '') = ?")
+        try connection.statement("DELETE FROM \(Self.table) WHERE tbl = ? AND row_key = ? AND op = ? AND coalesce(col, '') = ?")
             .run([.text(table), .text(key), .text(register.operation.rawValue), .text(register.column ?? "")])
     }
 
     /// Adds an entry and records its stamp as the column's (or row's) winning one: a local write
     /// is the latest this replica knows of. It stays pending until the server stores it.
     private static func add(_ entry: SyncEntry, origin: String, _ connection: Connection) throws {
-        try connection.statement("INSERT INTO \(ReplicaState.outboxTable) (hlc, tbl, row_key, op, col, payload) VALUES (?, ?, ?, ?, ?, ?)").run([
+        try connection.statement("INSERT INTO \(Self.table) (hlc, tbl, row_key, op, col, payload) VALUES (?, ?, ?, ?, ?, ?)").run([
             .integer(entry.clock.rawValue), .text(entry.table), .text(entry.key), .text(entry.operation.rawValue),
             entry.column.map(SQLiteValue.text) ?? .null, entry.payload.map(SQLiteValue.text) ?? .null,
         ])

@@ -11,7 +11,6 @@ import SignalStore
 /// always moves together with the rows it describes; ``read(_:)`` also runs on a reader.
 enum ReplicaState {
     static let stateTable = "_signalstore_sync_state"
-    static let outboxTable = "_signalstore_sync_outbox"
     static let stampsTable = "_signalstore_sync_stamps"
     /// The durable feed consumer that keeps unstamped journal entries from being pruned.
     static let consumer = "sync"
@@ -39,15 +38,13 @@ enum ReplicaState {
     static func open(_ tables: SyncedTables, _ connection: Connection) throws -> Position {
         try connection.execute("""
             CREATE TABLE IF NOT EXISTS \(stateTable) (name TEXT PRIMARY KEY, value) WITHOUT ROWID;
-            CREATE TABLE IF NOT EXISTS \(outboxTable) (
-                seq INTEGER PRIMARY KEY AUTOINCREMENT, hlc INTEGER NOT NULL, tbl TEXT NOT NULL,
-                row_key TEXT NOT NULL, op TEXT NOT NULL, col TEXT, payload TEXT);
             CREATE TABLE IF NOT EXISTS \(stampsTable) (
                 tbl TEXT NOT NULL, row_key TEXT NOT NULL, col TEXT NOT NULL, hlc INTEGER NOT NULL,
                 origin TEXT NOT NULL, value TEXT, base_hlc INTEGER, base_origin TEXT, base_value TEXT,
                 PRIMARY KEY (tbl, row_key, col)) WITHOUT ROWID;
             """)
         try addServerStateColumns(connection)
+        try Outbox.create(connection)
         try ConflictLog.create(connection)
         if let position = try read(connection) { return position }
         let head = try Journal.highestSeq(connection)
@@ -61,7 +58,7 @@ enum ReplicaState {
     /// Forgets all sync state: the next ``open(_:_:)`` gives the file a new origin id and puts
     /// its rows in the outbox again. For a copy of another replica's file.
     static func forget(_ connection: Connection) throws {
-        for table in [stateTable, outboxTable, stampsTable, ConflictLog.table] {
+        for table in [stateTable, Outbox.table, stampsTable, ConflictLog.table] {
             try connection.execute("DROP TABLE IF EXISTS \(table)")
         }
     }
@@ -86,11 +83,6 @@ enum ReplicaState {
         try statement.run([.text("stamped_through"), .integer(position.stampedThrough)])
         try statement.run([.text("uploaded_through"), .integer(position.uploadedThrough)])
         try Journal.acknowledge(through: position.stampedThrough, consumer: consumer, connection)
-    }
-
-    /// The highest outbox seq ever used in this file (uploaded or not).
-    static func highestOutboxSeq(_ connection: Connection) throws -> Int64 {
-        try connection.scalar("SELECT seq FROM sqlite_sequence WHERE name = ?", [.text(outboxTable)])?.integerValue ?? 0
     }
 
     /// Files that synced with an earlier SignalStore have a stamps table without the server
@@ -246,7 +238,7 @@ enum ReplicaState {
             UPDATE \(stampsTable) SET base_hlc = uploaded.hlc, base_origin = ?2, base_value = uploaded.payload
             FROM (SELECT tbl, row_key, CASE op WHEN 'insert' THEN '#insert' WHEN 'delete' THEN '#delete' ELSE col END AS register,
                          max(hlc) AS hlc, payload
-                  FROM \(outboxTable) WHERE seq <= ?1 GROUP BY 1, 2, 3) AS uploaded
+                  FROM \(Outbox.table) WHERE seq <= ?1 GROUP BY 1, 2, 3) AS uploaded
             WHERE \(stampsTable).tbl = uploaded.tbl AND \(stampsTable).row_key = uploaded.row_key AND \(stampsTable).col = uploaded.register
               AND (base_hlc IS NULL OR uploaded.hlc > base_hlc OR (uploaded.hlc = base_hlc AND ?2 > base_origin))
             """).run([.integer(seq), .text(origin)])
