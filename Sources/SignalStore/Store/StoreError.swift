@@ -43,8 +43,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A pruning would delete entries a durable consumer has not acknowledged; nothing was
     /// deleted.
     case consumerBehind(consumer: String, acknowledgedSeq: Int64)
-    /// An argument that cannot be used (a seq past the last entry, an empty name); the message
-    /// says why and what to give instead.
+    /// An argument that cannot be used (a seq past the last entry, an empty name, a `Codable`
+    /// value its JSON encoder refuses); the message says why and what to give instead.
     case invalidArgument(String)
     /// A revert would overwrite changes made after the range it reverts: these later entries
     /// changed a column or row the range changed. Nothing was written; revert them too, or
