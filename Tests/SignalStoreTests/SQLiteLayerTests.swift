@@ -247,4 +247,19 @@ struct SQLiteLayerTests {
         #expect(try connection.rows("SELECT \(identifiers: ["a", #"b"c"#]) FROM \(identifier: table) WHERE a = \(value: value)") == [[value, .integer(7)]])
         #expect(try connection.scalar("SELECT count(*) FROM \(identifier: table)") == .integer(1))
     }
+
+    /// Issue 33, item 1: one place builds a row's reads and writes, by rowid, key or primary key.
+    @Test func rowSQLLocatesARowByRowidKeyOrPrimaryKey() throws {
+        let table = TableSchema(name: "tags", columns: [
+            ColumnSchema(name: "owner", declaredType: "TEXT", notNull: true, defaultSQL: nil, primaryKeyPosition: 1),
+            ColumnSchema(name: "name", declaredType: "TEXT", notNull: true, defaultSQL: nil, primaryKeyPosition: 2),
+            ColumnSchema(name: "n", declaredType: "INTEGER", notNull: false, defaultSQL: nil, primaryKeyPosition: 0),
+        ], isWithoutRowID: false)
+        let byRowID = RowSQL.read(["n"], from: "tags", at: .rowID(7))
+        #expect(byRowID.text == #"SELECT "n" FROM "tags" WHERE rowid = ?"# && byRowID.arguments == [.integer(7)])
+        let byKey = RowSQL.delete(from: "tags", at: .primaryKey([.text("ann"), .text("a")], in: table))
+        #expect(byKey.text == #"DELETE FROM "tags" WHERE "owner" IS ? AND "name" IS ?"# && byKey.arguments == [.text("ann"), .text("a")])
+        let update = RowSQL.update("tags", setting: [("n", .integer(2))], at: .key(.integer(3), in: table))
+        #expect(update.text == #"UPDATE "tags" SET "n" = ? WHERE rowid = ?"# && update.arguments == [.integer(2), .integer(3)])
+    }
 }

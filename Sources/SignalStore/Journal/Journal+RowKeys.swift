@@ -75,7 +75,7 @@ extension Journal {
         }
 
         private static func currentKey(of rowID: Int64, _ table: String, _ key: [String], _ connection: Connection) throws -> [SQLiteValue]? {
-            try connection.rows("SELECT \(identifiers: key) FROM \(identifier: table) WHERE rowid = \(value: .integer(rowID))").first
+            try connection.rows(RowSQL.read(key, from: table, at: .rowID(rowID))).first
         }
     }
 }

@@ -24,3 +24,50 @@ package enum RowSQL {
         SQL("DELETE FROM \(identifier: table) WHERE \(row) = ?").text
     }
 }
+
+/// Where one row is, as a `WHERE` condition with its values bound: by rowid, by the value of a
+/// table's key (its single key column, or the rowid), or by its whole primary key.
+package struct RowLocator: Sendable {
+    /// The condition, its values bound.
+    package let condition: SQL
+
+    /// The row whose rowid is `rowID`.
+    package static func rowID(_ rowID: Int64) -> RowLocator {
+        RowLocator(condition: "rowid = \(value: .integer(rowID))")
+    }
+
+    /// The row whose key (``TableSchema/keyExpression``: the single key column, else the
+    /// rowid) is `value`.
+    package static func key(_ value: SQLiteValue, in table: TableSchema) -> RowLocator {
+        RowLocator(condition: "\(table.keyExpression) = \(value: value)")
+    }
+
+    /// The row whose primary-key columns hold `values`, in key order (`IS`, so a NULL key part
+    /// matches).
+    package static func primaryKey(_ values: [SQLiteValue], in table: TableSchema) -> RowLocator {
+        RowLocator(condition: table.keyCondition(values))
+    }
+}
+
+extension RowSQL {
+    /// `SELECT <columns> FROM "t" WHERE <row>`.
+    package static func read(_ columns: SQL, from table: String, at row: RowLocator) -> SQL {
+        "SELECT \(columns) FROM \(identifier: table) WHERE \(row.condition)"
+    }
+
+    /// `SELECT "a", "b" FROM "t" WHERE <row>`.
+    package static func read(_ columns: [String], from table: String, at row: RowLocator) -> SQL {
+        read("\(identifiers: columns)", from: table, at: row)
+    }
+
+    /// `DELETE FROM "t" WHERE <row>`.
+    package static func delete(from table: String, at row: RowLocator) -> SQL {
+        "DELETE FROM \(identifier: table) WHERE \(row.condition)"
+    }
+
+    /// `UPDATE "t" SET "a" = ?, … WHERE <row>`, the values bound.
+    package static func update(_ table: String, setting values: [(column: String, value: SQLiteValue)], at row: RowLocator) -> SQL {
+        let assignments = SQL(joining: values.map { "\(identifier: $0.column) = \(value: $0.value)" }, separator: ", ")
+        return "UPDATE \(identifier: table) SET \(assignments) WHERE \(row.condition)"
+    }
+}

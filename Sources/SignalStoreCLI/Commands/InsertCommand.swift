@@ -58,8 +58,7 @@ struct InsertCommand: ParsableCommand {
         if schema.isWithoutRowID, let keyColumn = schema.keyColumn, let key = values.first(where: { $0.0.name == keyColumn.name })?.1 {
             return try access.row(key, connection) ?? []
         }
-        let rowID = SQLiteValue.integer(connection.lastInsertRowID)
-        let rows = try connection.rows("SELECT \(identifiers: schema.columnNames) FROM \(identifier: schema.name) WHERE rowid = \(value: rowID)")
+        let rows = try connection.rows(RowSQL.read(schema.columnNames, from: schema.name, at: .rowID(connection.lastInsertRowID)))
         return rows.first.map { Array(zip(schema.columns.map(\.name), $0)) } ?? []
     }
 }

@@ -12,7 +12,7 @@ struct RowAccess {
 
     /// The row whose key is `id`, as (column, value) pairs in schema order; `nil` if none.
     func row(_ id: SQLiteValue, _ connection: Connection) throws -> [(String, SQLiteValue)]? {
-        let rows = try connection.rows("SELECT \(columnList) FROM \(identifier: table.name) WHERE \(table.keyExpression) = \(value: id)")
+        let rows = try connection.rows(RowSQL.read(columnList, from: table.name, at: .key(id, in: table)))
         return rows.first.map { Array(zip(table.columns.map(\.name), $0)) }
     }
 
@@ -38,7 +38,7 @@ struct RowAccess {
     /// The rowid of the row whose key is `id`; `nil` if none or the table has no rowid.
     func rowID(of id: SQLiteValue, _ connection: Connection) throws -> Int64? {
         guard !table.isWithoutRowID else { return nil }
-        return try connection.scalar("SELECT rowid FROM \(identifier: table.name) WHERE \(table.keyExpression) = \(value: id)")?.integerValue
+        return try connection.scalar(RowSQL.read("rowid", from: table.name, at: .key(id, in: table)))?.integerValue
     }
 
     /// The error for an id that matches no row.

@@ -186,7 +186,7 @@ struct TableQuery {
     private func resolved(_ cursor: Cursor, _ connection: Connection) throws -> (sortValue: SQLiteValue, key: SQLiteValue) {
         if let sortValue = cursor.sortValue { return (sortValue, cursor.key) }
         guard let sortColumn else { return (.null, cursor.key) }
-        guard let row = try connection.rows("SELECT \(identifier: sortColumn.name) FROM \(identifier: table.name) WHERE \(keyExpression) = \(value: cursor.key)").first else {
+        guard let row = try connection.rows(RowSQL.read([sortColumn.name], from: table.name, at: .key(cursor.key, in: table))).first else {
             throw CLIError("the row this page starts after was deleted meanwhile; start again from the first page")
         }
         return (row[0], cursor.key)

@@ -7,7 +7,7 @@ enum KeyedRow {
     /// The row's values by column, or `nil` if no row has the key.
     static func read(_ key: [SQLiteValue], in table: TableSchema, _ connection: Connection) throws -> [String: SQLiteValue]? {
         let columns = table.columnNames
-        guard let values = try connection.rows("SELECT \(identifiers: columns) FROM \(identifier: table.name) WHERE \(table.keyCondition(key))").first else { return nil }
+        guard let values = try connection.rows(RowSQL.read(columns, from: table.name, at: .primaryKey(key, in: table))).first else { return nil }
         return Dictionary(uniqueKeysWithValues: zip(columns, values))
     }
 
@@ -15,7 +15,7 @@ enum KeyedRow {
     /// not exist for `nil`.
     static func write(_ values: [String: SQLiteValue]?, key: [SQLiteValue], in table: TableSchema, _ connection: Connection) throws {
         guard let values else {
-            try connection.run("DELETE FROM \(identifier: table.name) WHERE \(table.keyCondition(key))")
+            try connection.run(RowSQL.delete(from: table.name, at: .primaryKey(key, in: table)))
             return
         }
         let columns = table.columnNames.filter { values[$0] != nil }
@@ -28,8 +28,7 @@ enum KeyedRow {
 
     /// Sets `columns` of the row with `key` to their `values`.
     static func update(_ columns: [String], to values: [String: SQLiteValue], key: [SQLiteValue], in table: TableSchema, _ connection: Connection) throws {
-        let assignments = SQL(joining: columns.map { "\(identifier: $0) = \(value: values[$0] ?? .null)" }, separator: ", ")
-        try connection.run("UPDATE \(identifier: table.name) SET \(assignments) WHERE \(table.keyCondition(key))")
+        try connection.run(RowSQL.update(table.name, setting: columns.map { ($0, values[$0] ?? .null) }, at: .primaryKey(key, in: table)))
     }
 }
 #endif

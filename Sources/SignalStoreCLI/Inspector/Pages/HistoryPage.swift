@@ -37,7 +37,7 @@ enum HistoryPage {
         guard !schema.isWithoutRowID else { return ("", [:]) }
         let cells = SQL(joining: schema.columns.map { CellValue.selectExpression($0.name) }, separator: ", ")
         let values = try store.readForCLI { connection in
-            try connection.rows("SELECT \(cells) FROM \(identifier: schema.name) WHERE rowid = \(value: .integer(rowID))").first
+            try connection.rows(RowSQL.read(cells, from: schema.name, at: .rowID(rowID))).first
         }
         let rules = try SchemaReader.rules(schema.name, in: store)
         guard let values else { return ("<p class=\"none\">The row is not in the table now.</p>", [:]) }

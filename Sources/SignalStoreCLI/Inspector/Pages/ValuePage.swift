@@ -17,7 +17,7 @@ enum ValuePage {
             guard let rowID = Int64(text), !schema.isWithoutRowID else {
                 return Page.error(inspector, .badRequest, "\(text) is not a rowid of \(schema.name); open a value from its table")
             }
-            let sql: SQL = "SELECT \(identifier: column.name) FROM \(identifier: schema.name) WHERE rowid = \(value: .integer(rowID))"
+            let sql = RowSQL.read([column.name], from: schema.name, at: .rowID(rowID))
             guard let value = try inspector.store.readForCLI({ connection in try connection.rows(sql).first?.first }) else {
                 return Page.error(inspector, .notFound, "\(schema.name) has no row \(rowID) now (deleted meanwhile?)")
             }
