@@ -39,4 +39,19 @@ import Testing
         try FileManager.default.removeItem(at: older.appendingPathComponent("0002_create_customers.sql"))
         #expect(try pendingLine(path, older)?.hasPrefix("pending   migrate would fail: the database has migration 2") == true)
     }
+
+    @Test func statusListsDanglingReferencesAWriterWithForeignKeysOffLeft() throws {
+        let directory = TemporaryDirectory()
+        let path = try exampleDatabase(in: directory)
+        let folder = try migrationsCopy(in: directory)
+        func danglingLine() throws -> String? {
+            try runBinary(["status", "--db", path, "--migrations", folder.path]).outputLines.first { $0.hasPrefix("dangling") }
+        }
+        #expect(try danglingLine() == "dangling  none")
+        try sqlite3(path, "INSERT INTO orders (id, purchase_num, status, customer_id) VALUES (50, 1, 'x', 99), (51, 1, 'y', 98)")
+        #expect(try danglingLine() == "dangling  orders.customer_id → customers: 2 rows (rowids 50, 51) — point them at existing rows or delete them (signalstore set / delete)")
+        let json = try #require(try parseJSON(try runBinary(["status", "--json", "--db", path, "--migrations", folder.path]).output) as? [String: Any])
+        let dangling = try #require(json["dangling"] as? [[String: Any]])
+        #expect(dangling.count == 1 && dangling[0]["table"] as? String == "orders" && dangling[0]["rows"] as? Int == 2)
+    }
 }

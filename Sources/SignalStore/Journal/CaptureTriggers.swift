@@ -33,7 +33,7 @@ struct CaptureTriggers {
         triggers += table.columns.filter { $0 != table.rowIDAlias }.map(updateTrigger)
         triggers.append(table.rowIDAlias.map(updateTrigger) ?? rowIDUpdateTrigger)
         triggers += [stageUpdateEvictions, journalUpdateEvictions]
-        return triggers
+        return triggers + DeleteRuleTriggers(parent: table).all
     }
 
     /// SQL that journals every existing row as an insert (when capture starts on a table that

@@ -12,6 +12,9 @@ package struct CapturedTable: Sendable, Equatable {
     /// Every UNIQUE constraint, UNIQUE index and non-rowid primary key: what a `REPLACE` can
     /// evict a row by, besides the rowid.
     package let uniqueKeys: [UniqueKey]
+    /// The foreign keys of every table that refer to this one with a delete rule the store
+    /// enforces for every writer (see ``DeleteRuleTriggers``), their referenced columns named.
+    package let referencedBy: [ForeignKey]
 
     /// The table's name.
     package var name: String { schema.name }
@@ -23,7 +26,10 @@ package struct CapturedTable: Sendable, Equatable {
 
     /// The captured tables of the database on `connection`, by name.
     package static func all(_ connection: Connection) throws -> [CapturedTable] {
-        try names(connection).compactMap { try read($0, connection) }
+        let tables = try TableSchema.userTables(connection)
+        var foreignKeys: [String: [ForeignKey]] = [:]
+        for table in tables { foreignKeys[table.name] = try ForeignKey.all(of: table.name, connection) }
+        return try tables.filter(\.isCaptured).compactMap { try read($0.name, foreignKeys: foreignKeys, connection) }
     }
 
     /// The names of the captured tables, by name; cheaper than ``all(_:)``.
@@ -31,8 +37,11 @@ package struct CapturedTable: Sendable, Equatable {
         try TableSchema.userTables(connection).filter(\.isCaptured).map(\.name)
     }
 
-    private static func read(_ table: String, _ connection: Connection) throws -> CapturedTable? {
+    private static func read(_ table: String, foreignKeys: [String: [ForeignKey]], _ connection: Connection) throws -> CapturedTable? {
         guard let schema = try TableSchema.read(table, connection) else { return nil }
-        return CapturedTable(schema: schema, columns: schema.columnNames, uniqueKeys: try UniqueKey.all(of: table, connection))
+        return CapturedTable(
+            schema: schema, columns: schema.columnNames, uniqueKeys: try UniqueKey.all(of: table, connection),
+            referencedBy: DeleteRuleTriggers.enforced(referencing: schema, amongKeysOf: foreignKeys)
+        )
     }
 }

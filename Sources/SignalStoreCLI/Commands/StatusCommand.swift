@@ -2,7 +2,8 @@ import ArgumentParser
 import Foundation
 import SignalStore
 
-/// `signalstore status`: the database's version, pending migrations, feed position and tables.
+/// `signalstore status`: the database's version, pending migrations, feed position, tables and
+/// dangling references.
 struct StatusCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
@@ -11,7 +12,8 @@ struct StatusCommand: ParsableCommand {
             Reads only; the database is not changed. "pending" runs the same checks as \
             `migrate` against the --migrations folder: it lists what `migrate` would apply, or \
             says why `migrate` would fail (an edited migration, a gap, a database newer than \
-            the files).
+            the files). "dangling" lists rows whose foreign key names a row that does not \
+            exist (`PRAGMA foreign_key_check`), left by a writer with foreign keys off.
 
             Example:
               signalstore status --db app.sqlite
@@ -29,6 +31,7 @@ struct StatusCommand: ParsableCommand {
         let lastSeq = try CLIFailure.run { try store.lastChangeSeq }
         let journal = try CLIFailure.run { try store.journalSummary() }
         let tables = try SchemaReader.tableNames(store).map { ($0, try rowCount(of: $0, in: store)) }
+        let dangling = try CLIFailure.run { try store.readConnection(DanglingReference.all) }
         let path = store.path
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value ?? 0
 
@@ -41,6 +44,11 @@ struct StatusCommand: ParsableCommand {
                 ("lastSeq", .integer(lastSeq)), ("journalEntries", .integer(journal.entries)),
                 ("prunedThrough", .integer(journal.prunedThrough)),
                 ("tables", .array(tables.map { .object([("name", .string($0.0)), ("rows", .integer($0.1))]) })),
+                ("dangling", .array(dangling.map { reference in .object([
+                    ("table", .string(reference.child)), ("columns", .array(reference.columns.map(JSONValue.string))),
+                    ("parent", .string(reference.parent)), ("rows", .integer(Int64(reference.count))),
+                    ("rowids", .array(reference.sampleRowIDs.map(JSONValue.integer))),
+                ]) })),
             ]))
             return
         }
@@ -52,7 +60,15 @@ struct StatusCommand: ParsableCommand {
             ("last seq", "\(lastSeq)"),
             ("journal", "\(journal.entries) entries, pruned through seq \(journal.prunedThrough)"),
             ("tables", tables.map { "\($0.0) (\($0.1) \($0.1 == 1 ? "row" : "rows"))" }.joined(separator: ", ")),
+            ("dangling", danglingDescription(dangling)),
         ])
+    }
+
+    /// The rows whose foreign key names a missing row, and what to do about them.
+    private func danglingDescription(_ references: [DanglingReference]) -> String {
+        guard !references.isEmpty else { return "none" }
+        return references.map(\.description).joined(separator: "; ")
+            + " — point them at existing rows or delete them (signalstore set / delete)"
     }
 
     /// What `migrate` would do with the --migrations folder: the files it would apply, or why
