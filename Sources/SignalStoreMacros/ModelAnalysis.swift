@@ -9,6 +9,8 @@ struct ModelAnalysis {
     /// so a model can be declared in one module and used from another.
     let witnessAccess: String
     let properties: [ModelProperty]
+    /// The `@Parent` and `@Children` properties, in declaration order.
+    let relationships: [ModelRelationshipSyntax]
     /// Whether the declaration can be expanded (no error was reported).
     let isValid: Bool
 
@@ -29,13 +31,14 @@ struct ModelAnalysis {
         }
         guard let classDecl = declaration.as(ClassDeclSyntax.self) else {
             report(declaration, ModelDiagnostic.notAClass)
-            self.init(typeName: "", witnessAccess: "", properties: [], isValid: false)
+            self.init(typeName: "", witnessAccess: "", properties: [], relationships: [], isValid: false)
             return
         }
         if !classDecl.modifiers.contains(where: { $0.name.text == "final" }) {
             report(classDecl.classKeyword, ModelDiagnostic.notFinal)
         }
         var properties: [ModelProperty] = []
+        var relationships: [ModelRelationshipSyntax] = []
         for member in classDecl.memberBlock.members {
             guard let variable = member.decl.as(VariableDeclSyntax.self), !variable.isStatic else { continue }
             if let observer = variable.observer, let name = variable.singleBinding?.name {
@@ -47,6 +50,13 @@ struct ModelAnalysis {
                   let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text
             else {
                 report(variable, ModelDiagnostic.severalBindings)
+                continue
+            }
+            if let (attribute, kind) = Self.relationshipAttribute(of: variable) {
+                switch ModelRelationshipSyntax.read(variable, attribute: attribute, kind: kind, name: name, in: classDecl.name.text) {
+                case .success(let relationship): relationships.append(relationship)
+                case .failure(let problem): report(problem.node, problem.message.with("'\(name)'"))
+                }
                 continue
             }
             let type = binding.typeAnnotation?.type
@@ -82,6 +92,12 @@ struct ModelAnalysis {
         } else if valid {
             report(classDecl.name, ModelDiagnostic.noPrimaryKey)
         }
+        for relationship in relationships where relationship.kind == .parent {
+            if !properties.contains(where: { $0.name == relationship.keyProperty && $0.column != nil }) {
+                let declaration = classDecl.memberBlock.members.first { $0.decl.singleBinding?.name == relationship.name }?.decl
+                report(declaration ?? DeclSyntax(classDecl), ModelDiagnostic.parentKeyNotPersisted.with("'\(relationship.name)' names '\(relationship.keyProperty)'"))
+            }
+        }
         var seen: [String: String] = [:]
         for property in properties {
             guard let column = property.column else { continue }
@@ -90,14 +106,22 @@ struct ModelAnalysis {
             }
             seen[column] = property.name
         }
-        self.init(typeName: classDecl.name.text, witnessAccess: Self.witnessAccess(of: classDecl), properties: properties, isValid: valid)
+        self.init(typeName: classDecl.name.text, witnessAccess: Self.witnessAccess(of: classDecl), properties: properties, relationships: relationships, isValid: valid)
     }
 
-    private init(typeName: String, witnessAccess: String, properties: [ModelProperty], isValid: Bool) {
+    private init(typeName: String, witnessAccess: String, properties: [ModelProperty], relationships: [ModelRelationshipSyntax], isValid: Bool) {
         self.typeName = typeName
         self.witnessAccess = witnessAccess
         self.properties = properties
+        self.relationships = relationships
         self.isValid = isValid
+    }
+
+    /// The `@Parent` or `@Children` attribute of a property, if it has one.
+    static func relationshipAttribute(of variable: VariableDeclSyntax) -> (AttributeSyntax, ModelRelationshipSyntax.Kind)? {
+        if let parent = variable.attribute(named: "Parent") { return (parent, .parent) }
+        if let children = variable.attribute(named: "Children") { return (children, .children) }
+        return nil
     }
 
     /// A public class needs public witnesses for its public conformance, a package class

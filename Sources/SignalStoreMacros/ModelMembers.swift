@@ -6,7 +6,7 @@ struct ModelMembers {
     let table: String
 
     var declarations: [DeclSyntax] {
-        [runtimeState, registrar, tableDeclaration, columnsDeclaration, isolationDeclaration, keyPathsFunction, willChangeFunction, rowInitializer, valuesFunction, valueFunction, applyFunction, transientSignalFunction]
+        [runtimeState, registrar, tableDeclaration, columnsDeclaration, relationshipsDeclaration, isolationDeclaration, keyPathsFunction, willChangeFunction, rowInitializer, valuesFunction, valueFunction, applyFunction, transientSignalFunction]
     }
 
     private var type: String { model.typeName }
@@ -31,6 +31,22 @@ struct ModelMembers {
         }
         return """
             \(raw: access)nonisolated static let _$columns: [SignalStore.ModelColumn<\(raw: type)>] = [
+                \(raw: entries.joined(separator: ",\n    "))
+            ]
+            """
+    }
+
+    /// The `@Parent` and `@Children` properties: names and types, which the store checks
+    /// against the schema's foreign keys at first use.
+    private var relationshipsDeclaration: DeclSyntax {
+        let entries = model.relationships.map { relationship in
+            "SignalStore.ModelRelationship(property: \(quoted(relationship.name)), kind: .\(relationship.kind.rawValue), keyProperty: \(quoted(relationship.keyProperty)), related: \(relationship.related).self)"
+        }
+        guard !entries.isEmpty else {
+            return "\(raw: access)nonisolated static let _$relationships: [SignalStore.ModelRelationship] = []"
+        }
+        return """
+            \(raw: access)nonisolated static let _$relationships: [SignalStore.ModelRelationship] = [
                 \(raw: entries.joined(separator: ",\n    "))
             ]
             """
@@ -104,9 +120,11 @@ struct ModelMembers {
             """
     }
 
-    /// The key paths of the persisted properties in column order, then the transient ones.
+    /// The key paths of the persisted properties in column order, then the transient ones, then
+    /// the relationships.
     private var keyPathsFunction: DeclSyntax {
-        let paths = (model.persisted + model.transients).map { "\\\(type).\($0.name)" }
+        let names = (model.persisted + model.transients).map(\.name) + model.relationships.map(\.name)
+        let paths = names.map { "\\\(type).\($0)" }
         return """
             static func _$keyPaths() -> [Swift.AnyKeyPath] {
                 [\(raw: paths.joined(separator: ", "))]

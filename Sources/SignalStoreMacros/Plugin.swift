@@ -9,5 +9,7 @@ struct SignalStoreMacrosPlugin: CompilerPlugin {
         PersistedPropertyMacro.self,
         TransientPropertyMacro.self,
         MarkerMacro.self,
+        ParentMacro.self,
+        ChildrenMacro.self,
     ]
 }

@@ -15,6 +15,8 @@ let macroSpecs: [String: MacroSpec] = [
     "Column": MacroSpec(type: MarkerMacro.self),
     "PrimaryKey": MacroSpec(type: MarkerMacro.self),
     "Transient": MacroSpec(type: MarkerMacro.self),
+    "Parent": MacroSpec(type: ParentMacro.self),
+    "Children": MacroSpec(type: ChildrenMacro.self),
 ]
 
 /// `source` with every macro expanded.
@@ -31,7 +33,9 @@ func diagnostics(of source: String) -> [(message: String, id: String)] {
     let context = BasicMacroExpansionContext(sourceFiles: [file: .init(moduleName: "Test", fullFilePath: "Test.swift")])
     _ = file.expand(macroSpecs: macroSpecs, contextGenerator: { _ in context }, indentationWidth: .spaces(4))
     let names = ["notAClass", "notFinal", "letWithoutDefault", "noPrimaryKey", "severalPrimaryKeys", "missingType",
-                 "unsupportedType", "duplicateColumn", "transientWithoutDefault", "severalBindings", "observerOnProperty"]
+                 "unsupportedType", "duplicateColumn", "transientWithoutDefault", "severalBindings", "observerOnProperty",
+                 "relationshipNeedsKeyPath", "relationshipNotVar", "relationshipWithValue", "parentNotOptional",
+                 "parentKeyElsewhere", "parentKeyNotPersisted", "childrenNotLiveResults"]
     return context.diagnostics.map { diagnostic in
         let id = names.first { MessageID(domain: "SignalStoreMacros", id: $0) == diagnostic.diagMessage.diagnosticID } ?? "other: \(diagnostic.message)"
         return (diagnostic.message, id)

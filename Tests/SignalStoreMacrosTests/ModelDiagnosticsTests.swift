@@ -156,4 +156,31 @@ struct ModelDiagnosticsTests {
             """)
         #expect(found.map(\.id) == ["duplicateColumn"], "customerID maps to customer_id")
     }
+
+    @Test func relationshipMisuseIsExplained() {
+        let found = diagnostics(of: #"""
+            @Model(table: "orders")
+            final class Order {
+                var id: Int64
+                var customerID: Int64?
+                @Transient var draftID: Int64? = nil
+                @Parent(\Order.customerID) var required: Customer
+                @Parent(\.customerID) var rootless: Customer?
+                @Parent(\Line.orderID) var elsewhere: Customer?
+                @Parent(\Order.draftID) var transient: Customer?
+                @Parent(\Order.customerID) let constant: Customer?
+                @Parent(\Order.customerID) var valued: Customer? = nil
+                @Children(\Line.orderID) var lines: [Line]
+                @Children(\Line.orderID) var mismatched: LiveResults<Note>
+                @Parent(\Order.customerID) var customer: Customer?
+                @Children(\Line.orderID) var fine: LiveResults<Line>
+            }
+            """#)
+        #expect(found.map(\.id) == [
+            "parentNotOptional", "relationshipNeedsKeyPath", "parentKeyElsewhere", "relationshipNotVar",
+            "relationshipWithValue", "childrenNotLiveResults", "childrenNotLiveResults", "parentKeyNotPersisted",
+        ])
+        #expect(found.first?.message.contains("'required'") == true)
+        #expect(found.last?.message.contains("'transient' names 'draftID'") == true)
+    }
 }

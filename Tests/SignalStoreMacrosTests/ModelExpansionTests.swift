@@ -7,7 +7,7 @@ struct ModelExpansionTests {
     /// its own access level to be usable from another module.
     static let witnesses = [
         "nonisolated let _$model", "nonisolated static let _$table", "nonisolated static let _$columns",
-        "nonisolated static let _$isolation", "nonisolated init(_$row", "nonisolated func _$values()",
+        "nonisolated static let _$relationships", "nonisolated static let _$isolation", "nonisolated init(_$row", "nonisolated func _$values()",
         "nonisolated func _$value(column", "nonisolated func _$apply(column", "nonisolated func _$transientSignal(at",
     ]
 
@@ -54,6 +54,8 @@ struct ModelExpansionTests {
                     SignalStore.ModelColumn<Point>(name: "id", property: "id", valueType: (Int64).self, isPrimaryKey: true),
                     SignalStore.ModelColumn<Point>(name: "x_pos", property: "x", valueType: (Double).self, isPrimaryKey: false)
                 ]
+
+                nonisolated static let _$relationships: [SignalStore.ModelRelationship] = []
 
                 nonisolated static let _$isolation = SignalStore.ModelIsolation<Point>(
                     isolation: Point._$keyPaths,
@@ -131,6 +133,27 @@ struct ModelExpansionTests {
             }
             """#
         )
+    }
+
+    @Test func relationshipsBecomeAccessorsAndAreListedForTheSchemaCheck() {
+        let expanded = expandedText(of: #"""
+            @Model(table: "orders")
+            final class Order {
+                var id: Int64
+                @Column("customer_id") var customerID: Int64?
+                @Parent(\Order.customerID) var customer: Customer?
+                @Children(\Line.orderID, orderBy: .ascending(\Line.id)) var lines: LiveResults<Line>
+            }
+            """#)
+        #expect(expanded.contains(#"""
+                    SignalStore.ModelRelationship(property: "customer", kind: .parent, keyProperty: "customerID", related: Customer.self),
+                    SignalStore.ModelRelationship(property: "lines", kind: .children, keyProperty: "orderID", related: Line.self)
+            """#))
+        #expect(expanded.contains(#"[\Order.id, \Order.customerID, \Order.customer, \Order.lines]"#), "relationships come last among the key paths")
+        #expect(expanded.contains(#"SignalStore.ModelRelationships.parent(of: self, through: \Order.customerID, property: "customer")"#))
+        #expect(expanded.contains(#"SignalStore.ModelRelationships.setParent(of: self, through: \Order.customerID, property: "customer", to: newValue)"#))
+        #expect(expanded.contains(#"SignalStore.ModelRelationships.children(of: self, through: \Line.orderID, orderBy: [.ascending(\Line.id)], property: "lines")"#))
+        #expect(!expanded.contains("_Persisted(column: 2)"), "a relationship is not a column")
     }
 
     @Test func persistedPropertyAccessorsAndStorage() {

@@ -1,7 +1,7 @@
-/// What a managed model object writes through, as the model layer sees it. The model layer
-/// owns this protocol and the store implements it, so data crosses it in one direction: a
-/// property set hands over the column, the encoded value and the row, and gets back what
-/// happened. The host never reads from or calls into the object; committed values come back
+/// What a managed model object writes through, and reads its relationships from, as the model
+/// layer sees it. The model layer owns this protocol and the store implements it, so data
+/// crosses it in one direction: a property set hands over the column, the encoded value and the
+/// row, and gets back what happened; a relationship asks for the objects a key names. The host never reads from or calls into the object; committed values come back
 /// to it the one way every writer's do, through the journal and ``ModelRegistry``.
 protocol ModelHost: AnyObject, Sendable {
     /// Writes one column of one row: an `UPDATE` committed on its own, or joined to the open
@@ -11,6 +11,16 @@ protocol ModelHost: AnyObject, Sendable {
 
     /// Reports a failure of a write that cannot throw (a set on an object whose row is gone).
     func report(_ error: StoreError)
+
+    /// The relationship `property` of `model` matched with its foreign key, or `nil` after
+    /// reporting why it does not match.
+    func relationship(_ property: String, of model: any PersistentModel.Type) -> ResolvedRelationship?
+
+    /// The live object of `Model` whose `column` holds `value`, or `nil`.
+    func object<Model: PersistentModel>(_ type: Model.Type, column: String, value: SQLiteValue) -> Model?
+
+    /// The live result of the objects of `Model` whose `column` holds `value`.
+    func results<Model: PersistentModel>(_ type: Model.Type, column: String, value: SQLiteValue, orderBy: [ModelOrdering<Model>]) -> LiveResults<Model>
 }
 
 /// One property set on a managed object, as the model hands it to its ``ModelHost``.

@@ -48,6 +48,14 @@ public struct ModelIsolation<Model: PersistentModel>: Sendable {
         keyPaths.paths.firstIndex(of: keyPath)
     }
 
+    /// The `@Parent` or `@Children` relationship whose property `keyPath` is, if it is one
+    /// (relationships come last among the key paths).
+    func relationship(of keyPath: AnyKeyPath) -> ModelRelationship? {
+        guard let index = index(of: keyPath) else { return nil }
+        let first = keyPaths.paths.count - Model._$relationships.count
+        return index >= first ? Model._$relationships[index - first] : nil
+    }
+
     /// Tells Observation that column `index` of `model` changed: on the main actor for a
     /// main-actor model, on the calling thread otherwise.
     func willChange(_ model: Model, column index: Int) {

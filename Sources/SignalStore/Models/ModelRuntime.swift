@@ -78,6 +78,7 @@ public enum ModelRuntime {
 
 extension PersistentModel {
     static var _$columnNames: [String] { _$columns.map(\.name) }
+    static var _$columnProperties: [String] { _$columns.map(\.property) }
 }
 
 /// An `Optional`, whatever it wraps: tells a nil apart from a value stored as NULL.

@@ -34,6 +34,11 @@ public final class ModelState: @unchecked Sendable {
     private let lock = RecursiveLock()
     private var storedLink: Link = .unmanaged
     private var signals: [Int: ColumnSignal] = [:]
+    /// Whether a column's untyped signal exists (``PersistentModel/_valueSignal(column:)``),
+    /// kept at `~index` in `signals`.
+    private var hasValueSignals = false
+    /// What each relationship resolved last, by property name (``ModelRelationships``).
+    private var related: [String: AnyObject] = [:]
     /// Values set by the open transaction, by column.
     private var uncommitted: [Int: SQLiteValue] = [:]
     /// The thread running that transaction.
@@ -121,9 +126,33 @@ public final class ModelState: @unchecked Sendable {
         }
     }
 
+    /// The untyped subject of column `index`, made by `make` on first use (see
+    /// ``_columnSubject(_:make:)``).
+    func valueSubject<Subject: AnyObject>(
+        _ index: Int,
+        make: () -> (subject: Subject, send: (SQLiteValue) -> Void, complete: () -> Void)
+    ) -> Subject {
+        lock.withLock {
+            hasValueSignals = true
+            return _columnSubject(~index, make: make)
+        }
+    }
+
     /// Sends a committed value to the column's subscribers.
     func emit(column index: Int, value: SQLiteValue) {
-        lock.withLock { signals[index] }?.send(value)
+        let (typed, untyped) = lock.withLock { (signals[index], hasValueSignals ? signals[~index] : nil) }
+        typed?.send(value)
+        untyped?.send(value)
+    }
+
+    /// What relationship `property` resolved last.
+    func relatedLink(_ property: String) -> AnyObject? {
+        lock.withLock { related[property] }
+    }
+
+    /// Keeps what relationship `property` resolved.
+    func setRelatedLink(_ property: String, _ link: AnyObject) {
+        lock.withLock { related[property] = link }
     }
 
     /// Completes every signal (row deleted or store closed).

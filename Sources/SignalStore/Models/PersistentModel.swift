@@ -7,6 +7,8 @@ public protocol PersistentModel: AnyObject, Sendable, Observable {
     static var _$table: String { get }
     /// The persisted properties, in column order.
     static var _$columns: [ModelColumn<Self>] { get }
+    /// The `@Parent` and `@Children` properties, in declaration order.
+    static var _$relationships: [ModelRelationship] { get }
     /// The object's runtime state: its lock, its store and row, its signals.
     var _$model: ModelState { get }
     /// Creates an object from a row (values in `_$columns` order).
@@ -73,10 +75,17 @@ extension PersistentModel {
         guard let index = Self._$isolation.index(of: keyPath) else {
             preconditionFailure("\(keyPath) is not a stored property of \(Self.self)")
         }
+        return _signal(at: index, as: Value.self)
+    }
+
+    /// The signal of the property at `index` among the model's key paths (see
+    /// ``ModelIsolation/index(of:)``); ``signal(for:)`` without the key path.
+    @inlinable
+    public func _signal<Value>(at index: Int, as type: Value.Type) -> Signal<Value, Never> {
         let columnCount = Self._$columns.count
         if index >= columnCount {
             guard let transient = _$transientSignal(at: index - columnCount) as? Signal<Value, Never> else {
-                preconditionFailure("\(keyPath) is not a stored property of \(Self.self)")
+                preconditionFailure("property \(index) of \(Self.self) is not a stored property of type \(Value.self); a relationship's signal is signal(for: \\.parent) or its result's changes")
             }
             return transient
         }

@@ -58,8 +58,20 @@ public final class LiveResults<Model: PersistentModel>: RandomAccessCollection, 
         self.store = store
         self.query = query
         state = Locked(ResultsState())
+        isDetached = false
         start(store)
     }
+
+    /// An empty result that never changes: the children of an object that is not in a store.
+    init(detached: Void) {
+        store = nil
+        query = ResultsQuery(predicate: nil, arguments: [], orderBy: nil)
+        state = Locked(ResultsState())
+        isDetached = true
+    }
+
+    /// Whether this is a result of no store (``init(detached:)``).
+    private let isDetached: Bool
 
     deinit {
         subscription.dispose()
@@ -158,6 +170,7 @@ public final class LiveResults<Model: PersistentModel>: RandomAccessCollection, 
                 }
             })
             guard let store, !store.isClosed else {
+                if isDetached { downstream.send(.initial([])) }
                 downstream.complete()
                 return subscription
             }

@@ -15,6 +15,7 @@ extension Store {
                     throw StoreError.schemaMismatch("property '\(column.property)' of \(Model.self) is \(column.valueType), but column '\(column.name)' of table '\(Model._$table)' is declared \(declared.declaredType); change the property's type or the column's")
                 }
             }
+            try checkRelationships(of: Model.self, connection)
         } catch {
             _ = checkedModels.withLock { $0.remove(ObjectIdentifier(Model.self)) }
             throw error

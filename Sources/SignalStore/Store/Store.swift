@@ -38,6 +38,8 @@ public final class Store: Sendable {
     package let schema = SchemaCache()
     /// The model types already checked against their tables.
     let checkedModels = Locked<Set<ObjectIdentifier>>([])
+    /// The checked models' relationships, matched with their foreign keys.
+    let relationships = Locked<[RelationshipID: ResolvedRelationship]>([:])
     let publisher: ChangePublisher
     /// Reads, applies and queues what each commit wrote (``CommitPublisher``).
     let commitPublisher: CommitPublisher
