@@ -149,7 +149,8 @@ struct RelationshipTests {
     @Test func childrenAreLiveResultsThatFollowEveryWriter() async throws {
         let store = try seeded()
         let ada = try #require(try store.find(Buyer.self, id: 1))
-        #expect(ada.purchases === ada.purchases, "made once")
+        let purchases = ada.purchases
+        #expect(ada.purchases === purchases, "made once")
         #expect(ada.purchases.map(\.id) == [10, 11])
         try store.sqlite3("INSERT INTO orders VALUES (12, 1, 'new'); UPDATE orders SET customer_id = 2 WHERE id = 10")
         await store.settle()
@@ -194,11 +195,66 @@ struct RelationshipTests {
         }
     }
 
+    @Test func includingLoadsTheParentsInOneQueryPerRelationshipIdentityKept() throws {
+        let store = try TestStore(migrations: Self.migrations)
+        try store.execute("""
+            WITH RECURSIVE n(value) AS (SELECT 1 UNION ALL SELECT value + 1 FROM n WHERE value < 1000)
+            INSERT INTO customers (id, name) SELECT value, 'c' || value FROM n WHERE value <= 50;
+            WITH RECURSIVE n(value) AS (SELECT 1 UNION ALL SELECT value + 1 FROM n WHERE value < 1000)
+            INSERT INTO orders (id, customer_id) SELECT value, CASE WHEN value % 7 = 0 THEN NULL ELSE value % 50 + 1 END FROM n WHERE value <= 500;
+            WITH RECURSIVE n(value) AS (SELECT 1 UNION ALL SELECT value + 1 FROM n WHERE value < 1000)
+            INSERT INTO lines (id, order_id, sku) SELECT value, value % 500 + 1, 's' FROM n;
+            """)
+        let queries = store.store.modelQueryCount
+        let before = queries.withLock { $0 }
+        let lines = try store.store.all(PurchaseLine.self, orderBy: .ascending(\.id), including: \.order)
+        #expect(queries.withLock { $0 } - before == 2, "the lines, then their orders")
+        let orders = try store.store.all(Purchase.self, where: \.id <= 100, including: \.customer)
+        #expect(queries.withLock { $0 } - before == 4)
+        #expect(lines.count == 1000 && orders.count == 100)
+        // Reading the parents now runs no query, and gives the live instances.
+        let customers = orders.map(\.customer)
+        let linesOrders = lines.map(\.order)
+        #expect(queries.withLock { $0 } - before == 4)
+        #expect(customers.filter { $0 == nil }.count == 14, "NULL keys have no parent")
+        #expect(customers[0] === (try store.find(Buyer.self, id: 2)))
+        #expect(linesOrders[0] === (try store.find(Purchase.self, id: 2)))
+        #expect(linesOrders[0] === orders[1], "one object per row, whichever read loaded it")
+        #expect(throws: StoreError.invalidArgument("'lines' is a @Children relationship of Purchase; including: takes @Parent properties (a @Children result reads its rows on first use, in one query)")) {
+            try store.store.all(Purchase.self, including: \.lines)
+        }
+    }
+
+    @Test func aGraphWalkedBothWaysIsReleasedWhenTheStoreCloses() throws {
+        let store = try seeded()
+        weak var weakOrder: Purchase?
+        weak var weakCustomer: Buyer?
+        try {
+            let order = try #require(try store.find(Purchase.self, id: 10))
+            let customer = try #require(order.customer)
+            #expect(customer.purchases.contains { $0 === order })
+            weakOrder = order
+            weakCustomer = customer
+        }()
+        #expect(weakOrder != nil && weakCustomer != nil, "they hold each other, as a view showing them needs")
+        store.store.close()
+        #expect(weakOrder == nil && weakCustomer == nil, "closing releases the links")
+    }
+
+    @Test func anOrderReleasedAloneReleasesItsCustomer() throws {
+        let store = try seeded()
+        weak var weakCustomer: Buyer?
+        try {
+            let order = try #require(try store.find(Purchase.self, id: 20))
+            weakCustomer = order.customer
+            #expect(weakCustomer != nil)
+        }()
+        #expect(weakCustomer == nil)
+    }
+
     @Test func readingALiveParentAgainIsALookupNotAQuery() throws {
         let store = try seeded()
         let order = try #require(try store.find(Purchase.self, id: 10))
-        // The order holds its parent weakly (a parent holds its children's results): something
-        // else keeps it alive, as a view showing it does.
         let customer = try #require(order.customer)
         let clock = ContinuousClock()
         let reads = 100_000

@@ -2,9 +2,14 @@
 ///
 /// A relationship reads through the object's ``ModelHost`` (the store) and keeps what it
 /// found in the object's state: the parent for the key it was found by, or the live result of
-/// the children for this object's key. A parent is kept only while it is still the live,
+/// the children for this object's key. A parent is used again only while it is still the live,
 /// managed object whose key column holds that key, so reading `order.customer` again costs a
 /// lock and a comparison, and a re-pointed, deleted or re-keyed parent is looked up afresh.
+///
+/// What a relationship found is held strongly, as Observation needs: a view that showed
+/// `order.customer?.name` must hear the name change, so the customer must live as long as the
+/// order does. An order and its customer whose `orders` result holds that order keep each other
+/// alive until one of their rows is deleted or the store closes, which releases every link.
 public enum ModelRelationships {
     /// `order.customer`: the live parent whose key `child`'s key column holds, or nil (NULL,
     /// a key with no row, an object that is not in a store and was not given a parent).
@@ -86,7 +91,7 @@ public enum ModelRelationships {
 
 /// The parent a relationship found, for the key it found it by.
 final class ParentLink: Sendable {
-    private weak let object: (any PersistentModel)?
+    private let object: any PersistentModel
     let key: SQLiteValue
     /// The parent's key column, in its model's columns.
     let column: Int
@@ -99,7 +104,7 @@ final class ParentLink: Sendable {
 
     /// The parent, if it is still the live object whose key is `key`.
     func parent(for key: SQLiteValue) -> (any PersistentModel)? {
-        guard key == self.key, let object, object._$model.rowID != nil, object._$value(column: column) == key else { return nil }
+        guard key == self.key, object._$model.rowID != nil, object._$value(column: column) == key else { return nil }
         return object
     }
 }

@@ -155,9 +155,14 @@ public final class ModelState: @unchecked Sendable {
         lock.withLock { related[property] = link }
     }
 
-    /// Completes every signal (row deleted or store closed).
+    /// Completes every signal and lets go of the related objects (row deleted or store
+    /// closed): the links of a graph the app walked are released here.
     func completeAll() {
-        let all = lock.withLock { Array(signals.values) }
+        let (all, released) = lock.withLock { () -> ([ColumnSignal], [String: AnyObject]) in
+            defer { related = [:] }
+            return (Array(signals.values), related)
+        }
         all.forEach { $0.complete() }
+        withExtendedLifetime(released) {}
     }
 }

@@ -71,6 +71,7 @@ extension Store {
         _ seq: SnapshotSeq
     ) throws -> Fetched<Model> {
         try checkSchema(Model.self, connection)
+        modelQueryCount.withLock { $0 += 1 }
         var sql = ModelSQL.of(Model.self).select
         if let predicate { sql += " WHERE \(predicate)" }
         sql += " ORDER BY \(orderBy ?? "rowid")"

@@ -38,6 +38,9 @@ public final class Store: Sendable {
     package let schema = SchemaCache()
     /// The model types already checked against their tables.
     let checkedModels = Locked<Set<ObjectIdentifier>>([])
+    /// How many queries have read model objects (each `find`, `all` or related-object read
+    /// runs one), so tests can check that a read of a graph costs one query per relationship.
+    package let modelQueryCount = Locked(0)
     /// The checked models' relationships, matched with their foreign keys.
     let relationships = Locked<[RelationshipID: ResolvedRelationship]>([:])
     let publisher: ChangePublisher
