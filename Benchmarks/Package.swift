@@ -96,6 +96,17 @@ let package = Package(
             ],
             path: "Benchmarks/ResultsHarness"
         ),
+        // A plain executable (no harness): relationships against GRDB's associations: a graph
+        // read with `including:`, a live parent's read, a foreign insert into a relationship.
+        .executableTarget(
+            name: "RelationshipsHarness",
+            dependencies: [
+                .product(name: "SignalStore", package: rootIdentity),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                "BenchmarkModels",
+            ],
+            path: "Benchmarks/RelationshipsHarness"
+        ),
         // A plain executable (no harness): open-loop read latency beside a writer, the write
         // path's CPU time and live queries, against GRDB and raw C, printed as one table.
         .executableTarget(

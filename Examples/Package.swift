@@ -24,6 +24,11 @@ let package = Package(
             dependencies: [.product(name: "SignalStore", package: "SignalStore")],
             swiftSettings: [.defaultIsolation(MainActor.self)]
         ),
+        .executableTarget(
+            name: "RelationshipsArticle",
+            dependencies: [.product(name: "SignalStore", package: "SignalStore")],
+            swiftSettings: [.defaultIsolation(MainActor.self)]
+        ),
         .testTarget(name: "SignalsArticleTests", dependencies: [.product(name: "SignalsTesting", package: "SignalStore")]),
         .testTarget(
             name: "ShopTests",

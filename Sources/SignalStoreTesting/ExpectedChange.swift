@@ -45,6 +45,21 @@ public struct ExpectedChange: Sendable, Equatable, CustomStringConvertible {
         .update(Model._$table, id: id, column(of: property), from: old, to: new)
     }
 
+    /// A change of a `@Parent` relationship: an update of its key column from one parent's key
+    /// to another's (nil for NULL).
+    ///
+    /// ```swift
+    /// .update(\Order.customer, id: 42, from: 1, to: 2)   // order 42 moved from customer 1 to 2
+    /// ```
+    public static func update<Model: PersistentModel, Parent: PersistentModel, Key: SQLiteValueConvertible>(
+        _ relationship: KeyPath<Model, Parent?>, id: some SQLiteValueConvertible, from old: Key, to new: Key
+    ) -> ExpectedChange {
+        guard let found = Model._$isolation.relationship(of: relationship), found.kind == .parent,
+              let index = Model._$columns.firstIndex(where: { $0.property == found.keyProperty })
+        else { preconditionFailure("\(relationship) is not a @Parent relationship of \(Model.self)") }
+        return .update(Model._$table, id: id, Model._$columns[index].name, from: old, to: new)
+    }
+
     /// An insert of a model's row, with at least these property values.
     public static func insert<Model: PersistentModel>(_ type: Model.Type, id: some SQLiteValueConvertible) -> ExpectedChange {
         .insert(Model._$table, id: id)

@@ -33,6 +33,7 @@ extension TestStore {
         try await body()
         await settle()
         let arrived = try ArrivedChange.all(after: start, in: store)
+        if let last = arrived.last?.change.seq, last > start { asserted.withLock { $0.append((start + 1)...last) } }
         let diff = FeedDiff(expected: expected.map(\.description), actual: arrived.map(\.description)) { index in
             arrived[index].matches(expected[index])
         }

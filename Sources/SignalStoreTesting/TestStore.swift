@@ -30,7 +30,13 @@ public final class TestStore: Sendable {
     /// The journal's last seq once the store was ready (after the fixture): golden feeds
     /// (``assertFeed(matches:fileID:filePath:line:column:)``) start after it.
     public let startSeq: Int64
+    /// Whether every entry of the test must be asserted (``Exhaustivity``).
+    public let exhaustivity: Exhaustivity
     private let folder: TemporaryFolder
+    /// The seqs `expectChanges` asserted, as ranges, for ``Exhaustivity/on``.
+    let asserted = Locked<[ClosedRange<Int64>]>([])
+    /// Where the store was made: a whole-test exhaustivity failure points there.
+    private let creation: CallerLocation
 
     /// Opens a new store on a temporary file with the `.sql` migrations in `migrations`, then
     /// replays `fixture` into its tables.
@@ -41,15 +47,26 @@ public final class TestStore: Sendable {
     ///     database becomes the test's starting point.
     /// - Throws: `StoreError` if a migration fails; ``TestStoreError`` if the fixture cannot
     ///   be read or replayed.
-    public convenience init(migrations: URL, fixture: URL? = nil) throws {
+    ///   - exhaustivity: `.on` fails the test, when the store is released, with every entry
+    ///     committed after the fixture that no ``expectChanges(_:isolation:fileID:filePath:line:column:_:)``
+    ///     asserted; `.off` (the default) checks each block only.
+    public convenience init(
+        migrations: URL, fixture: URL? = nil, exhaustivity: Exhaustivity = .off,
+        fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) throws {
         let loaded: [Migration]
         do { loaded = try Migration.load(from: migrations) } catch { throw StoreError.migration(error) }
-        try self.init(migrations: loaded, fixture: fixture)
+        try self.init(migrations: loaded, fixture: fixture, exhaustivity: exhaustivity, fileID: fileID, filePath: filePath, line: line, column: column)
     }
 
     /// Opens a new store on a temporary file with `migrations`, then replays `fixture` into its
-    /// tables (see ``init(migrations:fixture:)-(URL,_)``).
-    public init(migrations: [Migration], fixture: URL? = nil) throws {
+    /// tables (see ``init(migrations:fixture:exhaustivity:fileID:filePath:line:column:)-(URL,_,_,_,_,_,_)``).
+    public init(
+        migrations: [Migration], fixture: URL? = nil, exhaustivity: Exhaustivity = .off,
+        fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) throws {
+        self.exhaustivity = exhaustivity
+        creation = CallerLocation(fileID: fileID, filePath: filePath, line: line, column: column)
         folder = try TemporaryFolder()
         path = folder.url.appendingPathComponent("test.sqlite").path
         try MigratedTemplate.copy(for: migrations, to: path)
@@ -59,7 +76,25 @@ public final class TestStore: Sendable {
     }
 
     deinit {
+        if exhaustivity == .on { checkEverythingAsserted() }
         store.close()
+    }
+
+    /// Fails the test with the entries committed since the store was ready that no
+    /// `expectChanges` asserted.
+    private func checkEverythingAsserted() {
+        let ranges = asserted.withLock { $0 }
+        do {
+            let left = try ArrivedChange.all(after: startSeq, in: store).filter { arrived in
+                !ranges.contains { $0.contains(arrived.change.seq) }
+            }
+            guard !left.isEmpty else { return }
+            let listed = left.prefix(50).map { "  #\($0.change.seq) \($0.description)" }.joined(separator: "\n")
+            let more = left.count > 50 ? "\n  … and \(left.count - 50) more" : ""
+            TestFailure.record("exhaustivity .on: \(left.count) \(left.count == 1 ? "entry was" : "entries were") committed during the test and asserted by no expectChanges; assert them, or make this TestStore with exhaustivity: .off:\n\(listed)\(more)", at: creation)
+        } catch {
+            TestFailure.record("exhaustivity .on: cannot read the journal to check it: \(error)", at: creation)
+        }
     }
 
     /// Returns once every commit made so far, by any connection or process, has reached the
@@ -68,6 +103,18 @@ public final class TestStore: Sendable {
     public func settle() async {
         await store.settle()
     }
+}
+
+/// Whether a ``TestStore`` checks, when released, that the test asserted every entry
+/// committed while it ran, as TCA's `TestStore` checks every action.
+public enum Exhaustivity: Sendable {
+    /// Every entry committed after the store was ready (the fixture replayed) must be covered
+    /// by some ``TestStore/expectChanges(_:isolation:fileID:filePath:line:column:_:)``; the rest
+    /// fail the test, listed, when the store is released.
+    case on
+    /// Each `expectChanges` checks its own block only; what happens between blocks is not
+    /// checked.
+    case off
 }
 
 /// Why a ``TestStore`` could not do what a test asked.

@@ -18,6 +18,17 @@ import SignalStoreTesting
         try await store.expectNoChanges { order.status = "shipped" }   // an equal value writes nothing
     }
 
+    @Test func payingTouchesNothingElse() async throws {
+        let store = try TestStore(migrations: migrationsURL, exhaustivity: .on)
+        let order = Order(id: 9, purchaseNum: 1, status: "open")
+        try await store.expectChanges([.insert("orders", id: 9)]) {
+            try store.insert(order)
+        }
+        try await store.expectChanges([.update(\Order.status, id: 9, from: "open", to: "paid")]) {
+            order.status = "paid"
+        }
+    }
+
     @Test func aJobAndAShellAgree() async throws {
         let store = try TestStore(migrations: migrationsURL)
         try store.execute("INSERT INTO orders (id, purchase_num, status) VALUES (1, 1, 'open')")

@@ -50,7 +50,7 @@ public struct ModelIsolation<Model: PersistentModel>: Sendable {
 
     /// The `@Parent` or `@Children` relationship whose property `keyPath` is, if it is one
     /// (relationships come last among the key paths).
-    func relationship(of keyPath: AnyKeyPath) -> ModelRelationship? {
+    package func relationship(of keyPath: AnyKeyPath) -> ModelRelationship? {
         guard let index = index(of: keyPath) else { return nil }
         let first = keyPaths.paths.count - Model._$relationships.count
         return index >= first ? Model._$relationships[index - first] : nil

@@ -1,0 +1,19 @@
+import SignalStore
+
+// The "Relationships" article's functions, as printed there.
+
+func move(_ order: Order, to customer: Customer) {
+    order.customer = customer   // UPDATE orders SET customer_id = customer.id
+}
+
+func customerName(of order: Order) -> Signal<String?, Never> {
+    order.signal(for: \.customer, \.name)
+}
+
+func orderCount(of customer: Customer) -> Int {
+    customer.orders.count
+}
+
+func openOrdersWithCustomers(in store: Store) throws -> [Order] {
+    try store.all(Order.self, where: \.status == "open", orderBy: .ascending(\.id), including: \.customer)
+}
