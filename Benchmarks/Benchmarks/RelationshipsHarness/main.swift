@@ -97,7 +97,7 @@ var table = [
     "| case | SignalStore | GRDB 7.10.0 | ratio (ours / GRDB) | goal | met |",
     "|---|---|---|---|---|---|",
 ]
-func row(_ name: String, _ ours: String, _ theirs: String, _ ratio: String, _ goal: String, _ met: Bool?) {
+@MainActor func row(_ name: String, _ ours: String, _ theirs: String, _ ratio: String, _ goal: String, _ met: Bool?) {
     table.append("| \(name) | \(ours) | \(theirs) | \(ratio) | \(goal) | \(met.map { $0 ? "yes" : "**no**" } ?? "—") |")
 }
 
