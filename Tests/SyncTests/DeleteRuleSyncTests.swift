@@ -35,7 +35,7 @@ struct DeleteRuleSyncTests {
             INSERT INTO reviews VALUES (1000, 1);
             """)
         try await syncA.syncOnce(); try await syncB.syncOnce()
-        #expect(try count(b, "lines") == 3)
+        #expect(try count(b, "lines") == 3, "\(syncB.conflicts.value.map(\.description))")
 
         let commits = b.store.changes().record()
         try sqlite3(a.path, "DELETE FROM customers WHERE id = 1")

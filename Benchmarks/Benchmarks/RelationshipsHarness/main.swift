@@ -1,7 +1,7 @@
 // Relationships against GRDB 7.10.0's associations, one run: 10,000 orders with their 1,000
 // customers in one read, `order.customer` on a live parent, and a foreign insert into a
 // relationship of 100 and of 10,000 children. Prints a markdown table.
-// Usage: swift run -c release RelationshipsHarness [--quick]
+// Usage: swift run -c release RelationshipsHarness [--quick] [--including-only: our graph read alone, for a profiler]
 import BenchmarkModels
 import Dispatch
 import Foundation
@@ -112,6 +112,7 @@ let ours = timed {
     for order in orders { names &+= order.customer!.name.utf8.count }
     precondition(orders.count == 10_000 && names > 0)
 }
+if CommandLine.arguments.contains("--including-only") { exit(0) }   // for a profiler
 let pool = try! DatabasePool(path: graphPath)
 let theirs = timed {
     let orders = try! pool.read { db in

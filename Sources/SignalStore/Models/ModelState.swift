@@ -37,8 +37,9 @@ public final class ModelState: @unchecked Sendable {
     /// Whether a column's untyped signal exists (``PersistentModel/_valueSignal(column:)``),
     /// kept at `~index` in `signals`.
     private var hasValueSignals = false
-    /// What each relationship resolved last, by property name (``ModelRelationships``).
-    private var related: [String: AnyObject] = [:]
+    /// What each relationship resolved last, by property name (``ModelRelationships``): a
+    /// list, since a model has few relationships and a dictionary per object costs more.
+    private var related: [(property: String, link: AnyObject)] = []
     /// Values set by the open transaction, by column.
     private var uncommitted: [Int: SQLiteValue] = [:]
     /// The thread running that transaction.
@@ -147,19 +148,25 @@ public final class ModelState: @unchecked Sendable {
 
     /// What relationship `property` resolved last.
     func relatedLink(_ property: String) -> AnyObject? {
-        lock.withLock { related[property] }
+        lock.withLock { related.first { $0.property == property }?.link }
     }
 
     /// Keeps what relationship `property` resolved.
     func setRelatedLink(_ property: String, _ link: AnyObject) {
-        lock.withLock { related[property] = link }
+        lock.withLock {
+            if let index = related.firstIndex(where: { $0.property == property }) {
+                related[index].link = link
+            } else {
+                related.append((property, link))
+            }
+        }
     }
 
     /// Completes every signal and lets go of the related objects (row deleted or store
     /// closed): the links of a graph the app walked are released here.
     func completeAll() {
-        let (all, released) = lock.withLock { () -> ([ColumnSignal], [String: AnyObject]) in
-            defer { related = [:] }
+        let (all, released) = lock.withLock { () -> ([ColumnSignal], [(property: String, link: AnyObject)]) in
+            defer { related = [] }
             return (Array(signals.values), related)
         }
         all.forEach { $0.complete() }

@@ -49,16 +49,35 @@ public struct ModelColumn<Model>: Sendable {
 
 /// A row read for a model, in `_$columns` order.
 public struct ModelRow: Sendable {
-    let values: [SQLiteValue]
+    @usableFromInline let values: [SQLiteValue]
 
     /// The value at `index` as `type`.
     /// - Throws: ``StoreError/schemaMismatch(_:)`` naming property, table and column if the
     ///   stored value cannot be read as the property's type.
     public func value<Value, Model>(at index: Int, as type: Value.Type, column: ModelColumn<Model>, table: String) throws -> Value {
         guard let value = ModelRuntime.decode(values[index], as: Value.self) else {
-            throw StoreError.schemaMismatch("column '\(column.name)' of table '\(table)' holds \(values[index]), which property '\(column.property)' of \(Model.self) cannot read as \(Value.self); fix the data or the property's type")
+            throw mismatch(at: index, as: Value.self, column: column, table: table)
         }
         return value
+    }
+
+    /// ``value(at:as:column:table:)`` for a storable type, which every persisted property's is:
+    /// decoded through its conformance, without a dynamic cast, and the column and table are
+    /// evaluated only for the error. Loading a row calls it once per column, so it is inlined
+    /// into the model's generated initializer.
+    @inlinable
+    public func value<Value: SQLiteValueConvertible, Model>(
+        at index: Int, as type: Value.Type, column: @autoclosure () -> ModelColumn<Model>, table: @autoclosure () -> String
+    ) throws -> Value {
+        guard let value = Value(sqliteValue: values[index]) else {
+            throw mismatch(at: index, as: Value.self, column: column(), table: table())
+        }
+        return value
+    }
+
+    @usableFromInline
+    func mismatch<Value, Model>(at index: Int, as type: Value.Type, column: ModelColumn<Model>, table: String) -> StoreError {
+        .schemaMismatch("column '\(column.name)' of table '\(table)' holds \(values[index]), which property '\(column.property)' of \(Model.self) cannot read as \(Value.self); fix the data or the property's type")
     }
 }
 

@@ -42,8 +42,8 @@ extension Store {
     private static func membership(of column: String, in keys: [SQLiteValue]) -> [SQL] {
         guard !keys.isEmpty else { return [] }
         var json = "["
-        for key in keys {
-            if json.count > 1 { json += "," }
+        for (offset, key) in keys.enumerated() {
+            if offset > 0 { json += "," }
             switch key {
             case .integer(let number): json += String(number)
             case .text(let text): JSONString.append(text, to: &json)

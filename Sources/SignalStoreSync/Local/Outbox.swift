@@ -101,9 +101,12 @@ enum Outbox {
         try add(syncEntry, origin: position.origin, connection)
     }
 
-    /// Every row of the synced tables as an insert stamped now: a replica's first sync.
+    /// Every row of the synced tables as an insert stamped now: a replica's first sync. Parents
+    /// come before the tables that refer to them, so every replica can apply the rows in log
+    /// order (by name, `lines` came before the `orders` its rows name, and other replicas
+    /// refused them).
     static func snapshot(_ tables: SyncedTables, at position: inout ReplicaState.Position, _ connection: Connection) throws {
-        for table in tables.byName.values.sorted(by: { $0.name < $1.name }) {
+        for table in tables.parentsFirst {
             for row in try connection.rows("SELECT \(identifiers: table.columns) FROM \(identifier: table.name)") {
                 let values = Dictionary(uniqueKeysWithValues: zip(table.columns, row))
                 guard let key = tables.key(of: values, in: table) else { continue }

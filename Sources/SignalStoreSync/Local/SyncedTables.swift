@@ -51,6 +51,22 @@ struct SyncedTables: Sendable {
     /// The names, sorted.
     var names: [String] { byName.keys.sorted() }
 
+    /// The tables, each after the tables its foreign keys refer to (by name among equals; a
+    /// self-reference is ignored, and tables in a cycle of references come last, by name).
+    var parentsFirst: [CapturedTable] {
+        var parents: [String: Set<String>] = [:]
+        for key in foreignKeys where key.parent != key.child { parents[key.child, default: []].insert(key.parent) }
+        var ordered: [String] = []
+        var placed: Set<String> = []
+        var remaining = names
+        while let next = remaining.firstIndex(where: { parents[$0, default: []].isSubset(of: placed) }) {
+            let name = remaining.remove(at: next)
+            ordered.append(name)
+            placed.insert(name)
+        }
+        return (ordered + remaining).compactMap { byName[$0] }
+    }
+
     /// The key of `row` in `table`, or `nil` if the row lacks a key column.
     func key(of row: [String: SQLiteValue], in table: CapturedTable) -> [SQLiteValue]? {
         let values = table.primaryKey.compactMap { row[$0] }
