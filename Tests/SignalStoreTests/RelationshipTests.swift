@@ -220,9 +220,37 @@ struct RelationshipTests {
         #expect(customers[0] === (try store.find(Buyer.self, id: 2)))
         #expect(linesOrders[0] === (try store.find(Purchase.self, id: 2)))
         #expect(linesOrders[0] === orders[1], "one object per row, whichever read loaded it")
-        #expect(throws: StoreError.invalidArgument("'lines' is a @Children relationship of Purchase; including: takes @Parent properties (a @Children result reads its rows on first use, in one query)")) {
-            try store.store.all(Purchase.self, including: \.lines)
+        #expect(throws: StoreError.invalidArgument("'note' is not a relationship of Purchase; including: takes @Parent and @Children properties")) {
+            try store.store.all(Purchase.self, including: \.note)
         }
+    }
+
+    @Test func includingChildrenReadsEveryResultInOneQueryAndTheyStayLive() async throws {
+        let store = try TestStore(migrations: Self.migrations)
+        try store.execute("""
+            WITH RECURSIVE n(value) AS (SELECT 1 UNION ALL SELECT value + 1 FROM n WHERE value < 300)
+            INSERT INTO orders (id, customer_id) SELECT value, NULL FROM n;
+            WITH RECURSIVE n(value) AS (SELECT 1 UNION ALL SELECT value + 1 FROM n WHERE value < 900)
+            INSERT INTO lines (id, order_id, sku) SELECT value, (value * 7) % 300 + 1, 's' || value FROM n;
+            """)
+        let queries = store.store.modelQueryCount
+        let before = queries.withLock { $0 }
+        let orders = try store.store.all(Purchase.self, orderBy: .ascending(\.id), including: \.lines)
+        #expect(queries.withLock { $0 } - before == 2, "the orders, then every order's lines")
+        let seeded = orders.map { $0.lines.map(\.id) }
+        #expect(queries.withLock { $0 } - before == 2, "the results and their objects are read already")
+        // The same rows, in the same order, as each result reads by itself.
+        let expected = try (1...300).map { id in
+            try rows(store.store, "SELECT id FROM lines WHERE order_id = ? ORDER BY rowid", [.integer(Int64(id))]).map { $0[0].integerValue! }
+        }
+        #expect(seeded == expected)
+        #expect(orders[0].lines.first === (try store.find(PurchaseLine.self, id: seeded[0][0])))
+        // Seeded results stay live.
+        let changes = orders[4].lines.changes.record()
+        try store.sqlite3("BEGIN; INSERT INTO lines (id, order_id, sku) VALUES (5000, 5, 'new'); DELETE FROM lines WHERE id = \(seeded[4][0]); COMMIT")
+        await store.settle()
+        #expect(orders[4].lines.map(\.id) == Array(seeded[4].dropFirst()) + [5000])
+        #expect(changes.values.count == 2, "the whole result, then one update for the one commit")
     }
 
     @Test func aGraphWalkedBothWaysIsReleasedWhenTheStoreCloses() throws {

@@ -19,8 +19,9 @@ protocol ModelHost: AnyObject, Sendable {
     /// The live object of `Model` whose `column` holds `value`, or `nil`.
     func object<Model: PersistentModel>(_ type: Model.Type, column: String, value: SQLiteValue) -> Model?
 
-    /// The live result of the objects of `Model` whose `column` holds `value`.
-    func results<Model: PersistentModel>(_ type: Model.Type, column: String, value: SQLiteValue, orderBy: [ModelOrdering<Model>]) -> LiveResults<Model>
+    /// The live result of the objects of `Model` whose `column` holds `value`; a `deferred` one
+    /// waits for its first rows from a read made for many (``Store/all(_:where:orderBy:including:_:)``).
+    func results<Model: PersistentModel>(_ type: Model.Type, column: String, value: SQLiteValue, orderBy: [ModelOrdering<Model>], deferred: Bool) -> LiveResults<Model>
 }
 
 /// One property set on a managed object, as the model hands it to its ``ModelHost``.

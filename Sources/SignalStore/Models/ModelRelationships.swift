@@ -76,8 +76,9 @@ public enum ModelRelationships {
             return LiveResults(detached: ())
         }
         let value = parent._$value(column: resolved.parentColumnIndex)
-        if let link = state.relatedLink(property) as? ChildrenLink<Child>, link.key == value { return link.results }
-        let results = host.results(Child.self, column: resolved.childColumn, value: value, orderBy: orderBy)
+        let link = state.relatedLink(property)
+        if let link = link as? ChildrenLink<Child>, link.key == value { return link.results }
+        let results = host.results(Child.self, column: resolved.childColumn, value: value, orderBy: orderBy, deferred: link is ChildrenToSeed)
         state.setRelatedLink(property, ChildrenLink(results: results, key: value))
         return results
     }
@@ -108,6 +109,10 @@ final class ParentLink: Sendable {
         return object
     }
 }
+
+/// Marks a children relationship whose result a read of many parents is about to seed
+/// (``Store/all(_:where:orderBy:including:_:)``): the next read of it makes a deferred result.
+final class ChildrenToSeed: Sendable {}
 
 /// The live result of a children relationship, for the parent key it filters on.
 final class ChildrenLink<Child: PersistentModel>: Sendable {

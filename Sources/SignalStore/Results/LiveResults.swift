@@ -47,19 +47,22 @@ public final class LiveResults<Model: PersistentModel>: RandomAccessCollection, 
     public typealias Iterator = IndexingIterator<[Model]>
 
     private weak let store: Store?
-    private let query: ResultsQuery<Model>
+    let query: ResultsQuery<Model>
     private let state: Locked<ResultsState<Model>>
     /// Every step of the result, for ``changes``, sent from the thread that delivers commits.
     private let steps = Broadcaster<ResultsStep<Model>, Never>(replayLimit: 0)
     private let subscription = SerialDisposable()
     private let registrar = ObservationRegistrar()
 
-    init(store: Store, query: ResultsQuery<Model>) {
+    /// A result of `query`; a `deferred` one reads nothing yet and takes its first rows from
+    /// ``seed(_:objects:)`` (a read made for many results at once), or from the first commit it
+    /// sees before that.
+    init(store: Store, query: ResultsQuery<Model>, deferred: Bool = false) {
         self.store = store
         self.query = query
         state = Locked(ResultsState())
         isDetached = false
-        start(store)
+        start(store, reading: !deferred)
     }
 
     /// An empty result that never changes: the children of an object that is not in a store.
@@ -79,7 +82,9 @@ public final class LiveResults<Model: PersistentModel>: RandomAccessCollection, 
 
     /// Listens to the store's batches, then reads the first result. A batch delivered
     /// meanwhile waits for the lock, and entries the first read already includes are skipped.
-    private func start(_ store: Store) {
+    /// Without `reading`, the first result is left to ``seed(_:objects:)``; a batch that comes
+    /// first runs the query instead.
+    private func start(_ store: Store, reading: Bool) {
         state.withLock { state in
             let batches = Signal<[Change], Never> { [publisher = store.publisher] subscriber in publisher.batches.subscribe(subscriber) }
             subscription.inner = batches.subscribe(
@@ -87,6 +92,10 @@ public final class LiveResults<Model: PersistentModel>: RandomAccessCollection, 
                 onCompleted: { [weak self] in self?.steps.send(.completed) }
             )
             if store.isClosed { steps.send(.completed); return }
+            guard reading else {
+                state.needsRerun = true
+                return
+            }
             do {
                 let first = try query.runAll(store)
                 state.reset(first)
@@ -95,6 +104,17 @@ public final class LiveResults<Model: PersistentModel>: RandomAccessCollection, 
                 state.needsRerun = true
                 store.report(StoreError(error))
             }
+        }
+    }
+
+    /// Takes the first result of a deferred result (``init(store:query:deferred:)``) from a read
+    /// made after it began listening: `rows` from a snapshot, and the objects already loaded.
+    /// Ignored when a commit has made the result run its own query meanwhile.
+    func seed(_ rows: ResultsQuery<Model>.Rows, objects: [Int64: Model]) {
+        state.withLock { state in
+            guard !state.hasResult else { return }
+            state.reset(rows)
+            for (rowID, object) in objects { state.keep(object, rowID: rowID, near: nil) }
         }
     }
 

@@ -1,38 +1,100 @@
 extension Store {
-    /// The objects matching `filter`, in the given order, with the parents of the named
-    /// `@Parent` relationships loaded and linked: one query for the objects and one per
-    /// relationship, however many objects there are, instead of one per object on first read.
+    /// The objects matching `filter`, in the given order, with the named relationships loaded:
+    /// one query for the objects and one per relationship, however many objects there are,
+    /// instead of one per object on first read.
     ///
     /// ```swift
     /// func ordersWithCustomers(_ store: Store) throws -> [Order] {
     ///     try store.all(Order.self, where: \.status == "open", orderBy: .ascending(\.id), including: \.customer)
     /// }
     /// ```
-    /// The parents are the live instances (one object per customer, however many orders name
-    /// it), and reading `order.customer` afterwards is a lookup, not a query. An object whose
-    /// key is NULL or names no row has no parent.
-    /// - Throws: ``StoreError/invalidArgument(_:)`` when a key path is not a `@Parent`
-    ///   relationship of the model; what ``all(_:where:orderBy:)`` throws.
+    /// - A `@Parent` (`\.customer`): the parents every object names, linked to it, so reading
+    ///   `order.customer` afterwards is a lookup. An object whose key is NULL or names no row
+    ///   has no parent.
+    /// - A `@Children` (`\.orders`): every object's children, in the relationship's order, as
+    ///   the live result `customer.orders` returns, with its objects read.
+    ///
+    /// The related objects are the live instances: one object per row, however many objects
+    /// name it.
+    /// - Throws: ``StoreError/invalidArgument(_:)`` when a key path is not a relationship of
+    ///   the model; what ``all(_:where:orderBy:)`` throws.
     public func all<Model: PersistentModel>(
         _ type: Model.Type,
         where filter: ModelFilter<Model>? = nil,
         orderBy orderings: ModelOrdering<Model>...,
         including relationship: PartialKeyPath<Model>, _ more: PartialKeyPath<Model>...
     ) throws(StoreError) -> [Model] {
-        let included = try ([relationship] + more).map { keyPath throws(StoreError) -> ModelRelationship in
+        let included = try ([relationship] + more).map { keyPath throws(StoreError) -> (ModelRelationship, PartialKeyPath<Model>) in
             guard let found = Model._$isolation.relationship(of: keyPath) else {
-                throw .invalidArgument("\(keyPath) is not a relationship of \(Model.self); including: takes @Parent properties")
+                let column = Model._$isolation.index(of: keyPath).flatMap { $0 < Model._$columns.count ? Model._$columns[$0].property : nil }
+                throw .invalidArgument("\(column.map { "'\($0)'" } ?? "\(keyPath)") is not a relationship of \(Model.self); including: takes @Parent and @Children properties")
             }
-            guard found.kind == .parent else {
-                throw .invalidArgument("'\(found.property)' is a @Children relationship of \(Model.self); including: takes @Parent properties (a @Children result reads its rows on first use, in one query)")
-            }
-            return found
+            return (found, keyPath)
         }
         let objects = try all(Model.self, where: filter?.sql, arguments: filter?.arguments ?? [], orderBy: ModelOrdering.clause(orderings))
-        for relationship in included {
-            try linkParents(of: objects, through: relationship, parent: relationship.related)
+        for (relationship, keyPath) in included {
+            switch relationship.kind {
+            case .parent: try linkParents(of: objects, through: relationship, parent: relationship.related)
+            case .children: try seedChildren(of: objects, through: relationship, keyPath: keyPath, child: relationship.related)
+            }
         }
         return objects
+    }
+
+    /// Reads the children of every object in `parents` in one query and gives each parent its
+    /// live result of them, seeded from that read.
+    ///
+    /// Each result is made (listening to commits) before the read, so a commit between the two
+    /// is not lost: the read's snapshot includes it, or the result sees it and runs its own
+    /// query.
+    private func seedChildren<Model: PersistentModel, Child: PersistentModel>(
+        of parents: [Model], through relationship: ModelRelationship, keyPath: PartialKeyPath<Model>, child: Child.Type
+    ) throws(StoreError) {
+        guard let resolved = self.relationship(relationship.property, of: Model.self) else { return }
+        var seeded: [(key: SQLiteValue, results: LiveResults<Child>)] = []
+        for parent in parents {
+            let key = parent._$value(column: resolved.parentColumnIndex)
+            if let current = parent._$model.relatedLink(relationship.property) as? ChildrenLink<Child>, current.key == key { continue }
+            parent._$model.setRelatedLink(relationship.property, ChildrenToSeed())
+            if let made = parent[keyPath: keyPath] as? LiveResults<Child>, key != .null { seeded.append((key, made)) }
+        }
+        guard let query = seeded.first?.results.query else { return }
+        var keys: [SQLiteValue] = []
+        var seen: Set<SQLiteValue> = []
+        for (key, _) in seeded where seen.insert(key).inserted { keys.append(key) }
+        var rows: [SQLiteValue: [(rowID: Int64, key: [SQLiteValue])]] = [:]
+        var objects: [SQLiteValue: [Int64: Child]] = [:]
+        var snapshot: (seq: Int64, ordering: ResultsOrdering?) = (0, nil)
+        do {
+            for condition in Self.membership(of: resolved.childColumn, in: keys) {
+                let (fetched, seq, ordering) = try reading { connection, seq in
+                    let ordering = query.readsOtherTables ? nil : ResultsOrdering.parse(query.orderBy, table: Child._$table, columns: Child._$columnNames, connection)
+                    let fetched = try fetch(Child.self, where: condition.text, arguments: condition.arguments, orderBy: query.orderBy, connection, seq)
+                    return (fetched, try seq.get(), ordering)
+                }
+                snapshot = (max(snapshot.seq, seq), ordering)
+                let sortColumns = Self.sortColumns(ordering, of: Child.self)
+                for object in try fetched.resolved({ rowID in try reload(Child.self, rowID: rowID) }) {
+                    guard let rowID = object._$model.rowID else { continue }
+                    let key = object._$value(column: resolved.childColumnIndex)
+                    rows[key, default: []].append((rowID, sortColumns.map { $0.map(object._$value(column:)) ?? .integer(rowID) }))
+                    objects[key, default: [:]][rowID] = object
+                }
+            }
+        } catch {
+            throw StoreError(error)
+        }
+        for (key, results) in seeded {
+            results.seed(.init(rows: rows[key] ?? [], ordering: snapshot.ordering, seq: snapshot.seq), objects: objects[key] ?? [:])
+        }
+        resumeReading(after: snapshot.seq)
+    }
+
+    /// The columns `ordering` sorts by, as indexes into the model's columns (`nil`: the rowid),
+    /// so a child's sort key is its values there, as a result's own read selects them.
+    private static func sortColumns<Child: PersistentModel>(_ ordering: ResultsOrdering?, of type: Child.Type) -> [Int?] {
+        let names = Child._$columnNames
+        return (ordering?.terms ?? []).map { $0.term.column == "rowid" ? nil : names.firstIndex(of: $0.term.column) }
     }
 
     /// `column IN (keys)` as few conditions as it takes: one whose SQL is the same for any
