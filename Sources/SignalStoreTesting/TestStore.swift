@@ -45,11 +45,15 @@ public final class TestStore: Sendable {
     ///   - fixture: A feed in the `signalstore changes --json` format (a JSON array, or JSON
     ///     lines), replayed into the tables in one transaction: a state recorded from a real
     ///     database becomes the test's starting point.
-    /// - Throws: `StoreError` if a migration fails; ``TestStoreError`` if the fixture cannot
-    ///   be read or replayed.
     ///   - exhaustivity: `.on` fails the test, when the store is released, with every entry
     ///     committed after the fixture that no ``expectChanges(_:isolation:fileID:filePath:line:column:_:)``
     ///     asserted; `.off` (the default) checks each block only.
+    ///   - fileID: Where an exhaustivity failure is reported (leave the default: the call's file).
+    ///   - filePath: Where an exhaustivity failure is reported (leave the default: the call's file).
+    ///   - line: Where an exhaustivity failure is reported (leave the default: the call's line).
+    ///   - column: Where an exhaustivity failure is reported (leave the default: the call's column).
+    /// - Throws: `StoreError` if a migration fails; ``TestStoreError`` if the fixture cannot
+    ///   be read or replayed.
     public convenience init(
         migrations: URL, fixture: URL? = nil, exhaustivity: Exhaustivity = .off,
         fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column

@@ -118,6 +118,22 @@ struct RelationshipTests {
         #expect(!links.isCompleted, "the order lives on")
     }
 
+    @Test func aKeyThatNamesNoRowYetLinksWhenTheRowArrives() async throws {
+        let store = try seeded()
+        try store.sqlite3("INSERT INTO orders VALUES (30, 99, 'ahead of its customer')")   // foreign keys off
+        await store.settle()
+        let order = try #require(try store.find(Purchase.self, id: 30))
+        #expect(order.customer == nil)
+        let links = order.signal(for: \.customer).map { $0?.id }.record()
+        try store.sqlite3("INSERT INTO customers VALUES (99, 'Late', NULL)")
+        await store.settle()
+        #expect(links.values == [nil, 99])
+        #expect(order.customer === (try store.find(Buyer.self, id: 99)))
+        try store.sqlite3("DELETE FROM customers WHERE id = 99")                           // SET NULL
+        await store.settle()
+        #expect(links.values == [nil, 99, nil])
+    }
+
     @Test func aReplaceThatEvictsTheParentUnlinksIt() async throws {
         let store = try seeded()
         let order = try #require(try store.find(Purchase.self, id: 20))
@@ -251,6 +267,12 @@ struct RelationshipTests {
         await store.settle()
         #expect(orders[4].lines.map(\.id) == Array(seeded[4].dropFirst()) + [5000])
         #expect(changes.values.count == 2, "the whole result, then one update for the one commit")
+        // A parent without children gets an empty result, whole at once.
+        try store.execute("INSERT INTO customers (id, name) VALUES (1, 'Ann')")
+        let customers = try store.store.all(Buyer.self, including: \.purchases)
+        #expect(customers.count == 1 && customers[0].purchases.isEmpty)
+        let nobody = try store.store.all(Purchase.self, where: \.id == 1, including: \.customer)
+        #expect(nobody[0].customer == nil)
     }
 
     @Test func aGraphWalkedBothWaysIsReleasedWhenTheStoreCloses() throws {

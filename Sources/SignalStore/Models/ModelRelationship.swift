@@ -1,6 +1,6 @@
 /// One `@Parent` or `@Children` property of a model, as `@Model` declares it: names and types
 /// only. The store checks it against the schema's foreign keys on first use of the model
-/// (``ResolvedRelationship``).
+/// (`ResolvedRelationship`).
 public struct ModelRelationship: Sendable {
     /// Which end of the foreign key the declaring model is.
     public enum Kind: Sendable {

@@ -1,6 +1,6 @@
 /// The accessors of `@Parent` and `@Children` properties, which `@Model` generates calls to.
 ///
-/// A relationship reads through the object's ``ModelHost`` (the store) and keeps what it
+/// A relationship reads through the object's `ModelHost` (the store) and keeps what it
 /// found in the object's state: the parent for the key it was found by, or the live result of
 /// the children for this object's key. A parent is used again only while it is still the live,
 /// managed object whose key column holds that key, so reading `order.customer` again costs a

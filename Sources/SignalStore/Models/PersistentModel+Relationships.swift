@@ -1,7 +1,8 @@
 extension PersistentModel {
     /// The signal of a `@Parent` relationship: replays the parent now (or nil), then emits when
-    /// the link changes: the key column is set, by this store or any other writer, or the
-    /// parent's row goes away (deleted, or evicted by a `REPLACE`). Emits nil while there is no
+    /// the link changes: the key column is set, by this store or any other writer, the parent's
+    /// row goes away (deleted, or evicted by a `REPLACE`), or a key that named no row finds one
+    /// (a writer with foreign keys off inserted the child first). Emits nil while there is no
     /// parent. Completes when this object's row is deleted or the store closes.
     ///
     /// ```swift
@@ -14,10 +15,11 @@ extension PersistentModel {
         let property = relationship.property
         return _valueSignal(column: keyIndex)
             .flatMapLatest { [weak self] key -> Signal<Parent?, Never> in
-                guard let self, let (parent, column) = ModelRelationships.parent(of: self, key: key, property: property) as (object: Parent, column: Int)? else {
-                    return .just(nil)
+                guard let self, key != .null else { return .just(nil) }
+                if let (parent, column) = ModelRelationships.parent(of: self, key: key, property: property) as (object: Parent, column: Int)? {
+                    return Self.presence(of: parent, keyColumn: column, key: key)
                 }
-                return Self.presence(of: parent, keyColumn: column, key: key)
+                return self.arrival(of: Parent.self, key: key, property: property)
             }
             .removeDuplicates { $0 === $1 }
     }
@@ -51,6 +53,15 @@ extension PersistentModel {
                 }
             )
         }
+    }
+
+    /// For a key that names no row yet (written by a writer with foreign keys off, or before
+    /// its parent): nil, then the parent once a row with that key arrives, from any writer.
+    /// Follows a live result of the parent rows with that key, which has one row or none.
+    private func arrival<Parent: PersistentModel>(of type: Parent.Type, key: SQLiteValue, property: String) -> Signal<Parent?, Never> {
+        guard let host = _$model.host, let resolved = host.relationship(property, of: Self.self) else { return .just(nil) }
+        let candidates = host.results(Parent.self, column: resolved.parentColumn, value: key, orderBy: [], deferred: false)
+        return candidates.changes.map { change in change.objects.first }
     }
 
     /// The committed values of column `index`, untyped: replays the current one.

@@ -98,7 +98,7 @@ extension PersistentModel {
     }
 
     /// The signal of the property at `index` among the model's key paths (see
-    /// ``ModelIsolation/index(of:)``); ``signal(for:)`` without the key path.
+    /// ``ModelIsolation/index(of:)``); `signal(for:)` without the key path.
     @inlinable
     public func _signal<Value>(at index: Int, as type: Value.Type) -> Signal<Value, Never> {
         let columnCount = Self._$columns.count
@@ -120,7 +120,7 @@ extension PersistentModel {
         }.signal
     }
 
-    /// The values of ``signal(for:)`` as an `AsyncSequence`.
+    /// The values of the property's signal (`signal(for:)`) as an `AsyncSequence`.
     public func values<Value: Sendable>(for keyPath: KeyPath<Self, Value>) -> SignalValues<Value, Never> {
         signal(for: keyPath).values
     }

@@ -56,25 +56,29 @@ extension Store {
             let key = parent._$value(column: resolved.parentColumnIndex)
             if let current = parent._$model.relatedLink(relationship.property) as? ChildrenLink<Child>, current.key == key { continue }
             parent._$model.setRelatedLink(relationship.property, ChildrenToSeed())
-            if let made = parent[keyPath: keyPath] as? LiveResults<Child>, key != .null { seeded.append((key, made)) }
+            if let made = parent[keyPath: keyPath] as? LiveResults<Child> { seeded.append((key, made)) }
         }
         guard let query = seeded.first?.results.query else { return }
         var keys: [SQLiteValue] = []
         var seen: Set<SQLiteValue> = []
-        for (key, _) in seeded where seen.insert(key).inserted { keys.append(key) }
+        // A NULL key names no child: its result is seeded empty.
+        for (key, _) in seeded where key != .null && seen.insert(key).inserted { keys.append(key) }
         var rows: [SQLiteValue: [(rowID: Int64, key: [SQLiteValue])]] = [:]
         var objects: [SQLiteValue: [Int64: Child]] = [:]
         var snapshot: (seq: Int64, ordering: ResultsOrdering?) = (0, nil)
         do {
-            for condition in Self.membership(of: resolved.childColumn, in: keys) {
+            // With no key to read (every parent's is NULL), one read still takes the ordering
+            // and the snapshot the results start from.
+            let conditions = Self.membership(of: resolved.childColumn, in: keys)
+            for condition in conditions.isEmpty ? [nil] : conditions.map(Optional.some) {
                 let (fetched, seq, ordering) = try reading { connection, seq in
                     let ordering = query.readsOtherTables ? nil : ResultsOrdering.parse(query.orderBy, table: Child._$table, columns: Child._$columnNames, connection)
-                    let fetched = try fetch(Child.self, where: condition.text, arguments: condition.arguments, orderBy: query.orderBy, connection, seq)
+                    let fetched = try condition.map { try fetch(Child.self, where: $0.text, arguments: $0.arguments, orderBy: query.orderBy, connection, seq) }
                     return (fetched, try seq.get(), ordering)
                 }
                 snapshot = (max(snapshot.seq, seq), ordering)
                 let sortColumns = Self.sortColumns(ordering, of: Child.self)
-                for object in try fetched.resolved({ rowID in try reload(Child.self, rowID: rowID) }) {
+                for object in try fetched?.resolved({ rowID in try reload(Child.self, rowID: rowID) }) ?? [] {
                     guard let rowID = object._$model.rowID else { continue }
                     let key = object._$value(column: resolved.childColumnIndex)
                     rows[key, default: []].append((rowID, sortColumns.map { $0.map(object._$value(column:)) ?? .integer(rowID) }))
