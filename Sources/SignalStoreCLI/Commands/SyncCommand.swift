@@ -48,7 +48,7 @@ struct SyncCommand: ParsableCommand {
               signalstore sync --once --db app.sqlite
               signalstore sync conflicts --db app.sqlite
             """,
-        subcommands: [SyncConflictsCommand.self]
+        subcommands: [SyncConflictsCommand.self, SyncSetupCommand.self, SyncGrantCommand.self, SyncRevokeCommand.self]
     )
 
     @Option(name: .long, help: ArgumentHelp("The PostgreSQL server (default: $SIGNALSTORE_POSTGRES_URL).", valueName: "url"))
@@ -70,11 +70,7 @@ struct SyncCommand: ParsableCommand {
 
     func run() throws {
         let context = CommandContext.current
-        guard let text = postgres ?? context.environment["SIGNALSTORE_POSTGRES_URL"], !text.isEmpty else {
-            throw CLIError("no PostgreSQL server given: pass --postgres postgres://user:password@host/database or set SIGNALSTORE_POSTGRES_URL")
-        }
-        let url: PostgresURL
-        do { url = try PostgresURL(text, environment: context.environment) } catch { throw CLIError(error.description) }
+        let url = try SyncRun.url(postgres, context)
         let store = try DatabaseOpener.open(options, access: .readWrite)
         defer { store.close() }
         let client = SyncClient(store: store, url: url, tables: tables.isEmpty ? nil : tables)
@@ -86,7 +82,7 @@ struct SyncCommand: ParsableCommand {
         let watching = client.status.signal.subscribe(onValue: { status in report.status(status, progress: client.progress.value) })
         defer { watching.dispose() }
         context.console.printError("syncing \((try? options.databasePath()) ?? "the database") with \(url.redacted)\(once ? " once" : " until Ctrl-C")")
-        _ = try runUntilStopped(context) { () async throws(SyncError) in
+        _ = try SyncRun.untilStopped(context) { () async throws(SyncError) in
             if once { try await client.syncOnce() } else { try await client.run() }
         }
         if once { report.progress(client.progress.value, final: true) }
@@ -98,55 +94,12 @@ extension SyncCommand {
     private func compactServerLog(_ client: SyncClient, _ context: CommandContext) throws {
         // Stopped before it ended: the server rolls the compaction back or finishes it; either
         // way there is no count to print.
-        guard let count = try runUntilStopped(context, { () async throws(SyncError) in try await client.compactServerLog() }) else { return }
+        guard let count = try SyncRun.untilStopped(context, { () async throws(SyncError) in try await client.compactServerLog() }) else { return }
         if options.json {
             context.console.print(JSONValue.object([("type", .string("compacted")), ("removed", .integer(Int64(count)))]).rendered)
         } else {
             context.console.print("compacted: removed \(count) superseded entr\(count == 1 ? "y" : "ies") from the server's log")
         }
-    }
-
-    /// Runs `work` in a task until it ends or the user stops the command (Ctrl-C), and returns
-    /// its value, or `nil` when it was stopped first. A stopped run is cancelled: it ends at its
-    /// next suspension; a query on a link that went silent may take longer, and the process
-    /// exits anyway after 5 s (the outbox keeps what is not uploaded).
-    /// - Throws: the run's ``SyncError`` as a ``CLIError``.
-    private func runUntilStopped<Value: Sendable>(
-        _ context: CommandContext, _ work: @escaping @Sendable () async throws(SyncError) -> Value
-    ) throws -> Value? {
-        let outcome = Outcome<Value>()
-        let task = Task {
-            do throws(SyncError) {
-                outcome.finish(.success(try await work()))
-            } catch {
-                outcome.finish(.failure(error))
-            }
-            context.stop.fire()
-        }
-        context.stop.wait()
-        task.cancel()
-        switch outcome.wait(timeout: .seconds(5)) {
-        case .success(let value): return value
-        case .failure(let error): throw CLIError(error.description)
-        case nil: return nil
-        }
-    }
-}
-
-/// How a sync run ended, handed from its task to the command's thread.
-private final class Outcome<Value: Sendable>: Sendable {
-    private let done = StopRequest()
-    private let stored = Locked<Result<Value, SyncError>?>(nil)
-
-    func finish(_ result: Result<Value, SyncError>) {
-        stored.withLock { $0 = result }
-        done.fire()
-    }
-
-    /// The result, or `nil` if the run has not ended within `timeout`.
-    func wait(timeout: Duration) -> Result<Value, SyncError>? {
-        done.wait(timeout: timeout)
-        return stored.withLock { $0 }
     }
 }
 
@@ -182,11 +135,12 @@ private final class SyncReport: Sendable {
     }
 
     func progress(_ progress: SyncProgress, final: Bool) {
-        let isNew = last.withLock { last in
+        let previous = last.withLock { last in
             defer { last = progress }
-            return last != progress
+            return last
         }
-        guard final || isNew else { return }
+        guard final || previous != progress else { return }
+        if progress.scopes != previous?.scopes { scopes(progress, first: previous?.scopes == nil) }
         if json {
             console.print(JSONValue.object([
                 ("type", .string(final ? "done" : "progress")), ("uploaded", .integer(Int64(progress.uploaded))),
@@ -195,6 +149,21 @@ private final class SyncReport: Sendable {
             ]).rendered)
         } else {
             console.print("\(final ? "done" : "synced"): uploaded \(progress.uploaded), downloaded \(progress.downloaded) (applied \(progress.applied)), waiting to upload \(progress.pendingUpload), behind \(progress.behind)")
+        }
+    }
+
+    /// The scopes held, when they change: at the first pass, and after a grant or revoke.
+    private func scopes(_ progress: SyncProgress, first: Bool) {
+        guard let scopes = progress.scopes else { return }
+        if json {
+            console.print(JSONValue.object([
+                ("type", .string("scopes")), ("scopes", .array(scopes.map(JSONValue.string))),
+                ("fetched", .integer(Int64(progress.scopeEntriesFetched))), ("removed", .integer(Int64(progress.scopeRowsRemoved))),
+            ]).rendered)
+        } else {
+            let held = scopes.isEmpty ? "none (shared tables only)" : scopes.joined(separator: ", ")
+            let moved = first ? "" : "; so far fetched \(progress.scopeEntriesFetched) entries for scopes gained, removed \(progress.scopeRowsRemoved) rows of scopes lost"
+            console.print("scopes: \(held)\(moved)")
         }
     }
 }

@@ -80,6 +80,25 @@ final class RemoteApplier {
         return try write(remote) ? .applied : .unchanged
     }
 
+    /// Takes the row of `remote` out of this replica: the entry moved it to a scope not held
+    /// here. Its registers go too, so it can come back whole. A row that rows held here still
+    /// reference by a foreign key that refuses its delete stays.
+    func leave(_ remote: RemoteEntry) throws -> Outcome {
+        guard let table = tables.byName[remote.entry.table], let key = SyncValueCoding.decodeKey(remote.entry.key) else { return .unchanged }
+        forgetRows()
+        var removed = false
+        do {
+            try connection.transaction {
+                try KeyedRow.write(nil, key: key, in: table.schema, connection)
+                removed = connection.changes > 0
+            }
+        } catch let error as SQLiteError where error.code == SQLiteError.constraint {
+            return .unchanged
+        }
+        try ReplicaState.forgetRow(table.name, remote.entry.key, connection)
+        return removed ? .applied : .unchanged
+    }
+
     /// `body` in one savepoint, or `nil` with everything it wrote undone when it broke a
     /// constraint.
     func inOneSavepoint<Result>(_ body: () throws -> Result) throws -> Result? {

@@ -41,9 +41,9 @@ extension SyncClient {
     /// ``pass(_:_:)``, or ``SyncError/unreachable`` after ``answerTimeout`` without progress
     /// or as soon as the connection closes; the connection is closed then, which fails the
     /// query that waits, and a query the driver leaves suspended is left behind.
-    func passWithDeadline(_ log: ServerLog, _ tables: SyncedTables) async throws(SyncError) {
+    func passWithDeadline(_ log: ServerLog, _ tables: SyncedTables) async throws(SyncError) -> SyncedTables {
         watchdog.touch()
-        try await Self.withDeadline(url, while: "syncing", watchdog: watchdog, onTimeout: { log.abort() }) {
+        return try await Self.withDeadline(url, while: "syncing", watchdog: watchdog, onTimeout: { log.abort() }) {
             try await self.pass(log, tables)
         }
     }

@@ -17,8 +17,10 @@ extension SyncClient {
         }
     }
 
-    /// One round: upload everything pending, then apply everything new on the server.
-    func pass(_ log: ServerLog, _ tables: SyncedTables) async throws(SyncError) {
+    /// One round: follow the role's scopes (with scopes), upload everything pending, then
+    /// apply everything new on the server. Returns the tables with the scopes held now.
+    func pass(_ log: ServerLog, _ tables: SyncedTables) async throws(SyncError) -> SyncedTables {
+        let tables = try await followScopes(log, tables)
         try await upload(log, tables)
         try await download(log, tables)
         let pending = try reading { connection -> Int64 in
@@ -28,6 +30,7 @@ extension SyncClient {
         progressValue.value.pendingUpload = pending
         // The download went on until the log had nothing more (a batch short of full).
         progressValue.value.behind = 0
+        return tables
     }
 
     /// Uploads the outbox a batch at a time. Each batch goes up in a PostgreSQL transaction
@@ -44,7 +47,7 @@ extension SyncClient {
                 return (try Outbox.count(after: position.uploadedThrough, connection), position.origin)
             }
             guard waiting > 0 else { return }
-            let (stored, count) = try await log.upload(origin: origin) { _, stored in
+            let upload = try await log.upload(origin: origin) { _, stored in
                 try self.noteUploaded(through: stored)
                 do {
                     try await self.download(log, tables)
@@ -55,9 +58,10 @@ extension SyncClient {
             }
             watchdog.touch()
             // Counted first: the server has them even if noting it here waits for a lock.
-            progressValue.value.uploaded += count
-            try noteUploaded(through: stored)
-            if count == 0 { return }
+            progressValue.value.uploaded += upload.count
+            try giveUp(upload.refused, tables)
+            try noteUploaded(through: upload.stored)
+            if upload.count == 0 && upload.refused.isEmpty { return }
         }
     }
 
@@ -86,7 +90,7 @@ extension SyncClient {
     }
 
     /// What applying a batch did.
-    private struct BatchOutcome {
+    struct BatchOutcome {
         /// Other replicas' entries.
         var downloaded = 0
         /// Entries that changed a row.
@@ -101,34 +105,50 @@ extension SyncClient {
     /// made before it get their stamps first, so the rule compares them with the batch; the
     /// batch's own journal entries are its echo: stamped past, never uploaded, and ringing no
     /// doorbell.
-    private func apply(_ entries: [RemoteEntry], through: Int64, _ tables: SyncedTables) throws(SyncError) -> BatchOutcome {
+    ///
+    /// - Parameter history: Whether the entries are the history of a scope just gained
+    ///   (``ServerLog/history(of:after:through:limit:)``): this replica's own entries among them
+    ///   are applied too, as its rows of that scope left with the scope.
+    func apply(_ entries: [RemoteEntry], through: Int64, _ tables: SyncedTables, history: Bool = false) throws(SyncError) -> BatchOutcome {
+        try echoing(tables) { connection, position, stampedLocal -> BatchOutcome in
+            var outcome = BatchOutcome(stampedLocal: stampedLocal)
+            let applier = RemoteApplier(tables: tables, connection: connection, origin: position.origin)
+            let origin = history ? "" : position.origin
+            // With nothing pending here, no change of this replica's can be in an entry's
+            // way: the batch goes in one savepoint, and only a constraint that an entry
+            // breaks (rare) makes it go again entry by entry, each in a savepoint of its own.
+            let walk = try Outbox.count(after: 0, connection) == 0
+                ? try applier.inOneSavepoint { try applyInOrder(entries, origin: origin, tables.scopes, connection, applier, applier.applyDirectly) }
+                : nil
+            let walked = try walk ?? applyInOrder(entries, origin: origin, tables.scopes, connection, applier, applier.apply)
+            outcome.downloaded = walked.downloaded
+            outcome.applied = walked.applied
+            position.clock = max(position.clock, walked.clock)
+            if outcome.downloaded > 0 { try applier.settlePending() }
+            outcome.conflicts = applier.conflicts
+            position.serverCursor = max(position.serverCursor, through)
+            return outcome
+        }
+    }
+
+    /// Runs `body` in one local write transaction whose journal entries are sync's echo:
+    /// local writes made before it are stamped into the outbox first (`body` learns whether
+    /// there were any), and what `body` writes is never uploaded and rings no doorbell.
+    func echoing<Result>(
+        _ tables: SyncedTables, _ body: (Connection, inout ReplicaState.Position, _ stampedLocal: Bool) throws -> Result
+    ) throws(SyncError) -> Result {
         let previousEcho = appliedThrough.withLock { $0 }
         do {
-            return try local { connection -> BatchOutcome in
+            return try local { connection -> Result in
                 guard var position = try ReplicaState.read(connection) else { throw SyncError(store: .closed) }
                 let before = position.stampedThrough
                 try Outbox.stampPending(tables, at: &position, connection)
-                var outcome = BatchOutcome(stampedLocal: position.stampedThrough > before)
-                let applier = RemoteApplier(tables: tables, connection: connection, origin: position.origin)
-                let origin = position.origin
-                // With nothing pending here, no change of this replica's can be in an entry's
-                // way: the batch goes in one savepoint, and only a constraint that an entry
-                // breaks (rare) makes it go again entry by entry, each in a savepoint of its own.
-                let walk = try Outbox.count(after: 0, connection) == 0
-                    ? try applier.inOneSavepoint { try applyInOrder(entries, origin: origin, connection, applier.applyDirectly) }
-                    : nil
-                let walked = try walk ?? applyInOrder(entries, origin: origin, connection, applier.apply)
-                outcome.downloaded = walked.downloaded
-                outcome.applied = walked.applied
-                position.clock = max(position.clock, walked.clock)
-                if outcome.downloaded > 0 { try applier.settlePending() }
-                outcome.conflicts = applier.conflicts
-                position.serverCursor = through
+                let result = try body(connection, &position, position.stampedThrough > before)
                 position.stampedThrough = try Journal.highestSeq(connection)
                 try ReplicaState.save(position, connection)
                 // Set before the commit publishes the echo to the doorbell's subscriber.
                 appliedThrough.withLock { $0 = position.stampedThrough }
-                return outcome
+                return result
             }
         } catch {
             appliedThrough.withLock { $0 = previousEcho }
@@ -145,9 +165,11 @@ extension SyncClient {
     }
 
     /// Applies other replicas' entries in log order with `apply`; this replica's own entries,
-    /// passed in log order, are no longer pending.
+    /// passed in log order, are no longer pending. An entry that moved its row to a scope not
+    /// held here takes the row out instead.
     private func applyInOrder(
-        _ entries: [RemoteEntry], origin: String, _ connection: Connection, _ apply: (RemoteEntry) throws -> RemoteApplier.Outcome
+        _ entries: [RemoteEntry], origin: String, _ scopes: ReplicaScopes, _ connection: Connection,
+        _ applier: RemoteApplier, _ apply: (RemoteEntry) throws -> RemoteApplier.Outcome
     ) throws -> Walk {
         var walk = Walk()
         var ownPassed: Int64?
@@ -161,7 +183,8 @@ extension SyncClient {
                 ownPassed = nil
             }
             walk.downloaded += 1
-            if try apply(entry) == .applied { walk.applied += 1 }
+            let outcome = scopes.leaves(entry) ? try applier.leave(entry) : try apply(entry)
+            if outcome == .applied { walk.applied += 1 }
             walk.clock = max(walk.clock, entry.entry.clock)
         }
         if let seq = ownPassed { try ReplicaState.confirmUploaded(through: seq, origin: origin, connection) }

@@ -53,6 +53,9 @@ public final class SyncClient: Sendable {
     /// The journal seq through which local commits are this client's own applies of remote
     /// changes (their echo): they ring no doorbell, as there is nothing to upload.
     let appliedThrough = Locked<Int64>(0)
+    /// The `NOTIFY` channels that ring for this replica: the log's, or with scopes the shared
+    /// tables' and one per scope held (``followScopes(_:_:)`` sets them).
+    let listenedChannels = Locked<[String]>([])
 
     /// Makes a client; nothing happens until ``run()`` or ``syncOnce()``.
     /// - Parameters:
@@ -84,7 +87,7 @@ public final class SyncClient: Sendable {
             let (log, tables) = try await connect()
             defer { Task { await log.close() } }
             statusValue.value = .syncing
-            try await pass(log, tables)
+            _ = try await pass(log, tables)
             statusValue.value = .stopped
             return progressValue.value
         } catch {
@@ -181,10 +184,8 @@ public final class SyncClient: Sendable {
     /// once instead of waiting for a round deadline.
     private func follow(_ log: ServerLog, _ initialTables: SyncedTables) async throws(SyncError) {
         var tables = initialTables
-        let listener = Task(executorPreference: Self.thread) { [doorbell] in
-            try? await log.listen { doorbell.ring() }
-            doorbell.ring()
-        }
+        var listening = listenedChannels.withLock { $0 }
+        var listener = listen(log, on: listening)
         defer { listener.cancel() }
         let generation = watchdog.watchNewConnection()
         log.whenClosed { [doorbell, watchdog] in
@@ -197,7 +198,13 @@ public final class SyncClient: Sendable {
                 statusValue.value = .syncing
                 do {
                     tables = try current(tables)
-                    try await passWithDeadline(log, tables)
+                    tables = try await passWithDeadline(log, tables)
+                    // A grant or revoke changed the scopes: their doorbells change too.
+                    if case let channels = listenedChannels.withLock({ $0 }), channels != listening {
+                        listener.cancel()
+                        listening = channels
+                        listener = listen(log, on: channels)
+                    }
                 } catch where error.isLockBusy {
                     // The connection to PostgreSQL is fine: keep it, and try the pass again.
                     await waitForLock(error)
@@ -220,6 +227,14 @@ public final class SyncClient: Sendable {
         }
     }
 
+    /// Listens on `channels` in a task of its own (see ``follow(_:_:)``), ringing the doorbell.
+    private func listen(_ log: ServerLog, on channels: [String]) -> Task<Void, Never> {
+        Task(executorPreference: Self.thread) { [doorbell] in
+            try? await log.listen(on: channels) { doorbell.ring() }
+            doorbell.ring()
+        }
+    }
+
     /// How long sync waits before trying again when another writer holds the database's lock
     /// (on top of the store's busy timeout, which a write already waited).
     static let lockRetryDelay = Duration.seconds(1)
@@ -229,7 +244,9 @@ public final class SyncClient: Sendable {
     private func current(_ tables: SyncedTables) throws(SyncError) -> SyncedTables {
         let version = try reading { connection in try connection.schemaVersion() }
         guard version != tables.schemaVersion else { return tables }
-        return try reading { connection in try SyncedTables(self.tables, connection) }
+        var current = try reading { connection in try SyncedTables(self.tables, connection) }
+        current.scopes = tables.scopes
+        return current
     }
 
     /// Reports that another writer holds the lock, and waits before the next try.
@@ -239,7 +256,7 @@ public final class SyncClient: Sendable {
     }
 
     private func connect() async throws(SyncError) -> (ServerLog, SyncedTables) {
-        let (tables, position, outboxHigh) = try local { connection in
+        var (tables, position, outboxHigh) = try local { connection in
             let tables = try SyncedTables(self.tables, connection)
             let position = try ReplicaState.open(tables, connection)
             return (tables, position, try Outbox.highestSeq(connection))
@@ -249,8 +266,13 @@ public final class SyncClient: Sendable {
             await log.close()
             throw SyncError(.duplicateOrigin, "the server holds changes #1–\(stored) from this database's origin \(position.origin), but this file made only \(outboxHigh): it is a copy of another replica's file; give it its own origin with `signalstore sync --new-origin` (SyncClient.renewOrigin())")
         }
+        tables.scopes.columns = log.deployment.scopeColumns
+        listenedChannels.withLock { $0 = [log.deployment.seesEverything && log.deployment.isScoped ? log.everyEntryChannel : log.channel] }
         do {
             try noteUploaded(through: stored)
+            // Refusals a crash kept this replica from giving up (none without scopes).
+            let firstPending = try reading { connection in try Outbox.pending(after: 0, limit: 1, connection).first?.originSeq }
+            if let firstPending { try giveUp(try await log.refusals(origin: position.origin, after: firstPending - 1), tables) }
         } catch {
             await log.close()
             throw SyncError(error)

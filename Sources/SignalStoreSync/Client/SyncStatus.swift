@@ -51,6 +51,14 @@ public struct SyncProgress: Sendable, Equatable {
     public var pendingUpload: Int64 = 0
     /// Server log entries this replica has not read yet, as of the last look.
     public var behind: Int64 = 0
+    /// The scopes this replica holds, sorted, with a server set up for scopes
+    /// (`signalstore sync setup --scope-column`); `nil` without scopes, or for a role that sees
+    /// every scope (the sync tables' owner).
+    public var scopes: [String]?
+    /// Server log entries applied for scopes gained by a grant while running.
+    public var scopeEntriesFetched: Int = 0
+    /// Rows removed for scopes lost by a revoke while running.
+    public var scopeRowsRemoved: Int = 0
 
     public init() {}
 }

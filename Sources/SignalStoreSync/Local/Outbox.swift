@@ -99,6 +99,27 @@ enum Outbox {
             operation: entry.operation, column: entry.column, payload: payload
         )
         try add(syncEntry, origin: position.origin, connection)
+        if entry.operation == .update, let column = entry.column, column == tables.scopes.columns[table.name] {
+            try stampMove(table, key: key, at: &position, connection)
+        }
+    }
+
+    /// After a change of a row's scope column: the row as it is now, as an insert. A replica
+    /// that gains the row with its new scope has nothing of it, and takes it whole from here;
+    /// one that holds both scopes merges it as any insert of a row it has.
+    private static func stampMove(_ table: CapturedTable, key: String, at position: inout ReplicaState.Position, _ connection: Connection) throws {
+        guard let values = SyncValueCoding.decodeKey(key),
+              let row = try connection.rows(RowSQL.read(table.columns, from: table.name, at: .primaryKey(values, in: table.schema))).first
+        else { return }   // deleted since: its delete follows
+        position.clock = .next(after: position.clock, wallClock: Date())
+        let payload = SyncValueCoding.encodeRow(Dictionary(uniqueKeysWithValues: zip(table.columns, row)))
+        try add(SyncEntry(originSeq: 0, clock: position.clock, table: table.name, key: key, operation: .insert, column: nil, payload: payload),
+                origin: position.origin, connection)
+    }
+
+    /// The entry with outbox seq `seq`, if it is still to upload.
+    static func entry(seq: Int64, _ connection: Connection) throws -> SyncEntry? {
+        try pending(after: seq - 1, limit: 1, connection).first { $0.originSeq == seq }
     }
 
     /// Every row of the synced tables as an insert stamped now: a replica's first sync. Parents

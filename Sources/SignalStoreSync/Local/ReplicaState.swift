@@ -58,9 +58,15 @@ enum ReplicaState {
     /// Forgets all sync state: the next ``open(_:_:)`` gives the file a new origin id and puts
     /// its rows in the outbox again. For a copy of another replica's file.
     static func forget(_ connection: Connection) throws {
-        for table in [stateTable, Outbox.table, stampsTable, ConflictLog.table] {
+        for table in [stateTable, Outbox.table, stampsTable, ConflictLog.table, HeldScopes.table] {
             try connection.execute("DROP TABLE IF EXISTS \(table)")
         }
+    }
+
+    /// Forgets every register of a row that left this replica (its scope is no longer held
+    /// here): if it comes back, its history comes whole, and no stamp of before stands in its way.
+    static func forgetRow(_ table: String, _ key: String, _ connection: Connection) throws {
+        try connection.statement("DELETE FROM \(stampsTable) WHERE tbl = ? AND row_key = ?").run([.text(table), .text(key)])
     }
 
     static func read(_ connection: Connection) throws -> Position? {

@@ -17,6 +17,9 @@ struct SyncedTables: Sendable {
     let foreignKeys: [ForeignKey]
     /// The synced tables with a CHECK constraint.
     let checked: Set<String>
+    /// The tables that sync by scope and the scopes this replica holds (from the server, at
+    /// each pass).
+    var scopes = ReplicaScopes()
 
     /// The synced tables of the database on `connection`: `names`, or every captured table.
     /// - Throws: ``SyncError/schemaMismatch`` for a named table that is missing or not

@@ -13,12 +13,18 @@ import PostgresNIO
 ///   positions are handed out in commit order and a reader's cursor can never pass a change
 ///   that is still to appear (PostgreSQL sequences are not commit order).
 /// - `origins`: per replica, the highest `origin_seq` stored: where a retried upload resumes.
+///
+/// A deployment with scopes (`signalstore sync setup --scope-column`, ``ScopedServer``) adds
+/// the scope of each entry, grants and row-level security; see the SyncDesign article.
 struct ServerLog: Sendable {
-    private let connection: PostgresConnection
+    let connection: PostgresConnection
     let url: PostgresURL
-    private let logger: Logger
+    let logger: Logger
+    /// Whether the server syncs by scope, and what this connection's role sees.
+    let deployment: ServerDeployment
 
-    /// The `NOTIFY` channel: a doorbell that says the log may have grown.
+    /// The `NOTIFY` channel: a doorbell that says the log may have grown (with scopes: that
+    /// an entry of a shared table came).
     var channel: String { "\(url.schema)_log" }
 
     /// Connects and creates the sync tables if they are missing.
@@ -32,9 +38,9 @@ struct ServerLog: Sendable {
         configuration.options.connectTimeout = .nanoseconds(Int64(timeout.components.seconds) * 1_000_000_000)
         do {
             let connection = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
-            let log = ServerLog(connection: connection, url: url, logger: logger)
-            try await log.createTables()
-            return log
+            try await createTables(connection, schema: url.schema, logger: logger)
+            let deployment = try await ServerDeployment.read(connection, schema: url.schema, logger: logger)
+            return ServerLog(connection: connection, url: url, logger: logger, deployment: deployment)
         } catch {
             throw ServerErrors.describe(error, url: url, while: "connecting to")
         }
@@ -59,10 +65,13 @@ struct ServerLog: Sendable {
         connection.close().whenComplete { _ in }
     }
 
-    private var schema: String { url.schema }
+    var schema: String { url.schema }
 
-    private func createTables() async throws {
-        try await transaction { connection in
+    /// Creates the sync tables where missing. A role of a deployment with scopes may create
+    /// nothing, and finds them made by `signalstore sync setup`.
+    private static func createTables(_ connection: PostgresConnection, schema: String, logger: Logger) async throws {
+        guard try await !hasTables(connection, schema: schema, logger: logger) else { return }
+        try await connection.withTransaction(logger: logger) { connection in
             // Two replicas starting at once must not race on CREATE … IF NOT EXISTS.
             try await connection.query("SELECT pg_advisory_xact_lock(hashtext(\(schema)))", logger: logger)
             try await connection.query("CREATE SCHEMA IF NOT EXISTS \(unescaped: schema)", logger: logger)
@@ -82,7 +91,26 @@ struct ServerLog: Sendable {
                 "CREATE TABLE IF NOT EXISTS \(unescaped: schema).origins (origin text PRIMARY KEY, uploaded_through bigint NOT NULL)",
                 logger: logger
             )
+            // Each entry's scope (NULL: a shared table's, or a deployment without scopes) and
+            // who uploaded it; added to logs made before scopes existed.
+            try await connection.query("""
+                ALTER TABLE \(unescaped: schema).log ADD COLUMN IF NOT EXISTS scope text, ADD COLUMN IF NOT EXISTS previous_scope text,
+                    ADD COLUMN IF NOT EXISTS uploaded_by name NOT NULL DEFAULT current_user
+                """, logger: logger)
+            try await connection.query(
+                "ALTER TABLE \(unescaped: schema).origins ADD COLUMN IF NOT EXISTS uploaded_by name NOT NULL DEFAULT current_user", logger: logger
+            )
         }
+    }
+
+    /// Whether the sync tables are all there, with the columns this version writes.
+    private static func hasTables(_ connection: PostgresConnection, schema: String, logger: Logger) async throws -> Bool {
+        for try await count in try await connection.query("""
+            SELECT count(*) FROM information_schema.columns WHERE table_schema = \(schema)
+               AND ((table_name = 'log' AND column_name IN ('uploaded_by', 'previous_scope')) OR (table_name = 'origins' AND column_name = 'uploaded_by')
+                    OR (table_name = 'counter' AND column_name = 'next'))
+            """, logger: logger).decode(Int64.self) { return count == 4 }
+        return false
     }
 
     /// The highest `origin_seq` the server holds from `origin`; 0 for none.
@@ -105,7 +133,11 @@ struct ServerLog: Sendable {
     /// append, which therefore come after every change this replica has applied. That is what
     /// makes the conflict rule hold (see ``ConflictResolver``). Entries the server already has
     /// (a retry after a cut link or a crash) are skipped, never stored twice.
-    func upload(origin: String, catchUp: (_ head: Int64, _ stored: Int64) async throws -> [SyncEntry]) async throws(SyncError) -> (stored: Int64, count: Int) {
+    ///
+    /// With scopes, the server refuses an entry outside the role's grants
+    /// (``ScopedServer/refusalState``): the batch then goes again entry by entry, the refused
+    /// ones are recorded in the server's `refusals` table and returned, and the rest are stored.
+    func upload(origin: String, catchUp: (_ head: Int64, _ stored: Int64) async throws -> [SyncEntry]) async throws(SyncError) -> Upload {
         do {
             return try await transaction { connection in
                 var next: Int64 = 0
@@ -117,25 +149,24 @@ struct ServerLog: Sendable {
                     "SELECT uploaded_through FROM \(unescaped: schema).origins WHERE origin = \(origin)", logger: logger
                 ).decode(Int64.self) { stored = value }
                 let fresh = try await catchUp(next - 1, stored).filter { $0.originSeq > stored }
-                guard let last = fresh.last else { return (stored, 0) }
-                let positions = (0..<Int64(fresh.count)).map { next + $0 }
-                try await connection.query("""
-                    INSERT INTO \(unescaped: schema).log (position, origin, origin_seq, hlc, tbl, row_key, op, col, payload)
-                    SELECT p, \(origin), s, h, t, k, o, NULLIF(c, ''), NULLIF(v, '')
-                    FROM unnest(\(positions)::bigint[], \(fresh.map(\.originSeq))::bigint[], \(fresh.map(\.clock.rawValue))::bigint[],
-                                \(fresh.map(\.table))::text[], \(fresh.map(\.key))::text[], \(fresh.map(\.operation.rawValue))::text[],
-                                \(fresh.map { $0.column ?? "" })::text[], \(fresh.map { $0.payload ?? "" })::text[])
-                         AS u(p, s, h, t, k, o, c, v)
-                    """, logger: logger)
+                guard let last = fresh.last else { return Upload(stored: stored, count: 0, refused: []) }
+                var refused: [Refusal] = []
+                if deployment.isScoped {
+                    refused = try await insertRefusingSome(fresh, origin: origin, at: next, connection)
+                } else {
+                    try await insert(fresh, origin: origin, at: next, connection)
+                }
+                let count = fresh.count - refused.count
                 try await connection.query(
-                    "UPDATE \(unescaped: schema).counter SET next = \(next + Int64(fresh.count)) WHERE id = 1", logger: logger
+                    "UPDATE \(unescaped: schema).counter SET next = \(next + Int64(count)) WHERE id = 1", logger: logger
                 )
                 try await connection.query("""
                     INSERT INTO \(unescaped: schema).origins (origin, uploaded_through) VALUES (\(origin), \(last.originSeq))
                     ON CONFLICT (origin) DO UPDATE SET uploaded_through = excluded.uploaded_through
                     """, logger: logger)
-                try await connection.query("SELECT pg_notify(\(channel), '')", logger: logger)
-                return (last.originSeq, fresh.count)
+                // With scopes, the log's trigger rings each scope's doorbell.
+                if !deployment.isScoped { try await connection.query("SELECT pg_notify(\(channel), '')", logger: logger) }
+                return Upload(stored: last.originSeq, count: count, refused: refused)
             }
         } catch {
             throw ServerErrors.describe(error, url: url, while: "uploading to")
@@ -149,27 +180,32 @@ struct ServerLog: Sendable {
         do {
             let rows = try await connection.query("""
                 SELECT position, origin, origin_seq, hlc, tbl, row_key, op, coalesce(col, ''),
-                       CASE WHEN origin = \(origin) THEN '' ELSE coalesce(payload, '') END
+                       CASE WHEN origin = \(origin) THEN '' ELSE coalesce(payload, '') END, scope, previous_scope
                 FROM \(unescaped: schema).log WHERE position > \(position) AND tbl = ANY(\(tables)::text[])
                 ORDER BY position LIMIT \(Int64(limit))
                 """, logger: logger)
-            var entries: [RemoteEntry] = []
-            var through = position
-            for try await (position, entryOrigin, seq, hlc, table, key, op, column, payload)
-                in rows.decode((Int64, String, Int64, Int64, String, String, String, String, String).self) {
-                through = position
-                guard let operation = Change.Operation(rawValue: op) else {
-                    throw SyncError(.server, "the server's log has an entry with operation '\(op)' at position \(position); the log was changed by hand or by a newer SignalStore")
-                }
-                entries.append(RemoteEntry(position: position, origin: entryOrigin, entry: SyncEntry(
-                    originSeq: seq, clock: HybridLogicalClock(rawValue: hlc), table: table, key: key, operation: operation,
-                    column: column.isEmpty ? nil : column, payload: operation == .delete ? nil : payload
-                )))
-            }
-            return (entries, through)
+            return try await Self.entries(rows, after: position)
         } catch {
             throw ServerErrors.describe(error, url: url, while: "downloading from")
         }
+    }
+
+    /// The entries of a download's rows, and the position of the last.
+    static func entries(_ rows: PostgresRowSequence, after position: Int64) async throws -> (entries: [RemoteEntry], through: Int64) {
+        var entries: [RemoteEntry] = []
+        var through = position
+        for try await (position, entryOrigin, seq, hlc, table, key, op, column, payload, scope, previousScope)
+            in rows.decode((Int64, String, Int64, Int64, String, String, String, String, String, String?, String?).self) {
+            through = position
+            guard let operation = Change.Operation(rawValue: op) else {
+                throw SyncError(.server, "the server's log has an entry with operation '\(op)' at position \(position); the log was changed by hand or by a newer SignalStore")
+            }
+            entries.append(RemoteEntry(position: position, origin: entryOrigin, entry: SyncEntry(
+                originSeq: seq, clock: HybridLogicalClock(rawValue: hlc), table: table, key: key, operation: operation,
+                column: column.isEmpty ? nil : column, payload: operation == .delete ? nil : payload
+            ), scope: scope, previousScope: previousScope))
+        }
+        return (entries, through)
     }
 
     /// Deletes every log entry of `tables` that a later-stamped entry of the same register
@@ -202,14 +238,21 @@ struct ServerLog: Sendable {
         }
     }
 
-    /// Calls `ring` once the `LISTEN` is in place, then whenever another replica's upload
-    /// commits, until the connection closes.
-    func listen(_ ring: @escaping @Sendable () -> Void) async throws {
-        try await connection.listen(on: channel) { notifications in
-            // Listening from here on: a pass that starts now misses no change, though one
-            // committed while the LISTEN was on its way sent its NOTIFY to nobody.
-            ring()
-            for try await _ in notifications { ring() }
+    /// Calls `ring` once each `LISTEN` is in place, then whenever an upload rings one of
+    /// `channels`, until the connection closes.
+    func listen(on channels: [String], _ ring: @escaping @Sendable () -> Void) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for name in channels {
+                group.addTask {
+                    try await connection.listen(on: name) { notifications in
+                        // Listening from here on: a pass that starts now misses no change, though
+                        // one committed while the LISTEN was on its way sent its NOTIFY to nobody.
+                        ring()
+                        for try await _ in notifications { ring() }
+                    }
+                }
+            }
+            try await group.waitForAll()
         }
     }
 

@@ -1,0 +1,158 @@
+#if SIGNALSTORE_SYNC
+/// The SQL that ``ScopedServer`` installs: tables, functions, the log's trigger and the
+/// row-level security policies, each statement idempotent. `schema` is a plain lowercase name
+/// (``PostgresURL/schema`` checks it), so it is spliced in as is.
+enum ScopedServerSQL {
+    static func statements(schema s: String) -> [String] {
+        tables(s) + functions(s) + policies(s)
+    }
+
+    /// The privileges a replica's role needs, as `format` templates whose `%I` is the role.
+    static func replicaPrivileges(schema s: String) -> [String] {
+        [
+            "GRANT USAGE ON SCHEMA \(s) TO %I",
+            "GRANT SELECT, INSERT ON \(s).log TO %I",
+            "GRANT SELECT, UPDATE ON \(s).counter TO %I",
+            "GRANT SELECT, INSERT, UPDATE ON \(s).origins, \(s).refusals TO %I",
+            "GRANT SELECT ON \(s).grants, \(s).scoped_tables TO %I",
+        ]
+    }
+
+    private static func tables(_ s: String) -> [String] {
+        [
+            "CREATE TABLE IF NOT EXISTS \(s).scoped_tables (tbl text PRIMARY KEY, col text NOT NULL)",
+            "CREATE TABLE IF NOT EXISTS \(s).grants (role name NOT NULL, scope text NOT NULL CHECK (scope <> ''), PRIMARY KEY (role, scope))",
+            "CREATE INDEX IF NOT EXISTS grants_scope ON \(s).grants (scope)",
+            """
+            CREATE TABLE IF NOT EXISTS \(s).row_scopes (
+                tbl text NOT NULL, row_key text NOT NULL, scope text NOT NULL, deleted boolean NOT NULL, PRIMARY KEY (tbl, row_key))
+            """,
+            """
+            CREATE TABLE IF NOT EXISTS \(s).refusals (
+                origin text NOT NULL, origin_seq bigint NOT NULL, uploaded_by name NOT NULL DEFAULT current_user,
+                reason text NOT NULL, refused_at timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (origin, origin_seq))
+            """,
+            "CREATE INDEX IF NOT EXISTS log_scope ON \(s).log (scope, position)",
+            "CREATE INDEX IF NOT EXISTS log_previous_scope ON \(s).log (previous_scope, position) WHERE previous_scope IS NOT NULL",
+            "REVOKE ALL ON ALL TABLES IN SCHEMA \(s) FROM PUBLIC",
+        ]
+    }
+
+    private static func functions(_ s: String) -> [String] {
+        [
+            // The text of a scope column's value as the log encodes it ({"i":7} → 7).
+            """
+            CREATE OR REPLACE FUNCTION \(s).scope_text(value jsonb) RETURNS text LANGUAGE sql IMMUTABLE AS $f$
+                SELECT coalesce(value->>'i', value->>'t', value->>'r', value->>'b')
+            $f$
+            """,
+            // Whether `who` may write `wanted`: a grant to it or a role it inherits from, or it
+            // owns the log. Runs as the trigger's owner, so every grant is visible to it.
+            """
+            CREATE OR REPLACE FUNCTION \(s).holds(who name, wanted text) RETURNS boolean LANGUAGE sql STABLE
+            SET search_path = pg_catalog, pg_temp AS $f$
+                SELECT pg_has_role(who, (SELECT relowner FROM pg_class WHERE oid = '\(s).log'::regclass), 'USAGE')
+                    OR EXISTS (SELECT 1 FROM \(s).grants g JOIN pg_roles r ON r.rolname = g.role
+                               WHERE g.scope = wanted AND pg_has_role(who, r.oid, 'USAGE'))
+            $f$
+            """,
+            // The scope an entry gets, from the entry and the row's recorded scope.
+            """
+            CREATE OR REPLACE FUNCTION \(s).entry_scope(entry \(s).log, scope_column text, known_scope text) RETURNS text
+            LANGUAGE sql IMMUTABLE AS $f$
+                SELECT CASE
+                    WHEN entry.op = 'insert' THEN \(s).scope_text(entry.payload::jsonb -> scope_column)
+                    WHEN entry.op = 'update' AND entry.col = scope_column THEN \(s).scope_text(entry.payload::jsonb)
+                    ELSE known_scope END
+            $f$
+            """,
+            """
+            CREATE OR REPLACE FUNCTION \(s).scope_entry() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER
+            SET search_path = pg_catalog, pg_temp AS $f$
+            DECLARE
+                scope_column text;
+                known record;
+                wanted text;
+            BEGIN
+                PERFORM pg_notify('\(s)_log_all', '');
+                SELECT col INTO scope_column FROM \(s).scoped_tables WHERE tbl = NEW.tbl;
+                IF scope_column IS NULL THEN
+                    NEW.scope := NULL;
+                    NEW.previous_scope := NULL;
+                    PERFORM pg_notify('\(s)_log', '');
+                    RETURN NEW;
+                END IF;
+                SELECT scope, deleted INTO known FROM \(s).row_scopes WHERE tbl = NEW.tbl AND row_key = NEW.row_key;
+                wanted := \(s).entry_scope(NEW, scope_column, known.scope);
+                IF wanted IS NULL OR wanted = '' THEN
+                    RAISE EXCEPTION USING ERRCODE = 'SS001',
+                        MESSAGE = format('%s %s has no %s, and a row of a scoped table needs one', NEW.tbl, NEW.row_key, scope_column);
+                END IF;
+                NEW.scope := wanted;
+                NEW.previous_scope := CASE WHEN known.scope IS DISTINCT FROM wanted AND NOT known.deleted THEN known.scope END;
+                IF NOT \(s).holds(NEW.uploaded_by, wanted) THEN
+                    RAISE EXCEPTION USING ERRCODE = 'SS001',
+                        MESSAGE = format('role %s has no grant for scope %s (%s.%s)', NEW.uploaded_by, wanted, NEW.tbl, scope_column);
+                END IF;
+                IF NEW.previous_scope IS NOT NULL AND NOT \(s).holds(NEW.uploaded_by, NEW.previous_scope) THEN
+                    RAISE EXCEPTION USING ERRCODE = 'SS001',
+                        MESSAGE = format('role %s has no grant for scope %s, which %s %s is in', NEW.uploaded_by, NEW.previous_scope, NEW.tbl, NEW.row_key);
+                END IF;
+                INSERT INTO \(s).row_scopes VALUES (NEW.tbl, NEW.row_key, wanted, NEW.op = 'delete')
+                    ON CONFLICT (tbl, row_key) DO UPDATE SET scope = excluded.scope, deleted = excluded.deleted;
+                PERFORM pg_notify('\(s)_log_' || left(md5(wanted), 16), '');
+                IF NEW.previous_scope IS NOT NULL THEN
+                    PERFORM pg_notify('\(s)_log_' || left(md5(NEW.previous_scope), 16), '');
+                END IF;
+                RETURN NEW;
+            END
+            $f$
+            """,
+            // Gives the entries already in the log (a deployment that had no scopes, a table
+            // scoped later) their scopes, in log order, as the trigger would have; an entry
+            // whose row has no scope gets '' (no role's), so it is nobody's to read.
+            """
+            CREATE OR REPLACE FUNCTION \(s).assign_scopes() RETURNS void LANGUAGE plpgsql
+            SET search_path = pg_catalog, pg_temp AS $f$
+            DECLARE
+                entry \(s).log;
+                scope_column text;
+                known record;
+                wanted text;
+            BEGIN
+                FOR entry IN SELECT l.* FROM \(s).log l JOIN \(s).scoped_tables t ON t.tbl = l.tbl WHERE l.scope IS NULL ORDER BY l.position LOOP
+                    SELECT col INTO scope_column FROM \(s).scoped_tables WHERE tbl = entry.tbl;
+                    SELECT scope, deleted INTO known FROM \(s).row_scopes WHERE tbl = entry.tbl AND row_key = entry.row_key;
+                    wanted := coalesce(\(s).entry_scope(entry, scope_column, known.scope), '');
+                    UPDATE \(s).log SET scope = wanted,
+                        previous_scope = CASE WHEN known.scope IS DISTINCT FROM wanted AND NOT known.deleted THEN known.scope END
+                        WHERE position = entry.position;
+                    INSERT INTO \(s).row_scopes VALUES (entry.tbl, entry.row_key, wanted, entry.op = 'delete')
+                        ON CONFLICT (tbl, row_key) DO UPDATE SET scope = excluded.scope, deleted = excluded.deleted;
+                END LOOP;
+            END
+            $f$
+            """,
+            "REVOKE ALL ON FUNCTION \(s).holds(name, text), \(s).scope_entry(), \(s).assign_scopes() FROM PUBLIC",
+            "DROP TRIGGER IF EXISTS scope_entry ON \(s).log",
+            "CREATE TRIGGER scope_entry BEFORE INSERT ON \(s).log FOR EACH ROW EXECUTE FUNCTION \(s).scope_entry()",
+        ]
+    }
+
+    private static func policies(_ s: String) -> [String] {
+        let tables = ["log", "counter", "origins", "grants", "scoped_tables", "row_scopes", "refusals"]
+        let mine = "SELECT g.scope FROM \(s).grants g"
+        return tables.map { "ALTER TABLE \(s).\($0) ENABLE ROW LEVEL SECURITY" } + policy(s, "log", "reads", "FOR SELECT USING (scope IS NULL OR uploaded_by = current_user OR scope IN (\(mine)) OR previous_scope IN (\(mine)))")
+            + policy(s, "log", "appends", "FOR INSERT WITH CHECK (uploaded_by = current_user)")
+            + policy(s, "counter", "everyone", "USING (true) WITH CHECK (true)")
+            + policy(s, "origins", "own", "USING (uploaded_by = current_user) WITH CHECK (uploaded_by = current_user)")
+            + policy(s, "refusals", "own", "USING (uploaded_by = current_user) WITH CHECK (uploaded_by = current_user)")
+            + policy(s, "grants", "own", "FOR SELECT USING (role IN (SELECT rolname FROM pg_catalog.pg_roles WHERE pg_catalog.pg_has_role(current_user, oid, 'USAGE')))")
+            + policy(s, "scoped_tables", "everyone", "FOR SELECT USING (true)")
+    }
+
+    private static func policy(_ s: String, _ table: String, _ name: String, _ body: String) -> [String] {
+        ["DROP POLICY IF EXISTS \(name) ON \(s).\(table)", "CREATE POLICY \(name) ON \(s).\(table) \(body)"]
+    }
+}
+#endif
