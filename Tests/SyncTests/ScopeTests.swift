@@ -173,6 +173,43 @@ struct ScopeTests {
         if case .failed(let error) = client.status.value { Issue.record("sync stopped: \(error)") }
     }
 
+    @Test func setupMigratesADeploymentThatAlreadySyncsAndGroupRolesPassTheirScopesOn() async throws {
+        let folder = TemporaryDirectory()
+        let adminURL = try TestServer.freshURL()
+        let admin = try Replica(folder, "admin", migrations: Self.migrations)
+        try sqlite3(admin.path, """
+            INSERT INTO projects VALUES (1, 1, 'one'), (2, 2, 'two'), (3, 3, 'three');
+            INSERT INTO tasks VALUES (10, 1, 1, 'a'), (12, 2, 2, 'c'), (14, 3, 3, 'e');
+            """)
+        try Self.cli(["sync", "--once", "--postgres", adminURL, "--db", admin.path])   // no scopes yet
+        try sqlite3(admin.path, "UPDATE tasks SET team_id = 2, project_id = 2 WHERE id = 14")   // a move, before scopes
+        try Self.cli(["sync", "--once", "--postgres", adminURL, "--db", admin.path])
+
+        let suffix = UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(8)
+        let (member, group, stranger) = ("m_\(suffix)", "g_\(suffix)", "s_\(suffix)")
+        try Self.psqlAsAdmin(adminURL, "CREATE ROLE \(member) LOGIN PASSWORD 'pw-\(member)'; CREATE ROLE \(group) NOLOGIN; GRANT \(group) TO \(member); CREATE ROLE \(stranger) LOGIN PASSWORD 'pw-\(stranger)'")
+        let schema = try PostgresURL(adminURL).schema
+        #expect(try Self.runPsql(Self.url(adminURL, as: stranger), "SELECT count(*) FROM \(schema).log").status != 0, "before setup, other roles cannot read the log")
+
+        try Self.cli(["sync", "setup", "--postgres", adminURL, "--scope-column", "team_id", "--db", admin.path])
+        try Self.cli(["sync", "setup", "--postgres", adminURL, "--scope-column", "team_id", "--db", admin.path])   // idempotent
+        try Self.cli(["sync", "grant", "--postgres", adminURL, member, "1"])
+        try Self.cli(["sync", "grant", "--postgres", adminURL, group, "2"])
+        #expect(try Self.runPsql(adminURL, "SELECT count(*) FROM \(schema).log WHERE tbl <> 'labels' AND scope IS NULL").output.trimmed == "0", "every entry got its scope")
+
+        let replica = try Replica(folder, "member", migrations: Self.migrations)
+        try await replica.client(Self.url(adminURL, as: member)).syncOnce()
+        #expect(try Self.teams(replica.path) == ["1", "2"], "its own scope and its group's")
+        #expect(try sqlite3(replica.path, "SELECT group_concat(id) FROM tasks ORDER BY id").trimmed == "10,12,14", "the task moved into scope 2 before setup is there")
+
+        // A role with no grant is told what to do, in one line, without its password.
+        let strangers = try Replica(folder, "stranger", migrations: Self.migrations)
+        let refused = try runProgram(signalstore, ["sync", "--once", "--postgres", Self.url(adminURL, as: stranger), "--db", strangers.path])
+        #expect(refused.status != 0)
+        #expect(refused.error.contains("signalstore sync grant") && !refused.error.contains("pw-\(stranger)"), "\(refused.error)")
+        #expect(refused.error.split(separator: "\n").count == 2, "\(refused.error.prefix(1500))")   // the command's own line, then the error
+    }
+
     // MARK: Helpers
 
     /// The teams whose rows a replica holds.

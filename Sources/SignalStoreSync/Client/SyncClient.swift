@@ -146,7 +146,9 @@ public final class SyncClient: Sendable {
     ///
     /// Tables that constraints tie to other rows (a UNIQUE key besides the primary key, rows
     /// that others reference, references whose parent's delete cascades or is refused) keep
-    /// their whole history: the conflict rule replays it in order.
+    /// their whole history: the conflict rule replays it in order. So do the tables that sync
+    /// per scope (``SyncScopes``), whose moves between scopes a replica that is behind needs;
+    /// with scopes, compact as the sync tables' owner.
     public func compactServerLog() async throws(SyncError) -> Int {
         try await onOwnThread { () async throws(SyncError) -> Int in try await compact() }
     }
@@ -155,7 +157,9 @@ public final class SyncClient: Sendable {
         let compactable = try reading { connection in try SyncedTables(self.tables, connection).compactable }
         let log = try await Self.connectWithDeadline(url).log
         do {
-            let deleted = try await log.compact(tables: compactable)
+            // A scoped table's history says where each row went: a replica that is behind
+            // leaves a row by the move that an older entry made.
+            let deleted = try await log.compact(tables: compactable.filter { log.deployment.scopeColumns[$0] == nil })
             await log.close()
             return deleted
         } catch {

@@ -110,7 +110,9 @@ enum ScopedServerSQL {
             """,
             // Gives the entries already in the log (a deployment that had no scopes, a table
             // scoped later) their scopes, in log order, as the trigger would have; an entry
-            // whose row has no scope gets '' (no role's), so it is nobody's to read.
+            // whose row has no scope gets '' (no role's), so it is nobody's to read. A row that
+            // moved between scopes then gets its whole row as an insert at the log's end, as a
+            // replica that moves a row uploads it: a replica that gains it takes it whole.
             """
             CREATE OR REPLACE FUNCTION \(s).assign_scopes() RETURNS void LANGUAGE plpgsql
             SET search_path = pg_catalog, pg_temp AS $f$
@@ -119,6 +121,11 @@ enum ScopedServerSQL {
                 scope_column text;
                 known record;
                 wanted text;
+                moved record;
+                whole jsonb;
+                last_insert bigint;
+                change record;
+                next_position bigint;
             BEGIN
                 FOR entry IN SELECT l.* FROM \(s).log l JOIN \(s).scoped_tables t ON t.tbl = l.tbl WHERE l.scope IS NULL ORDER BY l.position LOOP
                     SELECT col INTO scope_column FROM \(s).scoped_tables WHERE tbl = entry.tbl;
@@ -129,11 +136,31 @@ enum ScopedServerSQL {
                         WHERE position = entry.position;
                     INSERT INTO \(s).row_scopes VALUES (entry.tbl, entry.row_key, wanted, entry.op = 'delete')
                         ON CONFLICT (tbl, row_key) DO UPDATE SET scope = excluded.scope, deleted = excluded.deleted;
+                    IF known.scope IS DISTINCT FROM wanted AND NOT known.deleted THEN
+                        INSERT INTO pg_temp.moved_rows VALUES (entry.tbl, entry.row_key) ON CONFLICT DO NOTHING;
+                    END IF;
                 END LOOP;
+                FOR moved IN SELECT m.tbl, m.row_key, max(l.hlc) AS hlc FROM pg_temp.moved_rows m
+                             JOIN \(s).row_scopes r ON r.tbl = m.tbl AND r.row_key = m.row_key AND NOT r.deleted
+                             JOIN \(s).log l ON l.tbl = m.tbl AND l.row_key = m.row_key GROUP BY 1, 2 LOOP
+                    SELECT position, payload::jsonb INTO last_insert, whole FROM \(s).log
+                        WHERE tbl = moved.tbl AND row_key = moved.row_key AND op = 'insert' ORDER BY position DESC LIMIT 1;
+                    CONTINUE WHEN whole IS NULL;
+                    FOR change IN SELECT col, payload FROM \(s).log WHERE tbl = moved.tbl AND row_key = moved.row_key
+                                  AND op = 'update' AND position > last_insert ORDER BY position LOOP
+                        whole := jsonb_set(whole, ARRAY[change.col], change.payload::jsonb);
+                    END LOOP;
+                    SELECT next INTO next_position FROM \(s).counter WHERE id = 1 FOR UPDATE;
+                    INSERT INTO \(s).log (position, origin, origin_seq, hlc, tbl, row_key, op, payload)
+                        VALUES (next_position, 'signalstore-setup', next_position, moved.hlc, moved.tbl, moved.row_key, 'insert', whole::text);
+                    UPDATE \(s).counter SET next = next_position + 1 WHERE id = 1;
+                END LOOP;
+                TRUNCATE pg_temp.moved_rows;
             END
             $f$
             """,
             "REVOKE ALL ON FUNCTION \(s).holds(name, text), \(s).scope_entry(), \(s).assign_scopes() FROM PUBLIC",
+            "CREATE TEMP TABLE IF NOT EXISTS moved_rows (tbl text, row_key text, PRIMARY KEY (tbl, row_key))",
             "DROP TRIGGER IF EXISTS scope_entry ON \(s).log",
             "CREATE TRIGGER scope_entry BEFORE INSERT ON \(s).log FOR EACH ROW EXECUTE FUNCTION \(s).scope_entry()",
         ]

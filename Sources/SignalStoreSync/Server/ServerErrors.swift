@@ -51,7 +51,7 @@ enum ServerErrors {
         case "3D000":
             return SyncError(.refused, "\(place) has no database '\(url.database)'; create it (createdb \(url.database)) or name another in the URL")
         case "42501":
-            return SyncError(.refused, "user '\(url.username)' may not use the sync tables on \(place): \(message); grant it CREATE and USAGE on schema '\(url.schema)', or connect as their owner")
+            return SyncError(.refused, "user '\(url.username)' may not use the sync tables on \(place): \(message); grant it CREATE and USAGE on schema '\(url.schema)', or connect as their owner; on a server set up for scopes, give it scopes with `signalstore sync grant`")
         case "57P01", "57P02", "57P03", "53300", "08006", "08001", "08004":
             return SyncError(.unreachable, "\(place) is not accepting work now: \(message); sync retries")
         default:

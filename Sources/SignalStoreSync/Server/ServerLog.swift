@@ -38,9 +38,15 @@ struct ServerLog: Sendable {
         configuration.options.connectTimeout = .nanoseconds(Int64(timeout.components.seconds) * 1_000_000_000)
         do {
             let connection = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
-            try await createTables(connection, schema: url.schema, logger: logger)
-            let deployment = try await ServerDeployment.read(connection, schema: url.schema, logger: logger)
-            return ServerLog(connection: connection, url: url, logger: logger, deployment: deployment)
+            do {
+                try await createTables(connection, schema: url.schema, logger: logger)
+                let deployment = try await ServerDeployment.read(connection, schema: url.schema, logger: logger)
+                return ServerLog(connection: connection, url: url, logger: logger, deployment: deployment)
+            } catch {
+                // A role that may not use the tables: the connection must still be closed.
+                try? await connection.close()
+                throw error
+            }
         } catch {
             throw ServerErrors.describe(error, url: url, while: "connecting to")
         }
@@ -176,15 +182,27 @@ struct ServerLog: Sendable {
     /// Up to `limit` changes after `position`, in log order. Entries of `origin` (this
     /// replica's own) come without their values: they are already here, and only their place
     /// in the log matters (where the cursor passes them).
+    ///
+    /// `through` is where the cursor may go: past the last entry, and when the download got
+    /// fewer than `limit`, to the log's head, past every entry this replica does not read
+    /// (other tables, other scopes), so no later download scans them again. The head is read
+    /// first: an upload moves it in the transaction that stores its entries, so every entry up
+    /// to it is committed, and the query after it sees them all.
     func download(after position: Int64, own origin: String, tables: [String], limit: Int) async throws(SyncError) -> (entries: [RemoteEntry], through: Int64) {
         do {
+            var head = position
+            for try await next in try await connection.query("SELECT next FROM \(unescaped: schema).counter WHERE id = 1", logger: logger).decode(Int64.self) {
+                head = max(position, next - 1)
+            }
+            guard head > position else { return ([], position) }
             let rows = try await connection.query("""
                 SELECT position, origin, origin_seq, hlc, tbl, row_key, op, coalesce(col, ''),
                        CASE WHEN origin = \(origin) THEN '' ELSE coalesce(payload, '') END, scope, previous_scope
-                FROM \(unescaped: schema).log WHERE position > \(position) AND tbl = ANY(\(tables)::text[])
+                FROM \(unescaped: schema).log WHERE position > \(position) AND position <= \(head) AND tbl = ANY(\(tables)::text[])
                 ORDER BY position LIMIT \(Int64(limit))
                 """, logger: logger)
-            return try await Self.entries(rows, after: position)
+            let (entries, last) = try await Self.entries(rows, after: position)
+            return (entries, entries.count < limit ? head : last)
         } catch {
             throw ServerErrors.describe(error, url: url, while: "downloading from")
         }
