@@ -73,6 +73,17 @@ let package = Package(
             ],
             path: "Benchmarks/SyncHarness"
         ),
+        // A plain executable (no harness): sync per scope at 1,000 scopes and up to 100
+        // replicas, each its own role (needs SIGNALSTORE_TEST_POSTGRES_URL; ../.ci/postgres).
+        .executableTarget(
+            name: "ScopesHarness",
+            dependencies: [
+                .product(name: "SignalStoreSync", package: rootIdentity),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Benchmarks/ScopesHarness"
+        ),
         // A plain executable (no harness): what the test kit costs a test suite: creating a
         // TestStore, and expectChanges around one write against the bare write.
         .executableTarget(
