@@ -38,8 +38,9 @@ extension ConflictResolver {
     }
 
     /// This replica's pending `entry` broke `rule` when the outbox was replayed after the
-    /// server's log: it loses, out of the outbox and kept in the log.
-    func lose(_ entry: SyncEntry, rule: String) throws {
+    /// server's log (or the server refused it): it loses, out of the outbox and kept in the log.
+    func lose(_ entry: SyncEntry, rule: String,
+              collidedWith: String = "the rows as the server's log and this replica's earlier pending changes leave them") throws {
         let key = SyncValueCoding.decodeKey(entry.key) ?? []
         var row: [String: SQLiteValue]?
         switch entry.operation {
@@ -53,7 +54,7 @@ extension ConflictResolver {
         }
         try ConflictLog.add(ConflictLog.Record(
             origin: origin, isLocal: true, table: entry.table, key: entry.key, operation: entry.operation, column: entry.column,
-            row: row, rule: rule, collidedWith: "the rows as the server's log and this replica's earlier pending changes leave them"
+            row: row, rule: rule, collidedWith: collidedWith
         ), connection)
         recorded += 1
         try Outbox.remove(seq: entry.originSeq, connection)

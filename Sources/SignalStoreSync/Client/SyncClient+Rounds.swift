@@ -59,7 +59,7 @@ extension SyncClient {
             watchdog.touch()
             // Counted first: the server has them even if noting it here waits for a lock.
             progressValue.value.uploaded += upload.count
-            try giveUp(upload.refused, tables)
+            try giveUp(upload.refused, stored: upload.stored, tables)
             try noteUploaded(through: upload.stored)
             if upload.count == 0 && upload.refused.isEmpty { return }
         }
@@ -183,7 +183,10 @@ extension SyncClient {
                 ownPassed = nil
             }
             walk.downloaded += 1
+            // A move carries its row's history, for a replica that gains the row.
+            let arrived = try !scopes.leaves(entry) && applier.arrive(entry)
             let outcome = scopes.leaves(entry) ? try applier.leave(entry) : try apply(entry)
+            if arrived && outcome != .applied { walk.applied += 1 }
             if outcome == .applied { walk.applied += 1 }
             walk.clock = max(walk.clock, entry.entry.clock)
         }

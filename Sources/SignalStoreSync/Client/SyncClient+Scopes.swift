@@ -87,19 +87,26 @@ extension SyncClient {
     }
 
     /// Gives up this replica's changes that the server refused, where they are still to
-    /// upload: each is undone here (its row back to what the server's log has), taken out of
-    /// the outbox and kept in the conflicts, with the server's reason.
-    func giveUp(_ refused: [ServerLog.Refusal], _ tables: SyncedTables) throws(SyncError) {
+    /// upload: each is kept in the conflicts with the server's reason, taken out of the outbox,
+    /// and undone here. The server holds the rest of the upload (through outbox seq `stored`):
+    /// they become the server state first, so undoing a refused change goes back to them (a
+    /// row moved to scope 3, stored, then to scope 2, refused, is in scope 3 here too).
+    func giveUp(_ refused: [ServerLog.Refusal], stored: Int64, _ tables: SyncedTables) throws(SyncError) {
         guard !refused.isEmpty else { return }
         let lost = try echoing(tables) { connection, position, _ -> Int in
             let resolver = ConflictResolver(tables: tables, connection: connection, origin: position.origin)
+            var undone: [ConflictResolver.PendingRow] = []
             for refusal in refused {
                 guard let entry = try Outbox.entry(seq: refusal.originSeq, connection), let table = tables.byName[entry.table],
                       let key = SyncValueCoding.decodeKey(entry.key) else { continue }
-                let row = ConflictResolver.PendingRow(table: table, key: key, registers: [ReplicaState.Register(entry.operation, column: entry.column)])
-                try resolver.lose(row, local: try KeyedRow.read(key, in: table.schema, connection),
-                                  rule: "refused by the server: \(refusal.reason)", collidedWith: "the server's row-level security")
+                try resolver.lose(entry, rule: "refused by the server: \(refusal.reason)", collidedWith: "the server's row-level security")
+                undone.append(ConflictResolver.PendingRow(table: table, key: key, registers: [ReplicaState.Register(entry.operation, column: entry.column)]))
             }
+            try ReplicaState.confirmUploaded(through: stored, origin: position.origin, connection)
+            for row in undone {
+                for register in row.registers { try ReplicaState.restoreServerState(register, row.table.name, row.encodedKey, connection) }
+            }
+            try resolver.writeServerStates(undone)
             return resolver.recorded
         }
         guard lost > 0 else { return }

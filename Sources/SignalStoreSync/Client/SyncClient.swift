@@ -276,7 +276,7 @@ public final class SyncClient: Sendable {
             try noteUploaded(through: stored)
             // Refusals a crash kept this replica from giving up (none without scopes).
             let firstPending = try reading { connection in try Outbox.pending(after: 0, limit: 1, connection).first?.originSeq }
-            if let firstPending { try giveUp(try await log.refusals(origin: position.origin, after: firstPending - 1), tables) }
+            if let firstPending { try giveUp(try await log.refusals(origin: position.origin, after: firstPending - 1), stored: stored, tables) }
         } catch {
             await log.close()
             throw SyncError(error)

@@ -51,7 +51,7 @@ enum Outbox {
         if head - from <= window {
             let entries = try Journal.entries(after: from, connection)
             let keys = try Journal.keysAtWrite(entries, keyColumns: keyColumns, connection)
-            for entry in entries { try stamp(entry, key: keys[entry.seq].map(SyncValueCoding.encodeKey), tables, &position, connection) }
+            for entry in movesLast(entries, tables) { try stamp(entry, key: keys[entry.seq].map(SyncValueCoding.encodeKey), tables, &position, connection) }
         } else {
             try connection.execute("CREATE TEMP TABLE \(keysTable) (seq INTEGER PRIMARY KEY, row_key TEXT NOT NULL)")
             defer { try? connection.execute("DROP TABLE IF EXISTS temp.\(keysTable)") }
@@ -78,6 +78,29 @@ enum Outbox {
         position.stampedThrough = head
     }
 
+    /// `entries` with each update of a scope column moved after the updates of the same row
+    /// that directly follow it (one `UPDATE` of several columns journals them in column
+    /// order). The move then carries the row's other new values in its history: a replica that
+    /// gains the row gets it with them (a task moved with its new project, not its old one).
+    static func movesLast(_ entries: [Change], _ tables: SyncedTables) -> [Change] {
+        guard !tables.scopes.columns.isEmpty else { return entries }
+        var ordered = entries
+        var index = 0
+        while index < ordered.count {
+            let entry = ordered[index]
+            guard entry.operation == .update, entry.column == tables.scopes.columns[entry.table] else {
+                index += 1
+                continue
+            }
+            var end = index + 1
+            while end < ordered.count, ordered[end].operation == .update, ordered[end].table == entry.table, ordered[end].rowID == entry.rowID { end += 1 }
+            ordered.remove(at: index)
+            ordered.insert(entry, at: end - 1)
+            index = end
+        }
+        return ordered
+    }
+
     /// Where a big transaction's keys wait between the walk back and the stamping.
     private static let keysTable = "_signalstore_sync_keys"
 
@@ -99,22 +122,6 @@ enum Outbox {
             operation: entry.operation, column: entry.column, payload: payload
         )
         try add(syncEntry, origin: position.origin, connection)
-        if entry.operation == .update, let column = entry.column, column == tables.scopes.columns[table.name] {
-            try stampMove(table, key: key, at: &position, connection)
-        }
-    }
-
-    /// After a change of a row's scope column: the row as it is now, as an insert. A replica
-    /// that gains the row with its new scope has nothing of it, and takes it whole from here;
-    /// one that holds both scopes merges it as any insert of a row it has.
-    private static func stampMove(_ table: CapturedTable, key: String, at position: inout ReplicaState.Position, _ connection: Connection) throws {
-        guard let values = SyncValueCoding.decodeKey(key),
-              let row = try connection.rows(RowSQL.read(table.columns, from: table.name, at: .primaryKey(values, in: table.schema))).first
-        else { return }   // deleted since: its delete follows
-        position.clock = .next(after: position.clock, wallClock: Date())
-        let payload = SyncValueCoding.encodeRow(Dictionary(uniqueKeysWithValues: zip(table.columns, row)))
-        try add(SyncEntry(originSeq: 0, clock: position.clock, table: table.name, key: key, operation: .insert, column: nil, payload: payload),
-                origin: position.origin, connection)
     }
 
     /// The entry with outbox seq `seq`, if it is still to upload.

@@ -32,6 +32,8 @@ enum ScopedServerSQL {
                 origin text NOT NULL, origin_seq bigint NOT NULL, uploaded_by name NOT NULL DEFAULT current_user,
                 reason text NOT NULL, refused_at timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (origin, origin_seq))
             """,
+            "ALTER TABLE \(s).log ADD COLUMN IF NOT EXISTS carried text",
+            "CREATE INDEX IF NOT EXISTS log_row ON \(s).log (tbl, row_key)",
             "CREATE INDEX IF NOT EXISTS log_scope ON \(s).log (scope, position)",
             "CREATE INDEX IF NOT EXISTS log_previous_scope ON \(s).log (previous_scope, position) WHERE previous_scope IS NOT NULL",
             "REVOKE ALL ON ALL TABLES IN SCHEMA \(s) FROM PUBLIC",
@@ -54,6 +56,19 @@ enum ScopedServerSQL {
                 SELECT pg_catalog.pg_has_role(who, (SELECT relowner FROM pg_catalog.pg_class WHERE oid = '\(s).log'::regclass), 'USAGE')
                     OR EXISTS (SELECT 1 FROM \(s).grants g
                                WHERE g.scope = wanted AND pg_catalog.pg_has_role(who, pg_catalog.to_regrole(pg_catalog.quote_ident(g.role)), 'USAGE'))
+            $f$
+            """,
+            // The entries of a row before `before` that its registers keep (its latest insert,
+            // latest delete, and latest update of each column, by stamp): what a replica that
+            // gains the row by a move applies first, as JSON.
+            """
+            CREATE OR REPLACE FUNCTION \(s).row_history(moved_table text, moved_key text, before bigint) RETURNS text
+            LANGUAGE sql STABLE AS $f$
+                SELECT json_agg(json_build_object('position', position, 'origin', origin, 'origin_seq', origin_seq, 'hlc', hlc,
+                                                  'op', op, 'col', col, 'payload', payload) ORDER BY position)::text
+                FROM (SELECT DISTINCT ON (CASE op WHEN 'update' THEN 'column ' || col ELSE op END) *
+                      FROM \(s).log WHERE tbl = moved_table AND row_key = moved_key AND position < before
+                      ORDER BY CASE op WHEN 'update' THEN 'column ' || col ELSE op END, hlc DESC, origin COLLATE "C" DESC) AS registers
             $f$
             """,
             // The scope an entry gets, from the entry and the row's recorded scope.
@@ -96,6 +111,9 @@ enum ScopedServerSQL {
                     RAISE EXCEPTION USING ERRCODE = 'SS001',
                         MESSAGE = format('role %s has no grant for scope %s, which %s %s is in', NEW.uploaded_by, NEW.previous_scope, NEW.tbl, NEW.row_key);
                 END IF;
+                IF NEW.previous_scope IS NOT NULL THEN
+                    NEW.carried := \(s).row_history(NEW.tbl, NEW.row_key, NEW.position);
+                END IF;
                 INSERT INTO \(s).row_scopes VALUES (NEW.tbl, NEW.row_key, wanted, NEW.op = 'delete')
                     ON CONFLICT (tbl, row_key) DO UPDATE SET scope = excluded.scope, deleted = excluded.deleted;
                 RETURN NEW;
@@ -119,9 +137,8 @@ enum ScopedServerSQL {
             """,
             // Gives the entries already in the log (a deployment that had no scopes, a table
             // scoped later) their scopes, in log order, as the trigger would have; an entry
-            // whose row has no scope gets '' (no role's), so it is nobody's to read. A row that
-            // moved between scopes then gets its whole row as an insert at the log's end, as a
-            // replica that moves a row uploads it: a replica that gains it takes it whole.
+            // whose row has no scope gets '' (no role's), so it is nobody's to read; a move
+            // carries its row's history, as the trigger gives it.
             """
             CREATE OR REPLACE FUNCTION \(s).assign_scopes() RETURNS void LANGUAGE plpgsql
             SET search_path = pg_catalog, pg_temp AS $f$
@@ -130,46 +147,23 @@ enum ScopedServerSQL {
                 scope_column text;
                 known record;
                 wanted text;
-                moved record;
-                whole jsonb;
-                last_insert bigint;
-                change record;
-                next_position bigint;
             BEGIN
                 FOR entry IN SELECT l.* FROM \(s).log l JOIN \(s).scoped_tables t ON t.tbl = l.tbl WHERE l.scope IS NULL ORDER BY l.position LOOP
                     SELECT col INTO scope_column FROM \(s).scoped_tables WHERE tbl = entry.tbl;
                     SELECT scope, deleted INTO known FROM \(s).row_scopes WHERE tbl = entry.tbl AND row_key = entry.row_key;
                     wanted := coalesce(\(s).entry_scope(entry, scope_column, known.scope), '');
                     UPDATE \(s).log SET scope = wanted,
-                        previous_scope = CASE WHEN known.scope IS DISTINCT FROM wanted AND NOT known.deleted THEN known.scope END
+                        previous_scope = CASE WHEN known.scope IS DISTINCT FROM wanted AND NOT known.deleted THEN known.scope END,
+                        carried = CASE WHEN known.scope IS DISTINCT FROM wanted AND NOT known.deleted
+                                       THEN \(s).row_history(entry.tbl, entry.row_key, entry.position) END
                         WHERE position = entry.position;
                     INSERT INTO \(s).row_scopes VALUES (entry.tbl, entry.row_key, wanted, entry.op = 'delete')
                         ON CONFLICT (tbl, row_key) DO UPDATE SET scope = excluded.scope, deleted = excluded.deleted;
-                    IF known.scope IS DISTINCT FROM wanted AND NOT known.deleted THEN
-                        INSERT INTO pg_temp.moved_rows VALUES (entry.tbl, entry.row_key) ON CONFLICT DO NOTHING;
-                    END IF;
                 END LOOP;
-                FOR moved IN SELECT m.tbl, m.row_key, max(l.hlc) AS hlc FROM pg_temp.moved_rows m
-                             JOIN \(s).row_scopes r ON r.tbl = m.tbl AND r.row_key = m.row_key AND NOT r.deleted
-                             JOIN \(s).log l ON l.tbl = m.tbl AND l.row_key = m.row_key GROUP BY 1, 2 LOOP
-                    SELECT position, payload::jsonb INTO last_insert, whole FROM \(s).log
-                        WHERE tbl = moved.tbl AND row_key = moved.row_key AND op = 'insert' ORDER BY position DESC LIMIT 1;
-                    CONTINUE WHEN whole IS NULL;
-                    FOR change IN SELECT col, payload FROM \(s).log WHERE tbl = moved.tbl AND row_key = moved.row_key
-                                  AND op = 'update' AND position > last_insert ORDER BY position LOOP
-                        whole := jsonb_set(whole, ARRAY[change.col], change.payload::jsonb);
-                    END LOOP;
-                    SELECT next INTO next_position FROM \(s).counter WHERE id = 1 FOR UPDATE;
-                    INSERT INTO \(s).log (position, origin, origin_seq, hlc, tbl, row_key, op, payload)
-                        VALUES (next_position, 'signalstore-setup', next_position, moved.hlc, moved.tbl, moved.row_key, 'insert', whole::text);
-                    UPDATE \(s).counter SET next = next_position + 1 WHERE id = 1;
-                END LOOP;
-                TRUNCATE pg_temp.moved_rows;
             END
             $f$
             """,
-            "REVOKE ALL ON FUNCTION \(s).holds(name, text), \(s).scope_entry(), \(s).ring(), \(s).assign_scopes() FROM PUBLIC",
-            "CREATE TEMP TABLE IF NOT EXISTS moved_rows (tbl text, row_key text, PRIMARY KEY (tbl, row_key))",
+            "REVOKE ALL ON FUNCTION \(s).holds(name, text), \(s).row_history(text, text, bigint), \(s).scope_entry(), \(s).ring(), \(s).assign_scopes() FROM PUBLIC",
             "DROP TRIGGER IF EXISTS scope_entry ON \(s).log",
             "CREATE TRIGGER scope_entry BEFORE INSERT ON \(s).log FOR EACH ROW EXECUTE FUNCTION \(s).scope_entry()",
             "DROP TRIGGER IF EXISTS ring ON \(s).log",

@@ -97,11 +97,11 @@ struct ServerLog: Sendable {
                 "CREATE TABLE IF NOT EXISTS \(unescaped: schema).origins (origin text PRIMARY KEY, uploaded_through bigint NOT NULL)",
                 logger: logger
             )
-            // Each entry's scope (NULL: a shared table's, or a deployment without scopes) and
-            // who uploaded it; added to logs made before scopes existed.
+            // Each entry's scope (NULL: a shared table's, or a deployment without scopes), the
+            // history a move carries, and who uploaded it; added to logs made before scopes.
             try await connection.query("""
                 ALTER TABLE \(unescaped: schema).log ADD COLUMN IF NOT EXISTS scope text, ADD COLUMN IF NOT EXISTS previous_scope text,
-                    ADD COLUMN IF NOT EXISTS uploaded_by name NOT NULL DEFAULT current_user
+                    ADD COLUMN IF NOT EXISTS carried text, ADD COLUMN IF NOT EXISTS uploaded_by name NOT NULL DEFAULT current_user
                 """, logger: logger)
             try await connection.query(
                 "ALTER TABLE \(unescaped: schema).origins ADD COLUMN IF NOT EXISTS uploaded_by name NOT NULL DEFAULT current_user", logger: logger
@@ -113,9 +113,9 @@ struct ServerLog: Sendable {
     private static func hasTables(_ connection: PostgresConnection, schema: String, logger: Logger) async throws -> Bool {
         for try await count in try await connection.query("""
             SELECT count(*) FROM information_schema.columns WHERE table_schema = \(schema)
-               AND ((table_name = 'log' AND column_name IN ('uploaded_by', 'previous_scope')) OR (table_name = 'origins' AND column_name = 'uploaded_by')
+               AND ((table_name = 'log' AND column_name IN ('uploaded_by', 'previous_scope', 'carried')) OR (table_name = 'origins' AND column_name = 'uploaded_by')
                     OR (table_name = 'counter' AND column_name = 'next'))
-            """, logger: logger).decode(Int64.self) { return count == 4 }
+            """, logger: logger).decode(Int64.self) { return count == 5 }
         return false
     }
 
@@ -197,7 +197,7 @@ struct ServerLog: Sendable {
             guard head > position else { return ([], position) }
             let rows = try await connection.query("""
                 SELECT position, origin, origin_seq, hlc, tbl, row_key, op, coalesce(col, ''),
-                       CASE WHEN origin = \(origin) THEN '' ELSE coalesce(payload, '') END, scope, previous_scope
+                       CASE WHEN origin = \(origin) THEN '' ELSE coalesce(payload, '') END, scope, previous_scope, carried
                 FROM \(unescaped: schema).log WHERE position > \(position) AND position <= \(head) AND tbl = ANY(\(tables)::text[])
                 ORDER BY position LIMIT \(Int64(limit))
                 """, logger: logger)
@@ -212,16 +212,15 @@ struct ServerLog: Sendable {
     static func entries(_ rows: PostgresRowSequence, after position: Int64) async throws -> (entries: [RemoteEntry], through: Int64) {
         var entries: [RemoteEntry] = []
         var through = position
-        for try await (position, entryOrigin, seq, hlc, table, key, op, column, payload, scope, previousScope)
-            in rows.decode((Int64, String, Int64, Int64, String, String, String, String, String, String?, String?).self) {
+        for try await (position, entryOrigin, seq, hlc, table, key, op, column, payload, scope, previousScope, carried)
+            in rows.decode((Int64, String, Int64, Int64, String, String, String, String, String, String?, String?, String?).self) {
             through = position
-            guard let operation = Change.Operation(rawValue: op) else {
-                throw SyncError(.server, "the server's log has an entry with operation '\(op)' at position \(position); the log was changed by hand or by a newer SignalStore")
-            }
-            entries.append(RemoteEntry(position: position, origin: entryOrigin, entry: SyncEntry(
-                originSeq: seq, clock: HybridLogicalClock(rawValue: hlc), table: table, key: key, operation: operation,
-                column: column.isEmpty ? nil : column, payload: operation == .delete ? nil : payload
-            ), scope: scope, previousScope: previousScope))
+            var entry = try RemoteEntry(position: position, origin: entryOrigin, originSeq: seq, clock: hlc, table: table, key: key,
+                                        operation: op, column: column, payload: payload)
+            entry.scope = scope
+            entry.previousScope = previousScope
+            entry.carried = try carried.map { try RemoteEntry.history($0, of: table, key) } ?? []
+            entries.append(entry)
         }
         return (entries, through)
     }
