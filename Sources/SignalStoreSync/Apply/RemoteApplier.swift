@@ -94,7 +94,10 @@ final class RemoteApplier {
             try ReplicaState.raise(register, table.name, remote.entry.key, to: earlier.stamp, value: earlier.entry.payload, fromServer: true, connection)
         }
         forgetRows()
-        guard try localRowID(key, in: table) == nil, let row = try ReplicaState.serverRow(table.name, remote.entry.key, connection) else { return false }
+        // A row missing here because of a change of this replica's own (a delete not yet
+        // uploaded) stays as that change left it.
+        let pending = try ReplicaState.states(table.name, remote.entry.key, connection).values.contains { $0.isPending(origin: resolver.origin) }
+        guard !pending, try localRowID(key, in: table) == nil, let row = try ReplicaState.serverRow(table.name, remote.entry.key, connection) else { return false }
         do {
             try connection.transaction { try KeyedRow.write(row, key: key, in: table.schema, connection) }
         } catch let error as SQLiteError where error.code == SQLiteError.constraint {

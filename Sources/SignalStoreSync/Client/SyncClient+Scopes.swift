@@ -43,9 +43,11 @@ extension SyncClient {
 
     /// Removes every row of the scoped tables whose scope `isLeaving` names, with its
     /// registers, as sync's echo (never uploaded); returns how many went. A row that rows
-    /// held here still reference by a foreign key that refuses its delete stays.
+    /// held here still reference by a foreign key that refuses its delete stays. So does a row
+    /// with a change of this replica's still to upload: its scope here may be that change's
+    /// (a move the server will refuse), and ``giveUp(_:stored:_:)`` removes it once undone.
     private func removeRows(_ tables: SyncedTables, where isLeaving: @escaping (String) -> Bool) throws(SyncError) -> Int {
-        try echoing(tables) { connection, _, _ -> Int in
+        try echoing(tables) { connection, position, _ -> Int in
             var removed = 0
             // Children first: a parent's ON DELETE CASCADE would take them without their registers.
             for table in tables.parentsFirst.reversed() {
@@ -54,6 +56,8 @@ extension SyncClient {
                 for row in rows {
                     guard let scope = row.last.flatMap(ReplicaScopes.scope(of:)), isLeaving(scope) else { continue }
                     let key = Array(row.dropLast())
+                    let states = try ReplicaState.states(table.name, SyncValueCoding.encodeKey(key), connection)
+                    guard !states.values.contains(where: { $0.isPending(origin: position.origin) }) else { continue }
                     do {
                         try connection.transaction { try KeyedRow.write(nil, key: key, in: table.schema, connection) }
                     } catch let error as SQLiteError where error.code == SQLiteError.constraint {
@@ -65,6 +69,19 @@ extension SyncClient {
             }
             return removed
         }
+    }
+
+    /// Removes the row with `key` if its scope is not one this replica holds.
+    private func removeIfNotHeld(_ table: CapturedTable, _ key: [SQLiteValue], _ scopes: ReplicaScopes, _ connection: Connection) throws {
+        guard let held = scopes.held, let column = scopes.columns[table.name],
+              let row = try KeyedRow.read(key, in: table.schema, connection),
+              let scope = row[column].flatMap(ReplicaScopes.scope(of:)), !held.contains(scope) else { return }
+        do {
+            try connection.transaction { try KeyedRow.write(nil, key: key, in: table.schema, connection) }
+        } catch let error as SQLiteError where error.code == SQLiteError.constraint {
+            return
+        }
+        try ReplicaState.forgetRow(table.name, SyncValueCoding.encodeKey(key), connection)
     }
 
     /// Applies the entries of `scopes` that the log holds up to this replica's cursor, its own
@@ -107,6 +124,9 @@ extension SyncClient {
                 for register in row.registers { try ReplicaState.restoreServerState(register, row.table.name, row.encodedKey, connection) }
             }
             try resolver.writeServerStates(undone)
+            // Undoing a refused delete of a row in a scope lost since brings back a row that is
+            // not this replica's any more: it goes, as the scope's other rows went.
+            for row in undone { try removeIfNotHeld(row.table, row.key, tables.scopes, connection) }
             return resolver.recorded
         }
         guard lost > 0 else { return }

@@ -27,6 +27,9 @@ enum ScopedServerSQL {
             CREATE TABLE IF NOT EXISTS \(s).row_scopes (
                 tbl text NOT NULL, row_key text NOT NULL, scope text NOT NULL, deleted boolean NOT NULL, PRIMARY KEY (tbl, row_key))
             """,
+            // The stamp of the row's last entry: a delete in one scope that an older insert in
+            // another must not undo.
+            "ALTER TABLE \(s).row_scopes ADD COLUMN IF NOT EXISTS hlc bigint",
             """
             CREATE TABLE IF NOT EXISTS \(s).refusals (
                 origin text NOT NULL, origin_seq bigint NOT NULL, uploaded_by name NOT NULL DEFAULT current_user,
@@ -95,7 +98,7 @@ enum ScopedServerSQL {
                     NEW.previous_scope := NULL;
                     RETURN NEW;
                 END IF;
-                SELECT scope, deleted INTO known FROM \(s).row_scopes WHERE tbl = NEW.tbl AND row_key = NEW.row_key;
+                SELECT scope, deleted, hlc INTO known FROM \(s).row_scopes WHERE tbl = NEW.tbl AND row_key = NEW.row_key;
                 wanted := \(s).entry_scope(NEW, scope_column, known.scope);
                 IF wanted IS NULL OR wanted = '' THEN
                     RAISE EXCEPTION USING ERRCODE = 'SS001',
@@ -107,6 +110,12 @@ enum ScopedServerSQL {
                     RAISE EXCEPTION USING ERRCODE = 'SS001',
                         MESSAGE = format('role %s has no grant for scope %s (%s.%s)', NEW.uploaded_by, wanted, NEW.tbl, scope_column);
                 END IF;
+                -- An insert older than the row's delete in another scope loses to it by the
+                -- stamps, and the replicas of its scope never see that delete.
+                IF NEW.op = 'insert' AND known.deleted AND known.scope IS DISTINCT FROM wanted AND NEW.hlc < known.hlc THEN
+                    RAISE EXCEPTION USING ERRCODE = 'SS001',
+                        MESSAGE = format('%s %s was deleted in scope %s by a later change', NEW.tbl, NEW.row_key, known.scope);
+                END IF;
                 IF NEW.previous_scope IS NOT NULL AND NOT \(s).holds(NEW.uploaded_by, NEW.previous_scope) THEN
                     RAISE EXCEPTION USING ERRCODE = 'SS001',
                         MESSAGE = format('role %s has no grant for scope %s, which %s %s is in', NEW.uploaded_by, NEW.previous_scope, NEW.tbl, NEW.row_key);
@@ -114,8 +123,8 @@ enum ScopedServerSQL {
                 IF NEW.previous_scope IS NOT NULL THEN
                     NEW.carried := \(s).row_history(NEW.tbl, NEW.row_key, NEW.position);
                 END IF;
-                INSERT INTO \(s).row_scopes VALUES (NEW.tbl, NEW.row_key, wanted, NEW.op = 'delete')
-                    ON CONFLICT (tbl, row_key) DO UPDATE SET scope = excluded.scope, deleted = excluded.deleted;
+                INSERT INTO \(s).row_scopes (tbl, row_key, scope, deleted, hlc) VALUES (NEW.tbl, NEW.row_key, wanted, NEW.op = 'delete', NEW.hlc)
+                    ON CONFLICT (tbl, row_key) DO UPDATE SET scope = excluded.scope, deleted = excluded.deleted, hlc = excluded.hlc;
                 RETURN NEW;
             END
             $f$
@@ -157,8 +166,8 @@ enum ScopedServerSQL {
                         carried = CASE WHEN known.scope IS DISTINCT FROM wanted AND NOT known.deleted
                                        THEN \(s).row_history(entry.tbl, entry.row_key, entry.position) END
                         WHERE position = entry.position;
-                    INSERT INTO \(s).row_scopes VALUES (entry.tbl, entry.row_key, wanted, entry.op = 'delete')
-                        ON CONFLICT (tbl, row_key) DO UPDATE SET scope = excluded.scope, deleted = excluded.deleted;
+                    INSERT INTO \(s).row_scopes (tbl, row_key, scope, deleted, hlc) VALUES (entry.tbl, entry.row_key, wanted, entry.op = 'delete', entry.hlc)
+                        ON CONFLICT (tbl, row_key) DO UPDATE SET scope = excluded.scope, deleted = excluded.deleted, hlc = excluded.hlc;
                 END LOOP;
             END
             $f$
