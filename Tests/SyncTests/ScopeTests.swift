@@ -210,6 +210,42 @@ struct ScopeTests {
         #expect(refused.error.split(separator: "\n").count == 2, "\(refused.error.prefix(1500))")   // the command's own line, then the error
     }
 
+    @Test func badInputToTheDBAsCommandsIsOneLineThatSaysWhatToDoAndChangesNothing() async throws {
+        let deployment = try await Deployment()
+        let schema = try PostgresURL(deployment.adminURL).schema
+        let grantsBefore = try Self.runPsql(deployment.adminURL, "SELECT string_agg(role || ':' || scope, ',' ORDER BY role, scope) FROM \(schema).grants").output
+        let cases: [([String], String)] = [
+            (["sync", "grant", "--postgres", deployment.adminURL, "nobody_here", "1"], "has no role 'nobody_here'; create it first"),
+            (["sync", "grant", "--postgres", deployment.adminURL, deployment.roles[0]], "name the scopes to grant"),
+            (["sync", "revoke", "--postgres", deployment.adminURL, deployment.roles[0], ""], "name at least one scope"),
+            (["sync", "setup", "--postgres", deployment.adminURL, "--scope-column", "tenant", "--db", deployment.admin.path], "no synced table of this database has a column 'tenant'"),
+            (["sync", "setup", "--postgres", deployment.adminURL, "--scope-column", "id", "--db", deployment.admin.path], "is part of the primary key"),
+            (["sync", "grant", "--postgres", deployment.roleURLs[0], deployment.roles[0], "3"], "permission denied"),
+        ]
+        for (arguments, expected) in cases {
+            let result = try runProgram(signalstore, arguments)
+            #expect(result.status != 0, "\(arguments)")
+            let lines = result.error.split(separator: "\n")
+            #expect(lines.count == 1 && result.error.contains(expected), "\(arguments): \(result.error)")
+            #expect(!result.error.contains(TestServer.password) && !result.error.contains("pw-"), "a password was printed: \(result.error)")
+        }
+        #expect(try Self.runPsql(deployment.adminURL, "SELECT string_agg(role || ':' || scope, ',' ORDER BY role, scope) FROM \(schema).grants").output == grantsBefore)
+    }
+
+    // The `SyncScopes` documentation's example, as written.
+    func prepare(_ store: Store) async throws {
+        let admin = try PostgresURL("postgres://admin@db.example.com/app")
+        let scoped = try await SyncScopes.setUp(admin, scopeColumn: "team_id", store: store)
+        print("scoped tables:", scoped.keys.sorted())
+        try await SyncScopes.grant(admin, role: "alice", scopes: ["7", "9"])
+    }
+
+    @Test func theDocumentationsExampleCompilesAndFailsInOneLineWhereTheServerIsUnknown() async throws {
+        let folder = TemporaryDirectory()
+        let replica = try Replica(folder, "a", migrations: Self.migrations)
+        await #expect(throws: SyncError.self) { try await prepare(replica.store) }   // db.example.com does not resolve here
+    }
+
     // MARK: Helpers
 
     /// The teams whose rows a replica holds.
