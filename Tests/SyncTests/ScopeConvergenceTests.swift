@@ -11,6 +11,10 @@ import Testing
 /// random order. At the end every replica holds exactly the administrator's rows of its scopes
 /// and the shared rows, the administrator equals a fresh replica of the log, and every refused
 /// change is listed where it was made.
+///
+/// With `SIGNALSTORE_CHAOS=kill` the replicas' syncs run as the built `signalstore sync --once`,
+/// and about a third of them are killed with `kill -9` at a random moment (mid-upload and
+/// mid-apply included); the final syncs run to the end.
 @Suite("Sync: scopes converge under random writes, moves and grant changes", .enabled(if: TestServer.isEnabled && psql != nil, "needs PostgreSQL and psql"), .ownThread, .serialized)
 struct ScopeConvergenceTests {
     static let migrations = [Migration(version: 1, name: "teams", sql: """
@@ -20,6 +24,8 @@ struct ScopeConvergenceTests {
 
     /// Four seeds in a plain run; forty with `SIGNALSTORE_HEAVY=1`.
     static let seeds: [UInt64] = Array(1...(ProcessInfo.processInfo.environment["SIGNALSTORE_HEAVY"] == "1" ? 40 : 4))
+    /// Whether syncs run as killed processes (`SIGNALSTORE_CHAOS=kill`).
+    static let kills = (ProcessInfo.processInfo.environment["SIGNALSTORE_CHAOS"] ?? "").split(separator: ",").contains("kill")
 
     @Test(arguments: seeds)
     func replicasHoldTheirScopesOfTheLog(seed: UInt64) async throws {
@@ -58,8 +64,14 @@ struct ScopeConvergenceTests {
             case 5: statement = "DELETE FROM tasks WHERE id = (SELECT id FROM tasks ORDER BY abs(id - \(id)) LIMIT 1)"
             case 6: statement = "INSERT INTO labels (id, name) VALUES (\(id % 5), 'label \(step)') ON CONFLICT (id) DO UPDATE SET name = excluded.name"
             default:
-                try await clients[actor].syncOnce()
-                actions.append("sync \(actor)")
+                if Self.kills && actor < 3 && Bool.random(using: &random) {
+                    let delay = Int.random(in: 0...400, using: &random)
+                    let killed = try Self.killedSync(paths[actor], ScopeTests.url(adminURL, as: roles[actor]), after: delay)
+                    actions.append("sync \(actor) as a process, \(killed ? "killed with kill -9 after \(delay) ms" : "done before the kill")")
+                } else {
+                    try await clients[actor].syncOnce()
+                    actions.append("sync \(actor)")
+                }
                 continue
             }
             try sqlite3(paths[actor], statement)
@@ -87,6 +99,17 @@ struct ScopeConvergenceTests {
         for client in clients {
             if case .failed(let error) = client.status.value { Issue.record("sync failed: \(error); \(context)") }
         }
+    }
+
+    /// Runs `signalstore sync --once` on `path` and kills it with `kill -9` after `delay`
+    /// milliseconds; returns whether it was still running then.
+    static func killedSync(_ path: String, _ url: String, after delay: Int) throws -> Bool {
+        let sync = try ChildProcess(signalstore, ["sync", "--once", "--postgres", url, "--db", path])
+        Thread.sleep(forTimeInterval: Double(delay) / 1000)
+        let running = sync.process.isRunning
+        sync.send(SIGKILL)
+        _ = sync.waitForExit(timeout: 10)
+        return running
     }
 
     static func tasks(_ path: String) throws -> [(team: Int, line: String)] {

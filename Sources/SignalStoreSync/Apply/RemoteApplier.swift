@@ -20,7 +20,7 @@ import SignalStore
 final class RemoteApplier {
     let tables: SyncedTables
     let connection: Connection
-    private let resolver: ConflictResolver
+    let resolver: ConflictResolver
     /// What this batch has learned per row (`table` + key): its local rowid (`nil`: not here)
     /// and its latest insert's stamp. A batch often changes one row many times.
     private var rowIDs: [RowName: Int64?] = [:]
@@ -78,52 +78,6 @@ final class RemoteApplier {
     func applyDirectly(_ remote: RemoteEntry) throws -> Outcome {
         touchedTables.insert(remote.entry.table)
         return try write(remote) ? .applied : .unchanged
-    }
-
-    /// A row that `remote` moved into a scope held here arrives whole: the history the move
-    /// carries raises the row's registers (for a replica that had them, nothing changes; for
-    /// one with a pending change of its own to the row, the server state is then known, to go
-    /// back to if the server refuses that change). If the row is not here, the row the
-    /// registers make is written in one go (entry by entry, an insert could name a parent that
-    /// only a later update of the history replaces). Then the move applies as any update.
-    /// Returns whether it wrote the row; a row that breaks a constraint here loses, as any entry.
-    func arrive(_ remote: RemoteEntry) throws -> Bool {
-        guard !remote.carried.isEmpty, let table = tables.byName[remote.entry.table], let key = SyncValueCoding.decodeKey(remote.entry.key) else { return false }
-        for earlier in remote.carried {
-            let register = ReplicaState.Register(earlier.entry.operation, column: earlier.entry.column)
-            try ReplicaState.raise(register, table.name, remote.entry.key, to: earlier.stamp, value: earlier.entry.payload, fromServer: true, connection)
-        }
-        forgetRows()
-        // A row missing here because of a change of this replica's own (a delete not yet
-        // uploaded) stays as that change left it.
-        let pending = try ReplicaState.states(table.name, remote.entry.key, connection).values.contains { $0.isPending(origin: resolver.origin) }
-        guard !pending, try localRowID(key, in: table) == nil, let row = try ReplicaState.serverRow(table.name, remote.entry.key, connection) else { return false }
-        do {
-            try connection.transaction { try KeyedRow.write(row, key: key, in: table.schema, connection) }
-        } catch let error as SQLiteError where error.code == SQLiteError.constraint {
-            try resolver.reject(remote, rule: error.message)
-            return false
-        }
-        return true
-    }
-
-    /// Takes the row of `remote` out of this replica: the entry moved it to a scope not held
-    /// here. Its registers go too, so it can come back whole. A row that rows held here still
-    /// reference by a foreign key that refuses its delete stays.
-    func leave(_ remote: RemoteEntry) throws -> Outcome {
-        guard let table = tables.byName[remote.entry.table], let key = SyncValueCoding.decodeKey(remote.entry.key) else { return .unchanged }
-        forgetRows()
-        var removed = false
-        do {
-            try connection.transaction {
-                try KeyedRow.write(nil, key: key, in: table.schema, connection)
-                removed = connection.changes > 0
-            }
-        } catch let error as SQLiteError where error.code == SQLiteError.constraint {
-            return .unchanged
-        }
-        try ReplicaState.forgetRow(table.name, remote.entry.key, connection)
-        return removed ? .applied : .unchanged
     }
 
     /// `body` in one savepoint, or `nil` with everything it wrote undone when it broke a
@@ -216,7 +170,7 @@ final class RemoteApplier {
 
     /// What this batch learned about rows no longer holds: the resolver rewrote rows, or a
     /// savepoint rolled writes back.
-    private func forgetRows() {
+    func forgetRows() {
         rowIDs.removeAll()
         insertStamps.removeAll()
     }
@@ -332,7 +286,7 @@ final class RemoteApplier {
     /// Per table, the statement that finds a row's rowid by its key.
     private var rowIDLookups: [String: Statement] = [:]
 
-    private func localRowID(_ key: [SQLiteValue], in table: CapturedTable) throws -> Int64? {
+    func localRowID(_ key: [SQLiteValue], in table: CapturedTable) throws -> Int64? {
         let lookup: Statement
         if let prepared = rowIDLookups[table.name] { lookup = prepared } else {
             lookup = try connection.statement(SQL("SELECT rowid FROM \(identifier: table.name) WHERE \(table.schema.keyCondition)").text)

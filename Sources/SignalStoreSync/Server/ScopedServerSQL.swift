@@ -27,9 +27,8 @@ enum ScopedServerSQL {
             CREATE TABLE IF NOT EXISTS \(s).row_scopes (
                 tbl text NOT NULL, row_key text NOT NULL, scope text NOT NULL, deleted boolean NOT NULL, PRIMARY KEY (tbl, row_key))
             """,
-            // The stamp of the row's last entry: a delete in one scope that an older insert in
-            // another must not undo.
-            "ALTER TABLE \(s).row_scopes ADD COLUMN IF NOT EXISTS hlc bigint",
+            // The stamps that decide a row's scope and existence (see `place`).
+            "ALTER TABLE \(s).row_scopes ADD COLUMN IF NOT EXISTS scope_hlc bigint, ADD COLUMN IF NOT EXISTS insert_hlc bigint, ADD COLUMN IF NOT EXISTS delete_hlc bigint",
             """
             CREATE TABLE IF NOT EXISTS \(s).refusals (
                 origin text NOT NULL, origin_seq bigint NOT NULL, uploaded_by name NOT NULL DEFAULT current_user,
@@ -74,14 +73,51 @@ enum ScopedServerSQL {
                       ORDER BY CASE op WHEN 'update' THEN 'column ' || col ELSE op END, hlc DESC, origin COLLATE "C" DESC) AS registers
             $f$
             """,
-            // The scope an entry gets, from the entry and the row's recorded scope.
+            // Where an entry goes, by the stamps as every replica's registers decide them: an
+            // insert or an update of the scope column moves the row only if its stamp is the
+            // latest of the scope column's (an older one loses everywhere, and stays where the
+            // row is); an insert into another scope that an existing later insert or delete
+            // would beat is refused (`strict`) or kept where the row is (the backfill). Records
+            // the row's scope and stamps, and returns the entry's scope, the scope its row left
+            // (a move of an existing row), or why it is refused.
             """
-            CREATE OR REPLACE FUNCTION \(s).entry_scope(entry \(s).log, scope_column text, known_scope text) RETURNS text
-            LANGUAGE sql IMMUTABLE AS $f$
-                SELECT CASE
-                    WHEN entry.op = 'insert' THEN \(s).scope_text(entry.payload::jsonb -> scope_column)
-                    WHEN entry.op = 'update' AND entry.col = scope_column THEN \(s).scope_text(entry.payload::jsonb)
-                    ELSE known_scope END
+            CREATE OR REPLACE FUNCTION \(s).place(entry \(s).log, scope_column text, strict boolean,
+                OUT scope text, OUT previous_scope text, OUT refusal text)
+            LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $f$
+            DECLARE
+                known record;
+                offered text;
+                existed boolean;
+                sets_scope boolean := entry.op = 'insert' OR (entry.op = 'update' AND entry.col = scope_column);
+            BEGIN
+                SELECT r.scope, r.scope_hlc, r.insert_hlc, r.delete_hlc INTO known
+                    FROM \(s).row_scopes r WHERE r.tbl = entry.tbl AND r.row_key = entry.row_key;
+                existed := known.scope IS NOT NULL AND coalesce(known.insert_hlc, 0) > coalesce(known.delete_hlc, -1);
+                scope := known.scope;
+                IF sets_scope THEN
+                    offered := \(s).scope_text(CASE WHEN entry.op = 'insert' THEN entry.payload::jsonb -> scope_column ELSE entry.payload::jsonb END);
+                    IF known.scope IS NULL OR offered IS NOT DISTINCT FROM known.scope THEN
+                        scope := offered;
+                    ELSIF entry.hlc > coalesce(known.scope_hlc, 0) AND (entry.op = 'update' OR entry.hlc > coalesce(known.delete_hlc, 0)) THEN
+                        scope := offered;
+                    ELSIF entry.op = 'insert' THEN
+                        refusal := format('%s %s is in scope %s by a later change', entry.tbl, entry.row_key, known.scope);
+                    END IF;
+                END IF;
+                IF refusal IS NOT NULL AND strict THEN
+                    RETURN;
+                END IF;
+                refusal := NULL;
+                previous_scope := CASE WHEN existed AND known.scope IS DISTINCT FROM scope THEN known.scope END;
+                INSERT INTO \(s).row_scopes AS r (tbl, row_key, scope, deleted, scope_hlc, insert_hlc, delete_hlc)
+                    VALUES (entry.tbl, entry.row_key, coalesce(scope, ''), entry.op = 'delete',
+                            CASE WHEN sets_scope THEN entry.hlc END, CASE WHEN entry.op = 'insert' THEN entry.hlc END,
+                            CASE WHEN entry.op = 'delete' THEN entry.hlc END)
+                    ON CONFLICT (tbl, row_key) DO UPDATE SET scope = excluded.scope,
+                        scope_hlc = greatest(r.scope_hlc, excluded.scope_hlc), insert_hlc = greatest(r.insert_hlc, excluded.insert_hlc),
+                        delete_hlc = greatest(r.delete_hlc, excluded.delete_hlc),
+                        deleted = coalesce(greatest(r.delete_hlc, excluded.delete_hlc), -1) > coalesce(greatest(r.insert_hlc, excluded.insert_hlc), 0);
+            END
             $f$
             """,
             """
@@ -89,8 +125,7 @@ enum ScopedServerSQL {
             SET search_path = pg_catalog, pg_temp AS $f$
             DECLARE
                 scope_column text;
-                known record;
-                wanted text;
+                placed record;
             BEGIN
                 SELECT col INTO scope_column FROM \(s).scoped_tables WHERE tbl = NEW.tbl;
                 IF scope_column IS NULL THEN
@@ -98,23 +133,19 @@ enum ScopedServerSQL {
                     NEW.previous_scope := NULL;
                     RETURN NEW;
                 END IF;
-                SELECT scope, deleted, hlc INTO known FROM \(s).row_scopes WHERE tbl = NEW.tbl AND row_key = NEW.row_key;
-                wanted := \(s).entry_scope(NEW, scope_column, known.scope);
-                IF wanted IS NULL OR wanted = '' THEN
+                SELECT * INTO placed FROM \(s).place(NEW, scope_column, true);
+                IF placed.refusal IS NOT NULL THEN
+                    RAISE EXCEPTION USING ERRCODE = 'SS001', MESSAGE = placed.refusal;
+                END IF;
+                IF placed.scope IS NULL OR placed.scope = '' THEN
                     RAISE EXCEPTION USING ERRCODE = 'SS001',
                         MESSAGE = format('%s %s has no %s, and a row of a scoped table needs one', NEW.tbl, NEW.row_key, scope_column);
                 END IF;
-                NEW.scope := wanted;
-                NEW.previous_scope := CASE WHEN known.scope IS DISTINCT FROM wanted AND NOT known.deleted THEN known.scope END;
-                IF NOT \(s).holds(NEW.uploaded_by, wanted) THEN
+                NEW.scope := placed.scope;
+                NEW.previous_scope := placed.previous_scope;
+                IF NOT \(s).holds(NEW.uploaded_by, NEW.scope) THEN
                     RAISE EXCEPTION USING ERRCODE = 'SS001',
-                        MESSAGE = format('role %s has no grant for scope %s (%s.%s)', NEW.uploaded_by, wanted, NEW.tbl, scope_column);
-                END IF;
-                -- An insert older than the row's delete in another scope loses to it by the
-                -- stamps, and the replicas of its scope never see that delete.
-                IF NEW.op = 'insert' AND known.deleted AND known.scope IS DISTINCT FROM wanted AND NEW.hlc < known.hlc THEN
-                    RAISE EXCEPTION USING ERRCODE = 'SS001',
-                        MESSAGE = format('%s %s was deleted in scope %s by a later change', NEW.tbl, NEW.row_key, known.scope);
+                        MESSAGE = format('role %s has no grant for scope %s (%s.%s)', NEW.uploaded_by, NEW.scope, NEW.tbl, scope_column);
                 END IF;
                 IF NEW.previous_scope IS NOT NULL AND NOT \(s).holds(NEW.uploaded_by, NEW.previous_scope) THEN
                     RAISE EXCEPTION USING ERRCODE = 'SS001',
@@ -123,8 +154,6 @@ enum ScopedServerSQL {
                 IF NEW.previous_scope IS NOT NULL THEN
                     NEW.carried := \(s).row_history(NEW.tbl, NEW.row_key, NEW.position);
                 END IF;
-                INSERT INTO \(s).row_scopes (tbl, row_key, scope, deleted, hlc) VALUES (NEW.tbl, NEW.row_key, wanted, NEW.op = 'delete', NEW.hlc)
-                    ON CONFLICT (tbl, row_key) DO UPDATE SET scope = excluded.scope, deleted = excluded.deleted, hlc = excluded.hlc;
                 RETURN NEW;
             END
             $f$
@@ -153,26 +182,18 @@ enum ScopedServerSQL {
             SET search_path = pg_catalog, pg_temp AS $f$
             DECLARE
                 entry \(s).log;
-                scope_column text;
-                known record;
-                wanted text;
+                placed record;
             BEGIN
                 FOR entry IN SELECT l.* FROM \(s).log l JOIN \(s).scoped_tables t ON t.tbl = l.tbl WHERE l.scope IS NULL ORDER BY l.position LOOP
-                    SELECT col INTO scope_column FROM \(s).scoped_tables WHERE tbl = entry.tbl;
-                    SELECT scope, deleted INTO known FROM \(s).row_scopes WHERE tbl = entry.tbl AND row_key = entry.row_key;
-                    wanted := coalesce(\(s).entry_scope(entry, scope_column, known.scope), '');
-                    UPDATE \(s).log SET scope = wanted,
-                        previous_scope = CASE WHEN known.scope IS DISTINCT FROM wanted AND NOT known.deleted THEN known.scope END,
-                        carried = CASE WHEN known.scope IS DISTINCT FROM wanted AND NOT known.deleted
-                                       THEN \(s).row_history(entry.tbl, entry.row_key, entry.position) END
+                    SELECT * INTO placed FROM \(s).place(entry, (SELECT col FROM \(s).scoped_tables WHERE tbl = entry.tbl), false);
+                    UPDATE \(s).log SET scope = coalesce(placed.scope, ''), previous_scope = placed.previous_scope,
+                        carried = CASE WHEN placed.previous_scope IS NOT NULL THEN \(s).row_history(entry.tbl, entry.row_key, entry.position) END
                         WHERE position = entry.position;
-                    INSERT INTO \(s).row_scopes (tbl, row_key, scope, deleted, hlc) VALUES (entry.tbl, entry.row_key, wanted, entry.op = 'delete', entry.hlc)
-                        ON CONFLICT (tbl, row_key) DO UPDATE SET scope = excluded.scope, deleted = excluded.deleted, hlc = excluded.hlc;
                 END LOOP;
             END
             $f$
             """,
-            "REVOKE ALL ON FUNCTION \(s).holds(name, text), \(s).row_history(text, text, bigint), \(s).scope_entry(), \(s).ring(), \(s).assign_scopes() FROM PUBLIC",
+            "REVOKE ALL ON FUNCTION \(s).holds(name, text), \(s).row_history(text, text, bigint), \(s).place(\(s).log, text, boolean), \(s).scope_entry(), \(s).ring(), \(s).assign_scopes() FROM PUBLIC",
             "DROP TRIGGER IF EXISTS scope_entry ON \(s).log",
             "CREATE TRIGGER scope_entry BEFORE INSERT ON \(s).log FOR EACH ROW EXECUTE FUNCTION \(s).scope_entry()",
             "DROP TRIGGER IF EXISTS ring ON \(s).log",

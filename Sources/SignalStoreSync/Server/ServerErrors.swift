@@ -54,6 +54,10 @@ enum ServerErrors {
             return SyncError(.refused, "user '\(url.username)' may not use the sync tables on \(place): \(message); grant it CREATE and USAGE on schema '\(url.schema)', or connect as their owner; on a server set up for scopes, give it scopes with `signalstore sync grant`")
         case "57P01", "57P02", "57P03", "53300", "08006", "08001", "08004":
             return SyncError(.unreachable, "\(place) is not accepting work now: \(message); sync retries")
+        case "40P01", "40001":
+            // Another session's locks met this one's (a deadlock, a serialization failure): the
+            // transaction rolled back whole, and the same round goes again.
+            return SyncError(.unreachable, "\(place) rolled the round back: \(message); sync retries")
         default:
             return SyncError(.server, "\(place) reported: \(message) (SQLSTATE \(state)); check the server's log")
         }

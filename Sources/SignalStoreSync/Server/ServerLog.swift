@@ -78,14 +78,18 @@ struct ServerLog: Sendable {
     private static func createTables(_ connection: PostgresConnection, schema: String, logger: Logger) async throws {
         guard try await !hasTables(connection, schema: schema, logger: logger) else { return }
         try await connection.withTransaction(logger: logger) { connection in
-            // Two replicas starting at once must not race on CREATE … IF NOT EXISTS.
+            // Two replicas starting at once must not race on CREATE … IF NOT EXISTS; the one that
+            // waited finds the tables made, and takes no lock on them (an ALTER would, and
+            // deadlocked with the first one's upload).
             try await connection.query("SELECT pg_advisory_xact_lock(hashtext(\(schema)))", logger: logger)
+            guard try await !hasTables(connection, schema: schema, logger: logger) else { return }
             try await connection.query("CREATE SCHEMA IF NOT EXISTS \(unescaped: schema)", logger: logger)
             try await connection.query("""
                 CREATE TABLE IF NOT EXISTS \(unescaped: schema).log (
                     position bigint PRIMARY KEY, origin text NOT NULL, origin_seq bigint NOT NULL,
                     hlc bigint NOT NULL, tbl text NOT NULL, row_key text NOT NULL, op text NOT NULL,
                     col text, payload text, committed_at timestamptz NOT NULL DEFAULT now(),
+                    scope text, previous_scope text, carried text, uploaded_by name NOT NULL DEFAULT current_user,
                     UNIQUE (origin, origin_seq))
                 """, logger: logger)
             try await connection.query(
@@ -93,12 +97,12 @@ struct ServerLog: Sendable {
                 logger: logger
             )
             try await connection.query("INSERT INTO \(unescaped: schema).counter VALUES (1, 1) ON CONFLICT DO NOTHING", logger: logger)
-            try await connection.query(
-                "CREATE TABLE IF NOT EXISTS \(unescaped: schema).origins (origin text PRIMARY KEY, uploaded_through bigint NOT NULL)",
-                logger: logger
-            )
+            try await connection.query("""
+                CREATE TABLE IF NOT EXISTS \(unescaped: schema).origins (
+                    origin text PRIMARY KEY, uploaded_through bigint NOT NULL, uploaded_by name NOT NULL DEFAULT current_user)
+                """, logger: logger)
             // Each entry's scope (NULL: a shared table's, or a deployment without scopes), the
-            // history a move carries, and who uploaded it; added to logs made before scopes.
+            // history a move carries, and who uploaded it: added to logs made before scopes.
             try await connection.query("""
                 ALTER TABLE \(unescaped: schema).log ADD COLUMN IF NOT EXISTS scope text, ADD COLUMN IF NOT EXISTS previous_scope text,
                     ADD COLUMN IF NOT EXISTS carried text, ADD COLUMN IF NOT EXISTS uploaded_by name NOT NULL DEFAULT current_user
