@@ -90,10 +90,25 @@ struct ScopeTests {
         #expect(try sqlite3(deployment.admin.path, "SELECT title FROM tasks WHERE id = 21").trimmed == "renamed")
     }
 
-    @Test func psqlAsARoleReadsAndWritesNothingOutsideItsScopes() async throws {
+    @Test func psqlAsEachRoleReadsAndWritesNothingOutsideItsScopes() async throws {
         let deployment = try await Deployment()
+        let schema = try PostgresURL(deployment.adminURL).schema
+        let tasksOfTeam = ["1": 10, "2": 12, "3": 14]
+        for (url, held) in zip(deployment.roleURLs, Self.grants) {
+            let lacked = try #require(["1", "2", "3"].first { !held.contains($0) })
+            let mine = "ARRAY[\(held.map { "'\($0)'" }.joined(separator: ","))]"
+            #expect(try Self.runPsql(url, "SELECT count(*) FROM \(schema).log WHERE scope IS NOT NULL AND scope <> ALL(\(mine)) AND coalesce(previous_scope, '') <> ALL(\(mine))").output.trimmed == "0", "\(held)")
+            #expect(try Self.runPsql(url, "SELECT count(*) FROM \(schema).log WHERE tbl = 'tasks'").output.trimmed == String(held.count * 2), "\(held)")
+            let forged = [
+                "INSERT INTO \(schema).log (position, origin, origin_seq, hlc, tbl, row_key, op, col, payload) VALUES (800, 'forged', 1, 1, 'tasks', '[{\"i\":\(tasksOfTeam[lacked]!)}]', 'update', 'title', '{\"t\":\"x\"}')",
+                "INSERT INTO \(schema).log (position, origin, origin_seq, hlc, tbl, row_key, op, payload) VALUES (801, 'forged', 2, 1, 'tasks', '[{\"i\":97}]', 'insert', '{\"id\":{\"i\":97},\"team_id\":{\"i\":\(lacked)}}')",
+            ]
+            for statement in forged {
+                let result = try Self.runPsql(url, statement)
+                #expect(result.status != 0 && result.error.contains("no grant for scope \(lacked)"), "\(held): \(statement): \(result.error)")
+            }
+        }
         let url = deployment.roleURLs[0]   // scope 1 only
-        let schema = try PostgresURL(url).schema
         #expect(try Self.runPsql(url, "SELECT count(*) FROM \(schema).log WHERE scope IS NOT NULL AND scope <> '1' AND coalesce(previous_scope, '') <> '1'").output.trimmed == "0")
         #expect(try Self.runPsql(url, "SELECT count(*) FROM \(schema).log WHERE tbl = 'tasks'").output.trimmed == "2")
         #expect(try Self.runPsql(url, "SELECT count(*) FROM \(schema).log WHERE tbl = 'labels'").output.trimmed == "2", "shared tables are everyone's")
@@ -152,11 +167,21 @@ struct ScopeTests {
         let running = Task { try await client.run() }
         defer { running.cancel() }
         #expect(await eventuallyAsync { client.progress.value.scopes == ["3"] })
+        // The same role's other replica, as the CLI runs it: its status lines say what changed.
+        let other = try Replica(deployment.folder, "cli", migrations: Self.migrations)
+        let cli = try ChildProcess(signalstore, ["sync", "--postgres", deployment.roleURLs[3], "--db", other.path])
+        defer {
+            cli.send(SIGINT)
+            _ = cli.waitForExit(timeout: 10)
+        }
+        #expect(cli.output.wait(timeout: 20) { $0.contains("scopes: 3\n") }, "\(cli.output.value)\(cli.error.value)")
 
         try Self.cli(["sync", "grant", "--postgres", deployment.adminURL, deployment.roles[3], "1"])
         #expect(try await eventuallyAsync { try Self.teams(replica.path) == ["1", "3"] }, "the new scope's rows arrive")
-        #expect(client.progress.value.scopes == ["1", "3"] && client.progress.value.scopeEntriesFetched >= 3)
+        // The count moves once the history is applied, just after its rows are there.
+        #expect(await eventuallyAsync { client.progress.value.scopes == ["1", "3"] && client.progress.value.scopeEntriesFetched == 3 }, "\(client.progress.value)")
         #expect(try sqlite3(replica.path, "SELECT count(*) FROM tasks WHERE team_id = 1").trimmed == "2")
+        #expect(cli.output.wait(timeout: 20) { $0.contains("scopes: 1, 3; so far fetched 3 entries for scopes gained, removed 0 rows of scopes lost") }, "\(cli.output.value)")
 
         // The new scope's doorbell rings: a change there arrives without a poll.
         try sqlite3(deployment.admin.path, "INSERT INTO tasks VALUES (30, 1, 1, 'after the grant')")
@@ -165,7 +190,8 @@ struct ScopeTests {
 
         try Self.cli(["sync", "revoke", "--postgres", deployment.adminURL, deployment.roles[3], "3"])
         #expect(try await eventuallyAsync { try Self.teams(replica.path) == ["1"] }, "the revoked scope's rows go")
-        #expect(client.progress.value.scopes == ["1"] && client.progress.value.scopeRowsRemoved == 3)
+        #expect(await eventuallyAsync { client.progress.value.scopes == ["1"] && client.progress.value.scopeRowsRemoved == 3 }, "\(client.progress.value)")
+        #expect(cli.output.wait(timeout: 20) { $0.contains("scopes: 1; so far fetched") && $0.contains("removed 3 rows of scopes lost") }, "\(cli.output.value)")
         #expect(try sqlite3(replica.path, "SELECT count(*) FROM labels").trimmed == "2", "shared rows stay")
         // Nothing of the removal went up: the administrator still has scope 3's rows.
         try Self.cli(["sync", "--once", "--postgres", deployment.adminURL, "--db", deployment.admin.path])
