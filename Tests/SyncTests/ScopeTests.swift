@@ -59,6 +59,8 @@ struct ScopeTests {
 
     @Test func eachRoleHoldsExactlyItsScopesAndTheSharedTables() async throws {
         let deployment = try await Deployment()
+        let listed = try await SyncScopes.grants(try PostgresURL(deployment.adminURL))
+        #expect(listed.map { "\($0.role):\($0.scope)" } == zip(deployment.roles, Self.grants).flatMap { role, scopes in scopes.map { "\(role):\($0)" } })
         for (replica, scopes) in zip(deployment.replicas, Self.grants) {
             #expect(try Self.teams(replica.path) == Set(scopes), "\(replica.path)")
             #expect(try sqlite3(replica.path, "SELECT count(*) FROM tasks").trimmed == String(scopes.count * 2))
