@@ -18,12 +18,10 @@ struct RemoteEntry: Sendable, Equatable {
 
     var stamp: Stamp { Stamp(clock: entry.clock, origin: origin) }
 
-    init(position: Int64, origin: String, entry: SyncEntry, scope: String? = nil, previousScope: String? = nil) {
+    init(position: Int64, origin: String, entry: SyncEntry) {
         self.position = position
         self.origin = origin
         self.entry = entry
-        self.scope = scope
-        self.previousScope = previousScope
     }
 
     /// An entry as the log's columns spell it (`column` and `payload` empty for none).

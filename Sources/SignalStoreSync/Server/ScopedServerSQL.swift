@@ -25,7 +25,7 @@ enum ScopedServerSQL {
             "CREATE INDEX IF NOT EXISTS grants_scope ON \(s).grants (scope)",
             """
             CREATE TABLE IF NOT EXISTS \(s).row_scopes (
-                tbl text NOT NULL, row_key text NOT NULL, scope text NOT NULL, deleted boolean NOT NULL, PRIMARY KEY (tbl, row_key))
+                tbl text NOT NULL, row_key text NOT NULL, scope text NOT NULL, PRIMARY KEY (tbl, row_key))
             """,
             // The stamps that decide a row's scope and existence (see `place`).
             "ALTER TABLE \(s).row_scopes ADD COLUMN IF NOT EXISTS scope_hlc bigint, ADD COLUMN IF NOT EXISTS insert_hlc bigint, ADD COLUMN IF NOT EXISTS delete_hlc bigint",
@@ -109,14 +109,13 @@ enum ScopedServerSQL {
                 END IF;
                 refusal := NULL;
                 previous_scope := CASE WHEN existed AND known.scope IS DISTINCT FROM scope THEN known.scope END;
-                INSERT INTO \(s).row_scopes AS r (tbl, row_key, scope, deleted, scope_hlc, insert_hlc, delete_hlc)
-                    VALUES (entry.tbl, entry.row_key, coalesce(scope, ''), entry.op = 'delete',
+                INSERT INTO \(s).row_scopes AS r (tbl, row_key, scope, scope_hlc, insert_hlc, delete_hlc)
+                    VALUES (entry.tbl, entry.row_key, coalesce(scope, ''),
                             CASE WHEN sets_scope THEN entry.hlc END, CASE WHEN entry.op = 'insert' THEN entry.hlc END,
                             CASE WHEN entry.op = 'delete' THEN entry.hlc END)
                     ON CONFLICT (tbl, row_key) DO UPDATE SET scope = excluded.scope,
                         scope_hlc = greatest(r.scope_hlc, excluded.scope_hlc), insert_hlc = greatest(r.insert_hlc, excluded.insert_hlc),
-                        delete_hlc = greatest(r.delete_hlc, excluded.delete_hlc),
-                        deleted = coalesce(greatest(r.delete_hlc, excluded.delete_hlc), -1) > coalesce(greatest(r.insert_hlc, excluded.insert_hlc), 0);
+                        delete_hlc = greatest(r.delete_hlc, excluded.delete_hlc);
             END
             $f$
             """,
