@@ -169,7 +169,7 @@ let package = Package(
         .testTarget(
             name: "SyncTests",
             dependencies: ["SignalStoreSync", "SignalStore", "SignalsTesting", "SignalStoreTestSupport", "signalstore"],
-            exclude: ["tcp_proxy.py"],
+            exclude: ["tcp_proxy.py", "chaos_writer.py"],
             swiftSettings: strictSwift + [.define("SIGNALSTORE_SYNC", .when(traits: ["Sync"]))]
         ),
     ] : [])

@@ -28,7 +28,7 @@ extension ConflictResolver {
     /// there; skipping it here kept an order's reference that the others had set to NULL
     /// (seen by the chaos test).
     func deleteUnderPendingInsert(_ remote: RemoteEntry, _ table: CapturedTable) throws -> Bool {
-        let states = try ReplicaState.states(table.name, remote.entry.key, connection)
+        let states = try StampTable.states(table.name, remote.entry.key, connection)
         guard let insert = states[.insert], insert.isPending(origin: origin), let server = insert.server, server.stamp < remote.stamp,
               let key = SyncValueCoding.decodeKey(remote.entry.key), try localRow(table, key) != nil else { return false }
         try rebase([PendingRow(table: table, key: key, registers: [.insert])], under: remote) {
@@ -50,7 +50,7 @@ extension ConflictResolver {
             row = try tables.byName[entry.table].flatMap { try localRow($0, key) }
             if let column = entry.column, let value = entry.payload.flatMap(SyncValueCoding.decode) { row?[column] = value }
         case .delete:
-            row = try ReplicaState.serverRow(entry.table, entry.key, connection)
+            row = try StampTable.serverRow(entry.table, entry.key, connection)
         }
         try ConflictLog.add(ConflictLog.Record(
             origin: origin, isLocal: true, table: entry.table, key: entry.key, operation: entry.operation, column: entry.column,
@@ -92,7 +92,7 @@ extension ConflictResolver {
     /// a customer's new email, taken after another customer here was deleted, went back while
     /// that customer was still there, and lost (issue 39, report 1).
     func replaySteps(_ rows: [PendingRow]) throws -> [(index: Int, row: PendingRow)] {
-        var changes: [(seq: Int64, index: Int, register: ReplicaState.Register)] = []
+        var changes: [(seq: Int64, index: Int, register: Register)] = []
         for (index, row) in rows.enumerated() {
             for register in row.registers {
                 changes.append((try Outbox.latestPendingSeq(register, row.table.name, row.encodedKey, connection) ?? .max, index, register))
@@ -172,7 +172,7 @@ extension ConflictResolver {
     /// This replica's pending change lost: undone, out of the outbox, kept in the log. A lost
     /// insert takes the row's later pending changes with it: they changed a row that never was.
     func lose(_ row: PendingRow, local: [String: SQLiteValue]?, rule: String, collidedWith: String) throws {
-        let serverRow = try ReplicaState.serverRow(row.table.name, row.encodedKey, connection)
+        let serverRow = try StampTable.serverRow(row.table.name, row.encodedKey, connection)
         for register in row.registers {
             try ConflictLog.add(ConflictLog.Record(
                 origin: origin, isLocal: true, table: row.table.name, key: row.encodedKey, operation: register.operation, column: register.column,
@@ -182,11 +182,11 @@ extension ConflictResolver {
         }
         var undone = row.registers
         if row.registers.contains(.insert) {
-            undone += try ReplicaState.states(row.table.name, row.encodedKey, connection).filter { $0.value.isPending(origin: origin) && !undone.contains($0.key) }.map(\.key)
+            undone += try StampTable.states(row.table.name, row.encodedKey, connection).filter { $0.value.isPending(origin: origin) && !undone.contains($0.key) }.map(\.key)
         }
         for register in undone {
             try Outbox.remove(register, row.table.name, row.encodedKey, connection)
-            try ReplicaState.restoreServerState(register, row.table.name, row.encodedKey, connection)
+            try StampTable.restoreServerState(register, row.table.name, row.encodedKey, connection)
         }
         try writeServerState(row)
     }
@@ -199,7 +199,7 @@ extension ConflictResolver {
 
     /// Writes the row's set-aside registers as the server's log has them.
     func writeServerState(_ row: PendingRow) throws {
-        guard let server = try ReplicaState.serverRow(row.table.name, row.encodedKey, connection) else {
+        guard let server = try StampTable.serverRow(row.table.name, row.encodedKey, connection) else {
             if row.isWholeRow { try writeWholeRow(row, nil) }
             return
         }

@@ -39,7 +39,7 @@ final class ConflictResolver {
     struct PendingRow {
         let table: CapturedTable
         let key: [SQLiteValue]
-        let registers: [ReplicaState.Register]
+        let registers: [Register]
 
         var encodedKey: String { SyncValueCoding.encodeKey(key) }
         /// The table and key, naming the row among others.
@@ -97,7 +97,7 @@ final class ConflictResolver {
             let values = foreignKey.referenced.map { row[$0] ?? .null }
             guard !values.contains(.null) else { continue }
             for childKey in try keys(of: child, where: foreignKey.columns, are: values) {
-                if let found = try pendingRow(child, childKey, among: foreignKey.columns.map(ReplicaState.Register.column)) { pending.append(found) }
+                if let found = try pendingRow(child, childKey, among: foreignKey.columns.map(Register.column)) { pending.append(found) }
             }
         }
         return pending
@@ -127,7 +127,7 @@ final class ConflictResolver {
             let values = columns.map { row[$0] ?? .null }
             guard !values.contains(.null) else { continue }
             for other in try keys(of: table, where: columns, are: values) where other != key {
-                if let found = try pendingRow(table, other, among: columns.map(ReplicaState.Register.column)) { pending.append(found) }
+                if let found = try pendingRow(table, other, among: columns.map(Register.column)) { pending.append(found) }
             }
         }
         return pending
@@ -138,7 +138,7 @@ final class ConflictResolver {
         guard remote.entry.operation != .delete, let row = try intendedRow(remote, table, key) else { return [] }
         return try parents(of: row, through: tables.foreignKeys.filter { $0.child == table.name }) { parent, values, states in
             guard states[.delete]?.isPending(origin: origin) == true, try keys(of: parent, where: parent.primaryKey, are: values).isEmpty,
-                  try ReplicaState.serverRow(parent.name, SyncValueCoding.encodeKey(values), connection) != nil else { return nil }
+                  try StampTable.serverRow(parent.name, SyncValueCoding.encodeKey(values), connection) != nil else { return nil }
             return [.delete]
         }
     }
@@ -169,14 +169,14 @@ final class ConflictResolver {
     /// `setAside` names registers of, given the parent's key and its registers' states here.
     private func parents(
         of row: [String: SQLiteValue], through foreignKeys: [ForeignKey],
-        setAside: (CapturedTable, [SQLiteValue], [ReplicaState.Register: ReplicaState.RegisterState]) throws -> [ReplicaState.Register]?
+        setAside: (CapturedTable, [SQLiteValue], [Register: RegisterState]) throws -> [Register]?
     ) throws -> [PendingRow] {
         var pending: [PendingRow] = []
         for foreignKey in foreignKeys {
             guard let parent = tables.byName[foreignKey.parent], foreignKey.referenced == parent.primaryKey else { continue }
             let values = foreignKey.columns.map { row[$0] ?? .null }
             guard !values.contains(.null) else { continue }
-            let states = try ReplicaState.states(parent.name, SyncValueCoding.encodeKey(values), connection)
+            let states = try StampTable.states(parent.name, SyncValueCoding.encodeKey(values), connection)
             if let registers = try setAside(parent, values, states) { pending.append(PendingRow(table: parent, key: values, registers: registers)) }
         }
         return pending
@@ -186,7 +186,7 @@ final class ConflictResolver {
     /// the whole row).
     func pendingColumns(_ remote: RemoteEntry, _ table: CapturedTable, _ key: [SQLiteValue]) throws -> [PendingRow] {
         guard remote.entry.operation != .delete else { return [] }
-        let columns = table.columns.filter { $0 != remote.entry.column }.map(ReplicaState.Register.column)
+        let columns = table.columns.filter { $0 != remote.entry.column }.map(Register.column)
         guard let found = try pendingRow(table, key, among: columns), !found.isWholeRow else { return [] }
         return [found]
     }
@@ -197,7 +197,7 @@ final class ConflictResolver {
     func allPendingRows() throws -> [PendingRow] {
         try pendingRowsInOutboxOrder().filter { row in
             guard row.registers.contains(.delete) else { return true }
-            return try ReplicaState.serverRow(row.table.name, row.encodedKey, connection) != nil
+            return try StampTable.serverRow(row.table.name, row.encodedKey, connection) != nil
         }
     }
 
@@ -207,7 +207,7 @@ final class ConflictResolver {
         var rows: [PendingRow] = []
         for (name, encoded) in try Outbox.rows(connection) {
             guard let table = tables.byName[name], let key = SyncValueCoding.decodeKey(encoded) else { continue }
-            let pending = try ReplicaState.states(name, encoded, connection).filter { $0.value.isPending(origin: origin) }.map(\.key)
+            let pending = try StampTable.states(name, encoded, connection).filter { $0.value.isPending(origin: origin) }.map(\.key)
             guard !pending.isEmpty else { continue }
             rows.append(PendingRow(table: table, key: key, registers: pending.sorted { $0.name < $1.name }))
         }
@@ -220,7 +220,7 @@ final class ConflictResolver {
         let rows = try pendingRowsInOutboxOrder()
         try writeServerStates(rows)
         for row in rows {
-            for register in row.registers { try ReplicaState.restoreServerState(register, row.table.name, row.encodedKey, connection) }
+            for register in row.registers { try StampTable.restoreServerState(register, row.table.name, row.encodedKey, connection) }
         }
     }
 
@@ -259,7 +259,7 @@ final class ConflictResolver {
     func setAsideOrder(_ rows: [PendingRow]) throws -> [PendingRow] {
         var absent: [PendingRow] = [], changed: [PendingRow] = [], restored: [PendingRow] = []
         for row in rows {
-            if try ReplicaState.serverRow(row.table.name, row.encodedKey, connection) == nil {
+            if try StampTable.serverRow(row.table.name, row.encodedKey, connection) == nil {
                 absent.append(row)
             } else if row.isWholeRow {
                 restored.append(row)
@@ -272,14 +272,14 @@ final class ConflictResolver {
 
     /// The row's pending registers among `registers`, or the whole row if its insert is
     /// pending; `nil` when none is, or the server state is unknown.
-    func pendingRow(_ table: CapturedTable, _ key: [SQLiteValue], among registers: [ReplicaState.Register]) throws -> PendingRow? {
+    func pendingRow(_ table: CapturedTable, _ key: [SQLiteValue], among registers: [Register]) throws -> PendingRow? {
         let encoded = SyncValueCoding.encodeKey(key)
-        let states = try ReplicaState.states(table.name, encoded, connection)
+        let states = try StampTable.states(table.name, encoded, connection)
         if states[.insert]?.isPending(origin: origin) == true {
             return PendingRow(table: table, key: key, registers: [.insert])
         }
         let pending = registers.filter { states[$0]?.isPending(origin: origin) == true }
-        guard !pending.isEmpty, try ReplicaState.serverRow(table.name, encoded, connection) != nil else { return nil }
+        guard !pending.isEmpty, try StampTable.serverRow(table.name, encoded, connection) != nil else { return nil }
         return PendingRow(table: table, key: key, registers: pending)
     }
 }

@@ -14,14 +14,14 @@ extension RemoteApplier {
     func arrive(_ remote: RemoteEntry) throws -> Bool {
         guard !remote.carried.isEmpty, let table = tables.byName[remote.entry.table], let key = SyncValueCoding.decodeKey(remote.entry.key) else { return false }
         for earlier in remote.carried {
-            let register = ReplicaState.Register(earlier.entry.operation, column: earlier.entry.column)
-            try ReplicaState.raise(register, table.name, remote.entry.key, to: earlier.stamp, value: earlier.entry.payload, fromServer: true, connection)
+            let register = Register(earlier.entry.operation, column: earlier.entry.column)
+            try StampTable.raise(register, table.name, remote.entry.key, to: earlier.stamp, value: earlier.entry.payload, fromServer: true, connection)
         }
         forgetRows()
         // A row missing here because of a change of this replica's own (a delete not yet
         // uploaded) stays as that change left it.
-        let pending = try ReplicaState.states(table.name, remote.entry.key, connection).values.contains { $0.isPending(origin: resolver.origin) }
-        guard !pending, try localRowID(key, in: table) == nil, let row = try ReplicaState.serverRow(table.name, remote.entry.key, connection) else { return false }
+        let pending = try StampTable.states(table.name, remote.entry.key, connection).values.contains { $0.isPending(origin: resolver.origin) }
+        guard !pending, try localRowID(key, in: table) == nil, let row = try StampTable.serverRow(table.name, remote.entry.key, connection) else { return false }
         do {
             try connection.transaction { try KeyedRow.write(row, key: key, in: table.schema, connection) }
         } catch let error as SQLiteError where error.code == SQLiteError.constraint {
@@ -46,7 +46,7 @@ extension RemoteApplier {
         } catch let error as SQLiteError where error.code == SQLiteError.constraint {
             return .unchanged
         }
-        try ReplicaState.forgetRow(table.name, remote.entry.key, connection)
+        try StampTable.forgetRow(table.name, remote.entry.key, connection)
         return removed ? .applied : .unchanged
     }
 }

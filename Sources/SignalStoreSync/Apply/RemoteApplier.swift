@@ -4,7 +4,7 @@ import SignalStore
 /// Writes other replicas' changes into the local tables by the conflict rule.
 ///
 /// Every replica keeps, per row, three kinds of "latest stamp" registers (see
-/// ``ReplicaState/Register``): the latest insert, the latest delete, and per column the latest
+/// ``Register``): the latest insert, the latest delete, and per column the latest
 /// update with its value. Registers only ever move to a later stamp, so they end up the same on
 /// every replica whatever order the entries arrive in, and the row is a function of them:
 /// - it exists when its latest insert is later than its latest delete (a delete wins over
@@ -206,9 +206,9 @@ final class RemoteApplier {
             throw SyncError(.server, "the server's log holds an insert into '\(entry.table)' without a readable row (position \(remote.position)); the log was changed by hand", table: entry.table)
         }
         try table.checkColumns(inserted.keys, writtenBy: remote)
-        guard try ReplicaState.raise(.insert, entry.table, entry.key, to: remote.stamp, value: payload, fromServer: fromServer, connection) else { return false }
+        guard try StampTable.raise(.insert, entry.table, entry.key, to: remote.stamp, value: payload, fromServer: fromServer, connection) else { return false }
         insertStamps[RowName(table: entry.table, key: entry.key)] = remote.stamp
-        let later = try ReplicaState.laterRegisters(entry.table, entry.key, connection)
+        let later = try StampTable.laterRegisters(entry.table, entry.key, connection)
         if let deleted = later.delete, deleted.stamp > remote.stamp { return false }
         // This insert is now the row's latest incarnation; later updates keep their values.
         var row = inserted
@@ -250,7 +250,7 @@ final class RemoteApplier {
             throw SyncError(.server, "the server's log holds an update of '\(entry.table)' without a readable column and value (position \(remote.position)); the log was changed by hand", table: entry.table)
         }
         try table.checkColumns([column], writtenBy: remote)
-        guard try ReplicaState.raise(.column(column), entry.table, entry.key, to: remote.stamp, value: payload, fromServer: fromServer, connection) else { return false }
+        guard try StampTable.raise(.column(column), entry.table, entry.key, to: remote.stamp, value: payload, fromServer: fromServer, connection) else { return false }
         // A row that is not here stays away (deleted: deletes win; or its insert is still to
         // come, and will take this value then).
         guard let rowID else { return false }
@@ -261,7 +261,7 @@ final class RemoteApplier {
     }
 
     private func applyDelete(_ remote: RemoteEntry, _ table: CapturedTable, _ rowID: Int64?, fromServer: Bool) throws -> Bool {
-        guard try ReplicaState.raise(.delete, remote.entry.table, remote.entry.key, to: remote.stamp, fromServer: fromServer, connection) else { return false }
+        guard try StampTable.raise(.delete, remote.entry.table, remote.entry.key, to: remote.stamp, fromServer: fromServer, connection) else { return false }
         let name = RowName(table: remote.entry.table, key: remote.entry.key)
         if let inserted = try insertStamp(name), inserted > remote.stamp {
             // A newer insert outlives the delete; one pending here still lets the delete act first.
@@ -278,7 +278,7 @@ final class RemoteApplier {
 
     private func insertStamp(_ name: RowName) throws -> Stamp? {
         if let known = insertStamps[name] { return known }
-        let stamp = try ReplicaState.stamp(name.table, name.key, .insert, connection)?.stamp
+        let stamp = try StampTable.stamp(name.table, name.key, .insert, connection)?.stamp
         insertStamps[name] = stamp
         return stamp
     }

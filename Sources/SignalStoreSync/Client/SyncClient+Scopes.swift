@@ -56,14 +56,14 @@ extension SyncClient {
                 for row in rows {
                     guard let scope = row.last.flatMap(ReplicaScopes.scope(of:)), isLeaving(scope) else { continue }
                     let key = Array(row.dropLast())
-                    let states = try ReplicaState.states(table.name, SyncValueCoding.encodeKey(key), connection)
+                    let states = try StampTable.states(table.name, SyncValueCoding.encodeKey(key), connection)
                     guard !states.values.contains(where: { $0.isPending(origin: position.origin) }) else { continue }
                     do {
                         try connection.transaction { try KeyedRow.write(nil, key: key, in: table.schema, connection) }
                     } catch let error as SQLiteError where error.code == SQLiteError.constraint {
                         continue
                     }
-                    try ReplicaState.forgetRow(table.name, SyncValueCoding.encodeKey(key), connection)
+                    try StampTable.forgetRow(table.name, SyncValueCoding.encodeKey(key), connection)
                     removed += 1
                 }
             }
@@ -81,7 +81,7 @@ extension SyncClient {
         } catch let error as SQLiteError where error.code == SQLiteError.constraint {
             return
         }
-        try ReplicaState.forgetRow(table.name, SyncValueCoding.encodeKey(key), connection)
+        try StampTable.forgetRow(table.name, SyncValueCoding.encodeKey(key), connection)
     }
 
     /// Applies the entries of `scopes` that the log holds up to this replica's cursor, its own
@@ -117,11 +117,11 @@ extension SyncClient {
                 guard let entry = try Outbox.entry(seq: refusal.originSeq, connection), let table = tables.byName[entry.table],
                       let key = SyncValueCoding.decodeKey(entry.key) else { continue }
                 try resolver.lose(entry, rule: "refused by the server: \(refusal.reason)", collidedWith: "the server's row-level security")
-                undone.append(ConflictResolver.PendingRow(table: table, key: key, registers: [ReplicaState.Register(entry.operation, column: entry.column)]))
+                undone.append(ConflictResolver.PendingRow(table: table, key: key, registers: [Register(entry.operation, column: entry.column)]))
             }
-            try ReplicaState.confirmUploaded(through: stored, origin: position.origin, connection)
+            try StampTable.confirmUploaded(through: stored, origin: position.origin, connection)
             for row in undone {
-                for register in row.registers { try ReplicaState.restoreServerState(register, row.table.name, row.encodedKey, connection) }
+                for register in row.registers { try StampTable.restoreServerState(register, row.table.name, row.encodedKey, connection) }
             }
             try resolver.writeServerStates(undone)
             // Undoing a refused delete of a row in a scope lost since brings back a row that is

@@ -180,7 +180,7 @@ enum Outbox {
     }
 
     /// The seq of the latest pending change of `register` of a row, or `nil` for none.
-    static func latestPendingSeq(_ register: ReplicaState.Register, _ table: String, _ key: String, _ connection: Connection) throws -> Int64? {
+    static func latestPendingSeq(_ register: Register, _ table: String, _ key: String, _ connection: Connection) throws -> Int64? {
         try connection.scalar(
             "SELECT max(seq) FROM \(Self.table) WHERE tbl = ? AND row_key = ? AND op = ? AND coalesce(col, '') = ?",
             [.text(table), .text(key), .text(register.operation.rawValue), .text(register.column ?? "")]
@@ -193,7 +193,7 @@ enum Outbox {
     }
 
     /// Takes a register's pending changes out of the outbox: they lost, and are never uploaded.
-    static func remove(_ register: ReplicaState.Register, _ table: String, _ key: String, _ connection: Connection) throws {
+    static func remove(_ register: Register, _ table: String, _ key: String, _ connection: Connection) throws {
         try connection.statement("DELETE FROM \(Self.table) WHERE tbl = ? AND row_key = ? AND op = ? AND coalesce(col, '') = ?")
             .run([.text(table), .text(key), .text(register.operation.rawValue), .text(register.column ?? "")])
     }
@@ -205,8 +205,8 @@ enum Outbox {
             .integer(entry.clock.rawValue), .text(entry.table), .text(entry.key), .text(entry.operation.rawValue),
             entry.column.map(SQLiteValue.text) ?? .null, entry.payload.map(SQLiteValue.text) ?? .null,
         ])
-        let register = ReplicaState.Register(entry.operation, column: entry.column)
-        try ReplicaState.raise(register, entry.table, entry.key, to: Stamp(clock: entry.clock, origin: origin), value: entry.payload, fromServer: false, connection)
+        let register = Register(entry.operation, column: entry.column)
+        try StampTable.raise(register, entry.table, entry.key, to: Stamp(clock: entry.clock, origin: origin), value: entry.payload, fromServer: false, connection)
     }
 }
 #endif

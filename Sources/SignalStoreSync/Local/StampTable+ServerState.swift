@@ -3,11 +3,11 @@ import SignalStore
 
 /// What the stamps table says of a row beyond its own registers: the later registers of a row,
 /// and the row as the server's log left it.
-extension ReplicaState {
+extension StampTable {
     /// The delete and update registers of a row, in one read.
     static func laterRegisters(_ table: String, _ key: String, _ connection: Connection) throws -> LaterRegisters {
         var result = LaterRegisters()
-        for row in try connection.statement("SELECT col, hlc, origin, value FROM \(stampsTable) WHERE tbl = ? AND row_key = ? AND col <> '#insert'")
+        for row in try connection.statement("SELECT col, hlc, origin, value FROM \(name) WHERE tbl = ? AND row_key = ? AND col <> '#insert'")
             .rows([.text(table), .text(key)]) {
             guard case .text(let name) = row[0], let stamp = storedStamp(row[1], row[2], row[3]) else { continue }
             switch Register(name: name) {

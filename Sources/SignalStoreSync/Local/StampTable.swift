@@ -1,0 +1,125 @@
+#if SIGNALSTORE_SYNC
+import SignalStore
+
+/// The stamps table (`_signalstore_sync_stamps`): every synced row's registers (``Register``),
+/// each as this replica has it and as the server's log has it. One row per register; every
+/// change runs on the store's writer connection inside the write transaction that changes the
+/// rows the stamps describe.
+enum StampTable {
+    static let name = "_signalstore_sync_stamps"
+
+    /// Creates the table on first use, and adds the server state columns to a file that synced
+    /// with an earlier SignalStore.
+    static func create(_ connection: Connection) throws {
+        try connection.execute("""
+            CREATE TABLE IF NOT EXISTS \(name) (
+                tbl TEXT NOT NULL, row_key TEXT NOT NULL, col TEXT NOT NULL, hlc INTEGER NOT NULL,
+                origin TEXT NOT NULL, value TEXT, base_hlc INTEGER, base_origin TEXT, base_value TEXT,
+                PRIMARY KEY (tbl, row_key, col)) WITHOUT ROWID;
+            """)
+        try addServerStateColumns(connection)
+    }
+
+    /// Files that synced with an earlier SignalStore have a stamps table without the server
+    /// state columns: everything they hold counts as the server's.
+    private static func addServerStateColumns(_ connection: Connection) throws {
+        let columns = try TableSchema.read(name, connection)?.columnNames ?? []
+        guard !columns.contains("base_hlc") else { return }
+        try connection.execute("""
+            ALTER TABLE \(name) ADD COLUMN base_hlc INTEGER;
+            ALTER TABLE \(name) ADD COLUMN base_origin TEXT;
+            ALTER TABLE \(name) ADD COLUMN base_value TEXT;
+            UPDATE \(name) SET base_hlc = hlc, base_origin = origin, base_value = value;
+            """)
+    }
+
+    /// Forgets every register of a row that left this replica (its scope is no longer held
+    /// here): if it comes back, its history comes whole, and no stamp of before stands in its way.
+    static func forgetRow(_ table: String, _ key: String, _ connection: Connection) throws {
+        try connection.statement("DELETE FROM \(name) WHERE tbl = ? AND row_key = ?").run([.text(table), .text(key)])
+    }
+
+    static func stamp(_ table: String, _ key: String, _ register: Register, _ connection: Connection) throws -> StoredStamp? {
+        try state(table, key, register, connection)?.current
+    }
+
+    static func state(_ table: String, _ key: String, _ register: Register, _ connection: Connection) throws -> RegisterState? {
+        let rows = try connection.statement("SELECT hlc, origin, value, base_hlc, base_origin, base_value FROM \(name) WHERE tbl = ? AND row_key = ? AND col = ?")
+            .rows([.text(table), .text(key), .text(register.name)])
+        guard let row = rows.first, let current = storedStamp(row[0], row[1], row[2]) else { return nil }
+        return RegisterState(current: current, server: storedStamp(row[3], row[4], row[5]))
+    }
+
+    /// Every register of a row, by name.
+    static func states(_ table: String, _ key: String, _ connection: Connection) throws -> [Register: RegisterState] {
+        var result: [Register: RegisterState] = [:]
+        for row in try connection.statement("SELECT col, hlc, origin, value, base_hlc, base_origin, base_value FROM \(name) WHERE tbl = ? AND row_key = ?")
+            .rows([.text(table), .text(key)]) {
+            guard case .text(let name) = row[0], let current = storedStamp(row[1], row[2], row[3]) else { continue }
+            result[Register(name: name)] = RegisterState(current: current, server: storedStamp(row[4], row[5], row[6]))
+        }
+        return result
+    }
+
+    static func storedStamp(_ hlc: SQLiteValue, _ origin: SQLiteValue, _ value: SQLiteValue) -> StoredStamp? {
+        guard case .integer(let hlc) = hlc, case .text(let origin) = origin else { return nil }
+        return StoredStamp(stamp: Stamp(clock: HybridLogicalClock(rawValue: hlc), origin: origin), value: value.textValue)
+    }
+
+    /// Raises the register to `stamp` (with `value`) if `stamp` is later than what it holds;
+    /// returns whether it did. One statement: the upsert's `WHERE` keeps a later stamp.
+    ///
+    /// A change from the server's log (`fromServer`) raises the server state too; this
+    /// replica's own change, stamped locally, is pending until the cursor passes it (``confirmUploaded(through:origin:_:)``).
+    @discardableResult
+    static func raise(_ register: Register, _ table: String, _ key: String, to stamp: Stamp, value: String? = nil, fromServer: Bool, _ connection: Connection) throws -> Bool {
+        let arguments: [SQLiteValue] = [.text(table), .text(key), .text(register.name), .integer(stamp.clock.rawValue), .text(stamp.origin), value.map(SQLiteValue.text) ?? .null]
+        guard fromServer else {
+            try connection.statement("""
+                INSERT INTO \(name) (tbl, row_key, col, hlc, origin, value) VALUES (?, ?, ?, ?, ?, ?)
+                ON CONFLICT (tbl, row_key, col) DO UPDATE SET hlc = excluded.hlc, origin = excluded.origin, value = excluded.value
+                WHERE excluded.hlc > hlc OR (excluded.hlc = hlc AND excluded.origin > origin)
+                """).run(arguments)
+            return connection.changes > 0
+        }
+        try connection.statement("""
+            INSERT INTO \(name) (tbl, row_key, col, hlc, origin, value, base_hlc, base_origin, base_value) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?4, ?5, ?6)
+            ON CONFLICT (tbl, row_key, col) DO UPDATE SET hlc = excluded.hlc, origin = excluded.origin, value = excluded.value,
+                base_hlc = excluded.hlc, base_origin = excluded.origin, base_value = excluded.value
+            WHERE excluded.hlc > hlc OR (excluded.hlc = hlc AND excluded.origin > origin)
+            """).run(arguments)
+        if connection.changes > 0 { return true }
+        // A later pending change of this replica's own holds the register: the server state
+        // still moves.
+        try connection.statement("""
+            UPDATE \(name) SET base_hlc = ?4, base_origin = ?5, base_value = ?6
+            WHERE tbl = ?1 AND row_key = ?2 AND col = ?3
+              AND (base_hlc IS NULL OR ?4 > base_hlc OR (?4 = base_hlc AND ?5 > base_origin))
+            """).run(arguments)
+        return false
+    }
+
+    /// The cursor passed this replica's entries through outbox seq `seq` in the server's log:
+    /// their stamps become the server state of their registers, and they leave the outbox.
+    static func confirmUploaded(through seq: Int64, origin: String, _ connection: Connection) throws {
+        try connection.statement("""
+            UPDATE \(name) SET base_hlc = uploaded.hlc, base_origin = ?2, base_value = uploaded.payload
+            FROM (SELECT tbl, row_key, CASE op WHEN 'insert' THEN '#insert' WHEN 'delete' THEN '#delete' ELSE col END AS register,
+                         max(hlc) AS hlc, payload
+                  FROM \(Outbox.table) WHERE seq <= ?1 GROUP BY 1, 2, 3) AS uploaded
+            WHERE \(name).tbl = uploaded.tbl AND \(name).row_key = uploaded.row_key AND \(name).col = uploaded.register
+              AND (base_hlc IS NULL OR uploaded.hlc > base_hlc OR (uploaded.hlc = base_hlc AND ?2 > base_origin))
+            """).run([.integer(seq), .text(origin)])
+        try Outbox.remove(through: seq, connection)
+    }
+
+    /// Puts a register back to the server state (or removes it, if the server never had it):
+    /// its pending change lost.
+    static func restoreServerState(_ register: Register, _ table: String, _ key: String, _ connection: Connection) throws {
+        try connection.statement("DELETE FROM \(name) WHERE tbl = ? AND row_key = ? AND col = ? AND base_hlc IS NULL")
+            .run([.text(table), .text(key), .text(register.name)])
+        try connection.statement("UPDATE \(name) SET hlc = base_hlc, origin = base_origin, value = base_value WHERE tbl = ? AND row_key = ? AND col = ?")
+            .run([.text(table), .text(key), .text(register.name)])
+    }
+}
+#endif
