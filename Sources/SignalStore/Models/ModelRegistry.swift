@@ -4,8 +4,10 @@
 ///
 /// The store keeps it behind its own lock (``Store/registry``), taken after the writer's lock
 /// when both are needed, so readers can file the objects they load without waiting for the
-/// writer. A commit that changes only ordinary columns holds it just to note the commit and
-/// take a snapshot of the entries; its values are stored after (``applyValues(_:to:)``).
+/// writer. Every committed batch comes in through one entry point, ``Locked/apply(_:)`` on the
+/// locked registry: a commit that changes only ordinary columns holds the lock just to note the
+/// commit and take a snapshot of the entries, and its values are stored after
+/// (``applyValues(_:to:)``).
 final class ModelRegistry {
     /// A row of a table. Table names are compared and hashed by their UTF-8 bytes, as SQLite
     /// compares them: Unicode-aware `String` hashing costs more than the rest of a lookup, and a
@@ -173,11 +175,12 @@ final class ModelRegistry {
         entries.values.compactMap(\.object)
     }
 
-    /// Applies committed journal entries to live objects: stores the new values now and returns
+    /// Applies committed journal entries to live objects, under the lock (for
+    /// ``Locked/apply(_:)``, the one entry point): stores the new values now and returns
     /// the notifications to deliver later, one per changed (object, column) with its final
     /// value, in the order first changed. A column that ends where it started (set and set back
     /// in one transaction) notifies nothing.
-    func apply(_ changes: [Change]) -> [ModelNotification] {
+    func applyHoldingLock(_ changes: [Change]) -> [ModelNotification] {
         var values = FinalColumnValues()
         var deleted: [any PersistentModel] = []
         let replaced = Self.replacedDeletes(in: changes)

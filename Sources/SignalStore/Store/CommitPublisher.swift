@@ -81,7 +81,7 @@ struct CommitPublisher: Sendable {
             delivery.enqueue([.commit(notice)])
         case .entries(let changes, let toFeed):
             guard !changes.isEmpty else { return }
-            let notifications = applyToLiveObjects(changes)
+            let notifications = registry.apply(changes)
             var items = notifications.map(ChangePublisher.Item.model)
             if toFeed { items += changes.map(ChangePublisher.Item.change) }
             if delivery.commits.subscriberCount > 0, let notice = CommitNotice(covering: changes) {

@@ -1,6 +1,7 @@
-/// Applying a published batch to the live objects of the identity map (``ModelRegistry``), for
-/// ``CommitPublisher/publish(_:)``.
-extension CommitPublisher {
+/// The one way a published batch reaches the live objects of the identity map: the commit
+/// publisher (``CommitPublisher/publish(_:)``) hands each batch to ``apply(_:)`` on the locked
+/// registry, which chooses how long to hold the lock.
+extension Locked where State == ModelRegistry {
     /// Applies a batch to the live objects and returns their notifications, holding the
     /// registry's lock as briefly as it can, since readers filing objects wait for it:
     /// - a batch that completes and moves no object (the usual one: updates of ordinary columns
@@ -8,17 +9,17 @@ extension CommitPublisher {
     ///   stored after the lock is released;
     /// - one that may (a delete, a key change) is applied under the lock, as a large one is
     ///   first narrowed, outside the lock, to the entries of rows that have a live object.
-    func applyToLiveObjects(_ changes: [Change]) -> [ModelNotification] {
+    func apply(_ changes: [Change]) -> [ModelNotification] {
         let rows = ChangedRows(changes)
-        let keyColumns = registry.withLock { $0.keyColumns }
+        let keyColumns = withLock { $0.keyColumns }
         let keepsIdentities = !keyColumns.mayChangeIdentities(changes)
         let isLarge = changes.count > 64
-        let outcome = registry.withLock { registry -> LiveApplication in
+        let outcome = withLock { registry -> LiveApplication in
             registry.noteRead(rows)
             if keepsIdentities && registry.keyColumns.version == keyColumns.version {
                 return .valuesOnly(registry.entriesSnapshot)
             }
-            return isLarge && changes.count > registry.entryCount ? .narrowFirst : .applied(registry.apply(changes))
+            return isLarge && changes.count > registry.entryCount ? .narrowFirst : .applied(registry.applyHoldingLock(changes))
         }
         switch outcome {
         case .applied(let notifications):
@@ -26,7 +27,7 @@ extension CommitPublisher {
         case .valuesOnly(let entries):
             return entries.isEmpty ? [] : ModelRegistry.applyValues(changes, to: entries)
         case .narrowFirst:
-            var live = registry.withLock { $0.liveRowIDs }
+            var live = withLock { $0.liveRowIDs }
             let relevant = changes.filter { change in
                 guard live.contains(change.rowID) else { return false }
                 // A live row may move to a new rowid (its key changed): follow any integer it is
@@ -34,12 +35,12 @@ extension CommitPublisher {
                 if change.operation == .update, case .integer(let moved)? = change.newValue { live.insert(moved) }
                 return true
             }
-            return relevant.isEmpty ? [] : registry.withLock { $0.apply(relevant) }
+            return relevant.isEmpty ? [] : withLock { $0.applyHoldingLock(relevant) }
         }
     }
 
-    /// How ``applyToLiveObjects(_:)`` goes on after noting a batch under the registry's lock.
-    enum LiveApplication {
+    /// How ``apply(_:)`` goes on after noting a batch under the registry's lock.
+    private enum LiveApplication {
         /// Applied under the lock.
         case applied([ModelNotification])
         /// No identity changes: store the values in the objects of this snapshot of the
