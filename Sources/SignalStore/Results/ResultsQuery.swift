@@ -55,11 +55,11 @@ struct ResultsQuery<Model: PersistentModel>: Sendable {
     /// The rows of `rowIDs` that match the filter now, with their sort keys.
     func run(rows rowIDs: Set<Int64>, ordering: ResultsOrdering, _ store: Store) throws -> [Int64: [SQLiteValue]] {
         let keys = ordering.terms.isEmpty ? "" : ", " + ordering.keyColumnsSQL
-        let condition = (predicate.map { "(\($0)) AND " } ?? "") + "rowid IN (SELECT value FROM json_each(?))"
+        let condition = (predicate.map { "(\($0)) AND " } ?? "") + "rowid " + KeyList.inBoundList
         let sql = "SELECT rowid\(keys) FROM \(table) WHERE \(condition)"
         return try store.reading { connection, _ in
             var current: [Int64: [SQLiteValue]] = [:]
-            _ = try connection.statement(sql).map(arguments + [Self.jsonArray(rowIDs)]) { row -> Void? in
+            _ = try connection.statement(sql).map(arguments + [KeyList.of(rowIDs: rowIDs)]) { row -> Void? in
                 if case .integer(let rowID) = row.column(0) { current[rowID] = (1..<row.columnCount).map(row.column) }
                 return nil
             }
@@ -69,10 +69,6 @@ struct ResultsQuery<Model: PersistentModel>: Sendable {
 
     /// The live instances of `rowIDs` (those that still exist), identity kept.
     func objects(rowIDs: [Int64], _ store: Store) throws -> [Model] {
-        try store.query(Model.self, where: "rowid IN (SELECT value FROM json_each(?))", arguments: [Self.jsonArray(rowIDs)], orderBy: nil)
-    }
-
-    private static func jsonArray(_ rowIDs: some Sequence<Int64>) -> SQLiteValue {
-        .text("[" + rowIDs.map(String.init).joined(separator: ",") + "]")
+        try store.query(Model.self, where: "rowid " + KeyList.inBoundList, arguments: [KeyList.of(rowIDs: rowIDs)], orderBy: nil)
     }
 }

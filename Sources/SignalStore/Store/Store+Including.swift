@@ -102,24 +102,17 @@ extension Store {
     }
 
     /// `column IN (keys)` as few conditions as it takes: one whose SQL is the same for any
-    /// number of integer and text keys (a JSON array, so one cached statement serves every
+    /// number of integer and text keys (a ``KeyList``, so one cached statement serves every
     /// call), or, for other keys, conditions of at most 32,000 bound values (SQLite binds at most
     /// 32,766 to one statement).
     private static func membership(of column: String, in keys: [SQLiteValue]) -> [SQL] {
         guard !keys.isEmpty else { return [] }
-        var json = "["
-        for (offset, key) in keys.enumerated() {
-            if offset > 0 { json += "," }
-            switch key {
-            case .integer(let number): json += String(number)
-            case .text(let text): JSONString.append(text, to: &json)
-            default:
-                return stride(from: 0, to: keys.count, by: 32_000).map { start in
-                    SQL("\(identifier: column) IN (\(values: Array(keys[start..<min(start + 32_000, keys.count)])))")
-                }
+        guard let list = KeyList.of(keys) else {
+            return stride(from: 0, to: keys.count, by: 32_000).map { start in
+                SQL("\(identifier: column) IN (\(values: Array(keys[start..<min(start + 32_000, keys.count)])))")
             }
         }
-        return [SQL("\(identifier: column) IN (SELECT value FROM json_each(\(value: .text(json + "]"))))")]
+        return [SQL("\(identifier: column) IN (SELECT value FROM json_each(\(value: list)))")]
     }
 
     /// Loads the parents `objects` name through `relationship` in one query and links each

@@ -1,0 +1,31 @@
+/// Many keys bound as one value: a JSON array that `json_each` opens in SQL, so one statement's
+/// text (and one cached statement) serves any number of keys, and no statement meets SQLite's
+/// limit of 32,766 bound values.
+///
+/// ```
+/// SELECT … WHERE rowid IN (SELECT value FROM json_each(?))   -- bound to KeyList.of(rowIDs:)
+/// ```
+enum KeyList {
+    /// The condition's tail, after the column: `IN (SELECT value FROM json_each(?))`.
+    static let inBoundList = "IN (SELECT value FROM json_each(?))"
+
+    /// Rowids as one bound value.
+    static func of(rowIDs: some Sequence<Int64>) -> SQLiteValue {
+        .text("[" + rowIDs.map(String.init).joined(separator: ",") + "]")
+    }
+
+    /// Keys as one bound value, or `nil` if a key is neither an integer nor text (a JSON array
+    /// would not give it back as it is: a real's digits, a blob's bytes).
+    static func of(_ keys: [SQLiteValue]) -> SQLiteValue? {
+        var json = "["
+        for (offset, key) in keys.enumerated() {
+            if offset > 0 { json += "," }
+            switch key {
+            case .integer(let number): json += String(number)
+            case .text(let text): JSONString.append(text, to: &json)
+            default: return nil
+            }
+        }
+        return .text(json + "]")
+    }
+}
