@@ -18,6 +18,17 @@ public struct Change: Sendable, Equatable, CustomStringConvertible {
         case update
         /// A row was deleted; ``Change/oldValue`` holds the whole row as JSON.
         case delete
+
+        /// The operation the journal's `op` column names: `init(rawValue:)` without its string
+        /// switch, which costs more than the rest of reading an entry's names.
+        init?(journalName name: String) {
+            switch name.utf8.first {
+            case UInt8(ascii: "u") where name == "update": self = .update
+            case UInt8(ascii: "i") where name == "insert": self = .insert
+            case UInt8(ascii: "d") where name == "delete": self = .delete
+            default: return nil
+            }
+        }
     }
 
     /// The entry's position in the feed; strictly increasing, never reused.
@@ -86,7 +97,7 @@ public struct Change: Sendable, Equatable, CustomStringConvertible {
     /// a time by `column` (so a statement's current row is read without building an array).
     init?(column: (Int) -> SQLiteValue) {
         guard case .integer(let seq) = column(0), case .text(let table) = column(1), case .integer(let rowID) = column(2),
-              case .text(let operationName) = column(3), let operation = Operation(rawValue: operationName),
+              case .text(let operationName) = column(3), let operation = Operation(journalName: operationName),
               let seconds = Double(sqliteValue: column(7))
         else { return nil }
         let name: String? = if case .text(let name) = column(4) { name } else { nil }

@@ -25,9 +25,11 @@ final class OwnEntryCapture: @unchecked Sendable {
     static let functionName = "signalstore_own_entry"
 
     /// Whether entries written now are kept. Off, the function returns at once. Setting it
-    /// starts a new collection.
+    /// starts a new collection; the last one's entries (a statement's, a few) stay until then,
+    /// so the next collection reuses their storage.
     var isCollecting = false {
         didSet {
+            guard isCollecting else { return }
             entries.removeAll(keepingCapacity: true)
             isComplete = true
         }
@@ -36,6 +38,16 @@ final class OwnEntryCapture: @unchecked Sendable {
     private var entries: [Change] = []
     /// `false` once an entry could not be read as a ``Change``.
     private var isComplete = true
+    /// The names of the last entry received, reused while the next entry's bytes are the same
+    /// (a model's sets name one table, one operation and one column again and again): comparing
+    /// a few bytes costs less than making a `String` of them.
+    private var lastNames = RecentNames()
+
+    private struct RecentNames {
+        var table = ""
+        var operation = ""
+        var column = ""
+    }
 
     /// The entries written since collecting started, in seq order, or `nil` if one of them
     /// could not be read (the store then reads the journal instead).
@@ -82,9 +94,29 @@ final class OwnEntryCapture: @unchecked Sendable {
     /// Keeps the entry in `arguments` (the columns of `Journal.selectColumns`, in order).
     private func receive(_ arguments: UnsafeMutablePointer<OpaquePointer?>) {
         guard isCollecting else { return }
+        var names = lastNames
         let change = Change(column: { index in
-            arguments[index].map(SQLiteValue.init(functionArgument:)) ?? .null
+            guard let value = arguments[index] else { return .null }
+            switch index {
+            case 1: return Self.reusing(&names.table, value)       // table_name
+            case 3: return Self.reusing(&names.operation, value)   // op
+            case 4: return Self.reusing(&names.column, value)      // column_name
+            default: return SQLiteValue(functionArgument: value)
+            }
         })
+        lastNames = names
         if let change { entries.append(change) } else { isComplete = false }
+    }
+
+    /// The text of `value`, as `last` if it has the same bytes (and as `last` from now on).
+    private static func reusing(_ last: inout String, _ value: OpaquePointer) -> SQLiteValue {
+        guard sqlite3_value_type(value) == SQLITE_TEXT, let bytes = sqlite3_value_text(value) else {
+            return SQLiteValue(functionArgument: value)
+        }
+        let count = Int(sqlite3_value_bytes(value))
+        let same = count > 0 && last.utf8.count == count
+            && last.utf8.withContiguousStorageIfAvailable { $0.baseAddress.map { memcmp($0, bytes, count) == 0 } } == true
+        if !same { last = String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self) }
+        return .text(last)
     }
 }

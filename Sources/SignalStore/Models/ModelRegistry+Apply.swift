@@ -11,12 +11,16 @@ extension Locked where State == ModelRegistry {
     ///   first narrowed, outside the lock, to the entries of rows that have a live object.
     func apply(_ changes: [Change]) -> [ModelNotification] {
         let rows = ChangedRows(changes)
-        let keyColumns = withLock { $0.keyColumns }
-        let keepsIdentities = !keyColumns.mayChangeIdentities(changes)
         let isLarge = changes.count > 64
+        // A large batch is checked for identity changes outside the lock, against a copy of the
+        // key columns (used only if no type was filed meanwhile); a small one under it, in one go.
+        let keyColumns = isLarge ? withLock { $0.keyColumns } : nil
+        let keepsIdentities = keyColumns.map { !$0.mayChangeIdentities(changes) }
         let outcome = withLock { registry -> LiveApplication in
             registry.noteRead(rows)
-            if keepsIdentities && registry.keyColumns.version == keyColumns.version {
+            let keeps = keepsIdentities.map { $0 && registry.keyColumns.version == keyColumns?.version }
+                ?? !registry.keyColumns.mayChangeIdentities(changes)
+            if keeps {
                 return .valuesOnly(registry.entriesSnapshot)
             }
             return isLarge && changes.count > registry.entryCount ? .narrowFirst : .applied(registry.applyHoldingLock(changes))

@@ -9,21 +9,29 @@
 /// commit and take a snapshot of the entries, and its values are stored after
 /// (``applyValues(_:to:)``).
 final class ModelRegistry {
-    /// A row of a table. Table names are compared and hashed by their UTF-8 bytes, as SQLite
-    /// compares them: Unicode-aware `String` hashing costs more than the rest of a lookup, and a
-    /// commit of many rows looks up every one of them.
+    /// A row of a table. Table names are compared by their UTF-8 bytes, as SQLite compares them
+    /// (Unicode-aware `String` comparison costs more than the rest of a lookup), and only the
+    /// rowid is hashed: a commit of many rows looks up every one of them.
     struct RowKey: Hashable {
         let table: String
         let rowID: Int64
 
         static func == (lhs: RowKey, rhs: RowKey) -> Bool {
-            lhs.rowID == rhs.rowID && lhs.table.utf8.elementsEqual(rhs.table.utf8)
+            guard lhs.rowID == rhs.rowID else { return false }
+            let left = lhs.table.utf8, right = rhs.table.utf8
+            guard left.count == right.count else { return false }
+            // Native and small strings lend their bytes: one memcmp instead of a walk by index.
+            let compared = left.withContiguousStorageIfAvailable { left in
+                right.withContiguousStorageIfAvailable { right in left.elementsEqual(right) }
+            }
+            return (compared ?? nil) ?? left.elementsEqual(right)
         }
 
+        /// The rowid alone: hashing the table's bytes too cost more than the rest of a lookup,
+        /// and live objects of different tables with the same rowid only share a bucket, where
+        /// equality tells them apart.
         func hash(into hasher: inout Hasher) {
             hasher.combine(rowID)
-            var table = table
-            table.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
         }
     }
 
@@ -56,6 +64,8 @@ final class ModelRegistry {
 
     /// The rows the batches applied recently changed, oldest first.
     private var recentBatches: [ChangedRows] = []
+    /// How many rows `recentBatches` hold together.
+    private var recentRowCount = 0
     /// Entries up to this seq are no longer in `recentBatches`.
     private var recentFloor: Int64 = 0
 
@@ -67,7 +77,7 @@ final class ModelRegistry {
         if seq >= lastSeenSeq { return true }
         guard !isBehind, seq >= recentFloor else { return false }
         let key = RowKey(table: table, rowID: rowID)
-        return !recentBatches.contains { $0.lastSeq > seq && $0.rows.contains(key) }
+        return !recentBatches.contains { $0.lastSeq > seq && $0.contains(key) }
     }
 
     /// Marks a batch as read through its last seq, and keeps the rows it changed (built before
@@ -75,14 +85,18 @@ final class ModelRegistry {
     /// past a bound (a snapshot older than what is kept then reloads its rows).
     func noteRead(_ batch: ChangedRows) {
         if batch.lastSeq > 0 { lastSeenSeq = batch.lastSeq }
-        guard !batch.rows.isEmpty else { return }
+        guard batch.count > 0 else { return }
         recentBatches.append(batch)
-        var kept = recentBatches.reduce(0) { $0 + $1.rows.count }
-        while recentBatches.count > 64 || kept > 65_536, recentBatches.count > 1 {
-            let dropped = recentBatches.removeFirst()
-            kept -= dropped.rows.count
-            recentFloor = dropped.lastSeq
+        recentRowCount += batch.count
+        guard recentBatches.count > 64 || recentRowCount > 65_536 else { return }
+        // Drop batches in groups, so a steady stream of commits does not shift the array at each.
+        var dropping = 0
+        while dropping < recentBatches.count - 1, recentBatches.count - dropping > 32 || recentRowCount > 65_536 {
+            recentRowCount -= recentBatches[dropping].count
+            recentFloor = recentBatches[dropping].lastSeq
+            dropping += 1
         }
+        recentBatches.removeFirst(dropping)
     }
 
     /// Files an object loaded from a snapshot (see ``isCurrent(table:rowID:snapshot:)``). When the journal
@@ -256,21 +270,43 @@ final class ModelRegistry {
 }
 
 /// The rows a batch of journal entries changed, and its last seq: built before the registry's
-/// lock is taken, so a large commit holds it only to look up its live objects.
+/// lock is taken, so a large commit holds it only to look up its live objects. A batch of one
+/// row (a model's set) keeps it as it is, without a set to allocate and hash.
 struct ChangedRows: Sendable {
     let lastSeq: Int64
-    let rows: Set<ModelRegistry.RowKey>
+    private let single: ModelRegistry.RowKey?
+    private let rows: Set<ModelRegistry.RowKey>
 
     init(_ changes: [Change]) {
         lastSeq = changes.last?.seq ?? 0
         var rows = Set<ModelRegistry.RowKey>()
+        var first: ModelRegistry.RowKey?
         var previous: ModelRegistry.RowKey?
         for change in changes {
             let key = ModelRegistry.RowKey(table: change.table, rowID: change.rowID)
             // A transaction often changes one row several times in a row: compared, not hashed.
-            if key != previous { rows.insert(key) }
+            if key != previous {
+                if first == nil {
+                    first = key
+                } else {
+                    if rows.isEmpty, let first { rows.insert(first) }
+                    rows.insert(key)
+                }
+            }
             previous = key
         }
+        single = rows.isEmpty ? first : nil
         self.rows = rows
+    }
+
+    /// The number of rows.
+    var count: Int {
+        single == nil ? rows.count : 1
+    }
+
+    /// Whether the batch changed `row`.
+    func contains(_ row: ModelRegistry.RowKey) -> Bool {
+        if let single { return single == row }
+        return rows.contains(row)
     }
 }

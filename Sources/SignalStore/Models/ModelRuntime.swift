@@ -63,6 +63,7 @@ public enum ModelRuntime {
 
     /// Stores `value` in `storage` if it can be read as the storage's type and differs; returns
     /// whether it changed.
+    @inlinable
     public static func assign<Value: SQLiteValueConvertible>(_ value: SQLiteValue, to storage: inout Value) -> Bool {
         guard storage.sqliteValue != value, let decoded = Value(sqliteValue: value) else { return false }
         storage = decoded
@@ -72,6 +73,24 @@ public enum ModelRuntime {
     /// `value` as `type`, if `type` is storable and the value fits.
     public static func decode<Value>(_ value: SQLiteValue, as type: Value.Type) -> Value? {
         (Value.self as? any SQLiteValueConvertible.Type)?.init(sqliteValue: value) as? Value
+    }
+
+    /// Decodes values as `type` (see ``decode(_:as:)``), with the type's conformance found once:
+    /// a property's signal decodes every change of the property with it, without a dynamic cast
+    /// per value.
+    public static func decoder<Value>(for type: Value.Type) -> (SQLiteValue) -> Value? {
+        guard let convertible = Value.self as? any SQLiteValueConvertible.Type else { return { _ in nil } }
+        return decoder(opening: convertible, as: type)
+    }
+
+    private static func decoder<Convertible: SQLiteValueConvertible, Value>(
+        opening: Convertible.Type, as type: Value.Type
+    ) -> (SQLiteValue) -> Value? {
+        guard Convertible.self == Value.self else { return { Convertible(sqliteValue: $0) as? Value } }
+        return { value in
+            guard let decoded = Convertible(sqliteValue: value) else { return nil }
+            return unsafeBitCast(decoded, to: Value.self)   // the same type, checked above
+        }
     }
 
 }

@@ -111,10 +111,11 @@ extension PersistentModel {
         // Values are decoded once per change, whatever the number of subscribers.
         return _$model._columnSubject(index) { () -> (subject: ReplaySubject<Value, Never>, send: (SQLiteValue) -> Void, complete: () -> Void) in
             let subject = ReplaySubject<Value, Never>(bufferSize: 1)
-            if let current = ModelRuntime.decode(self._$value(column: index), as: Value.self) { subject.send(current) }
+            let decode = ModelRuntime.decoder(for: Value.self)
+            if let current = decode(self._$value(column: index)) { subject.send(current) }
             return (
                 subject,
-                { value in if let decoded = ModelRuntime.decode(value, as: Value.self) { subject.send(decoded) } },
+                { value in if let decoded = decode(value) { subject.send(decoded) } },
                 { subject.complete() }
             )
         }.signal

@@ -47,7 +47,11 @@ final class ChangePublisher: Sendable {
     /// Queues items, in order. Call with the database lock held.
     func enqueue(_ items: [Item]) {
         guard !items.isEmpty else { return }
-        state.withLock { $0.pending.append(contentsOf: items) }
+        // Usually nothing is pending (the last commit was delivered): the items become the queue
+        // as they are, without a copy.
+        state.withLock { state in
+            if state.pending.isEmpty { state.pending = items } else { state.pending.append(contentsOf: items) }
+        }
     }
 
     /// Delivers everything queued, unless another thread is already doing so. Call with no lock

@@ -24,13 +24,23 @@ struct CommitPublisher: Sendable {
     enum NewChanges {
         /// Nobody listens: nothing was read.
         case unread
-        /// The entries, for live models and, if `toFeed`, the feed (which had subscribers when
-        /// they were read; one attaching later starts after them).
-        case entries([Change], toFeed: Bool)
+        /// The entries, for live models and for the `listeners` there were when they were read
+        /// (a feed subscriber attaching later starts after them).
+        case entries([Change], listeners: Listeners)
         /// Only commit notices are listened to (sync's doorbell, the inspector's live stream):
         /// through which seq, read without loading the entries, so a commit of a million rows
         /// costs no memory here.
         case summary(CommitNotice?)
+    }
+
+    /// Who listens besides the live objects, read once per commit.
+    struct Listeners {
+        /// The change feed's subscribers.
+        var feed: Bool
+        /// Live results (they take the batch).
+        var results: Bool
+        /// Commit notices (sync's doorbell, the inspector's live stream).
+        var notices: Bool
     }
 
     /// The journal entries after the last one seen, as far as the listeners need them.
@@ -42,18 +52,20 @@ struct CommitPublisher: Sendable {
     /// statement is a model's property set, so a live object always listens and only the
     /// entries' branch uses them.
     func read(_ connection: Connection, collected: [Change]? = nil) throws -> NewChanges {
-        let feedListening = delivery.feed.subscriberCount > 0
-        let resultsListening = delivery.batches.subscriberCount > 0
-        let noticesListening = delivery.commits.subscriberCount > 0
+        let listeners = Listeners(
+            feed: delivery.feed.subscriberCount > 0,
+            results: delivery.batches.subscriberCount > 0,
+            notices: delivery.commits.subscriberCount > 0
+        )
         let position = registry.withLock { registry -> (seq: Int64, isBehind: Bool, live: Bool) in
             (registry.lastSeenSeq, registry.isBehind, registry.mayHaveLiveObjects)
         }
         let handed = position.isBehind ? nil : collected.flatMap { Self.entries($0, following: position.seq) }
-        if feedListening || position.live || resultsListening {
+        if listeners.feed || position.live || listeners.results {
             let entries = try handed ?? Journal.entries(after: position.isBehind ? try catchUp(connection) : position.seq, connection)
-            return .entries(entries, toFeed: feedListening)
+            return .entries(entries, listeners: listeners)
         }
-        guard noticesListening else { return .unread }
+        guard listeners.notices else { return .unread }
         return .summary(try Journal.commitNotice(after: position.seq, connection))
     }
 
@@ -79,15 +91,15 @@ struct CommitPublisher: Sendable {
                 registry.isBehind = true
             }
             delivery.enqueue([.commit(notice)])
-        case .entries(let changes, let toFeed):
+        case .entries(let changes, let listeners):
             guard !changes.isEmpty else { return }
             let notifications = registry.apply(changes)
             var items = notifications.map(ChangePublisher.Item.model)
-            if toFeed { items += changes.map(ChangePublisher.Item.change) }
-            if delivery.commits.subscriberCount > 0, let notice = CommitNotice(covering: changes) {
+            if listeners.feed { items += changes.map(ChangePublisher.Item.change) }
+            if listeners.notices, let notice = CommitNotice(covering: changes) {
                 items.append(.commit(notice))
             }
-            if delivery.batches.subscriberCount > 0 { items.append(.batch(changes)) }
+            if listeners.results { items.append(.batch(changes)) }
             delivery.enqueue(items)
         }
     }
