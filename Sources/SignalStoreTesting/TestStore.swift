@@ -22,8 +22,9 @@ import Foundation
 /// Everything a test asserts on is real: the file, the capture triggers, the other
 /// connections and processes that write to it. Waiting is deterministic: ``settle()`` looks
 /// for other writers' commits at once instead of waiting for the next poll.
-public final class TestStore: Sendable {
-    /// The store.
+public final class TestStore: StoreOperations {
+    /// The store; the common calls (`insert`, `find`, `all`, `transaction`, `changes`, …) are
+    /// `StoreOperations`' calls, run on it.
     public let store: Store
     /// The database file.
     public let path: String

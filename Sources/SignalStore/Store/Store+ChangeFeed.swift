@@ -1,20 +1,6 @@
 extension Store {
-    /// The change feed: every journal entry after `since` (none when `nil`), then every new one
-    /// as it commits, in `seq` order, without gap or duplicate.
-    ///
-    /// Entries made by this store are delivered before the write returns; entries committed by
-    /// other connections within ``pollInterval``. The signal completes when the store closes.
-    /// ```swift
-    /// let saved = checkpoint.lastSeq
-    /// store.changes(since: saved).subscribe(onValue: { change in
-    ///     apply(change)
-    ///     checkpoint.lastSeq = change.seq
-    /// })
-    /// ```
-    /// - Parameter since: Replay the entries after this seq first; `nil` for live entries only.
-    /// - Returns: A signal that fails with ``StoreError/changeFeedGap(since:prunedThrough:)``
-    ///   if entries after `since` were pruned, or ``StoreError/closed``.
-    public func changes(since: Int64? = nil) -> Signal<Change, StoreError> {
+    /// ``StoreOperations/changes(since:)``.
+    func changeFeed(since: Int64?) -> Signal<Change, StoreError> {
         Signal { [self] downstream in
             let attached: (replay: [Change], subscription: any Disposable)
             do {
@@ -53,14 +39,6 @@ extension Store {
             let claimed = replay.first.map { downstream.claim(first: .value($0), rest: replay.dropFirst().map { .value($0) }) } ?? false
             let subscription = publisher.feed.subscribe(live)
             return (claimed ? replay : [], subscription)
-        }
-    }
-
-    /// The highest seq ever written to the journal (by any connection); 0 if none. Pruning does
-    /// not lower it.
-    public var lastChangeSeq: Int64 {
-        get throws(StoreError) {
-            try readJournal { connection in try Journal.highestSeq(connection) }
         }
     }
 

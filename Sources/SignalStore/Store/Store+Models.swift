@@ -1,9 +1,6 @@
 extension Store: ModelHost {
-    /// Inserts `object`'s row. When this returns, `object` is *managed*: it is the live instance
-    /// for its row, and setting a property writes through.
-    /// - Throws: ``StoreError`` if the row is rejected (constraint, duplicate key…), the object
-    ///   is already managed, or the model does not match its table.
-    public func insert<Model: PersistentModel>(_ object: Model) throws(StoreError) {
+    /// ``StoreOperations/insert(_:)``.
+    func insertObject<Model: PersistentModel>(_ object: Model) throws(StoreError) {
         guard case .unmanaged = object._$model.link else {
             throw .notManaged("this \(Model.self) is already in a store; insert a new object instead")
         }
@@ -19,48 +16,8 @@ extension Store: ModelHost {
         }
     }
 
-    /// The object whose primary key is `id`: the live instance if there is one, else one read
-    /// from the database (and live from then on); `nil` if there is no such row.
-    ///
-    /// Reads the last committed state on a read-only connection, without waiting for writers
-    /// (inside ``transaction(_:)``, the transaction's own state).
-    /// - Parameters:
-    ///   - type: The model type.
-    ///   - id: The primary key value.
-    public func find<Model: PersistentModel>(_ type: Model.Type, id: some SQLiteValueConvertible) throws(StoreError) -> Model? {
-        try all(Model.self, where: ModelSQL.of(Model.self).primaryKeyCondition, arguments: [id.sqliteValue]).first
-    }
-
-    /// The objects matching `predicate`, live instances where they exist.
-    ///
-    /// Reads the last committed state on a read-only connection, without waiting for writers
-    /// (inside ``transaction(_:)``, the transaction's own state). For several reads that must
-    /// agree, use ``read(_:)``.
-    ///
-    /// ```swift
-    /// let open = try store.all(Order.self, where: "status = ?", arguments: [.text("open")], orderBy: "id")
-    /// ```
-    /// - Parameters:
-    ///   - type: The model type.
-    ///   - predicate: An SQL `WHERE` fragment, or `nil` for every row.
-    ///   - arguments: Values bound to the fragment's `?` parameters (never spliced into SQL).
-    ///   - orderBy: An SQL `ORDER BY` fragment, or `nil` for rowid order.
-    public func all<Model: PersistentModel>(
-        _ type: Model.Type,
-        where predicate: String? = nil,
-        arguments: [SQLiteValue] = [],
-        orderBy: String? = nil
-    ) throws(StoreError) -> [Model] {
-        do {
-            return try query(Model.self, where: predicate, arguments: arguments, orderBy: orderBy)
-        } catch {
-            throw StoreError(error)
-        }
-    }
-
-    /// Deletes `object`'s row. Its signals complete once the deletion commits; writing to it
-    /// afterwards reports ``StoreError/rowDeleted(_:)``.
-    public func delete<Model: PersistentModel>(_ object: Model) throws(StoreError) {
+    /// ``StoreOperations/delete(_:)``.
+    func deleteObject<Model: PersistentModel>(_ object: Model) throws(StoreError) {
         guard let rowID = object._$model.rowID else {
             throw .notManaged("this \(Model.self) is not in a store (insert it, or find it, first)")
         }

@@ -172,20 +172,8 @@ public final class Store: Sendable {
         database.withLock { $0.connection == nil }
     }
 
-    /// Runs SQL that changes the database, in one `BEGIN IMMEDIATE` transaction, and publishes
-    /// the resulting journal entries on the change feed before returning.
-    ///
-    /// A table or column that the SQL creates is captured from then on, in the same transaction
-    /// (rows it already holds are journaled as inserts); prefer migrations for schema changes,
-    /// so that feed consumers can replay them.
-    ///
-    /// With `arguments`, `sql` is one statement whose `?` parameters are bound in order (values
-    /// are never spliced into the SQL). Without, it may be several statements.
-    /// - Returns: The number of rows changed by the last statement.
-    /// - Throws: ``StoreError``; on error the transaction is rolled back and nothing is
-    ///   published.
-    @discardableResult
-    public func execute(_ sql: String, arguments: [SQLiteValue] = []) throws(StoreError) -> Int {
+    /// ``StoreOperations/execute(_:arguments:)``.
+    func executeSQL(_ sql: String, arguments: [SQLiteValue]) throws(StoreError) -> Int {
         try write { state, connection in
             if arguments.isEmpty {
                 try connection.execute(sql)
