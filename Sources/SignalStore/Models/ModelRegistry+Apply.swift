@@ -13,12 +13,12 @@ extension Locked where State == ModelRegistry {
         let rows = ChangedRows(changes)
         let isLarge = changes.count > 64
         // A large batch is checked for identity changes outside the lock, against a copy of the
-        // key columns (used only if no type was filed meanwhile); a small one under it, in one go.
-        let keyColumns = isLarge ? withLock { $0.keyColumns } : nil
-        let keepsIdentities = keyColumns.map { !$0.mayChangeIdentities(changes) }
+        // key columns (its answer stands only if no type was filed meanwhile); a small one under
+        // the lock, in one go.
+        let checkedOutside = isLarge ? withLock { $0.keyColumns }.checking(changes) : nil
         let outcome = withLock { registry -> LiveApplication in
             registry.noteRead(rows)
-            let keeps = keepsIdentities.map { $0 && registry.keyColumns.version == keyColumns?.version }
+            let keeps = checkedOutside.map { $0.keeps && $0.version == registry.keyColumns.version }
                 ?? !registry.keyColumns.mayChangeIdentities(changes)
             if keeps {
                 return .valuesOnly(registry.entriesSnapshot)
@@ -52,5 +52,12 @@ extension Locked where State == ModelRegistry {
         case valuesOnly([ModelRegistry.RowKey: ModelRegistry.Entry])
         /// Large, with identity changes: narrow it to live rows outside the lock, then apply.
         case narrowFirst
+    }
+}
+
+private extension KeyColumns {
+    /// Whether `changes` keep every identity by these key columns, and which version said so.
+    func checking(_ changes: [Change]) -> (keeps: Bool, version: Int) {
+        (!mayChangeIdentities(changes), version)
     }
 }
