@@ -242,6 +242,40 @@ struct ConstraintTests {
         #expect(try rows(late, "SELECT name FROM customers") == [[.text("from A")]])
     }
 
+    @Test("issue 39, chaos seed 7: B's pending move of an order to a customer C deleted loses, and the order goes back to what the log made it: NULL, from C's delete of the customer A had moved it to, which C made before it heard of the move, whether or not A inserted that customer again", arguments: [false, true])
+    func lostMoveAfterAnUnseenReferencesDelete(oldCustomerBack: Bool) async throws {
+        let folder = TemporaryDirectory()
+        let url = try TestServer.freshURL()
+        let a = try replica(folder, "a"), b = try replica(folder, "b"), c = try replica(folder, "c")
+        let syncA = try a.client(url), syncB = try b.client(url), syncC = try c.client(url)
+        try sqlite3(a.path, "INSERT INTO customers VALUES (1, 'old', NULL), (2, 'new', NULL); INSERT INTO orders (id, purchase_num, status) VALUES (30, 1, 'new')")
+        for client in [syncA, syncB, syncC] { try await client.syncOnce() }
+        try sqlite3(c.path, "DELETE FROM customers WHERE id = 1")
+        try sqlite3(a.path, "UPDATE orders SET customer_id = 1 WHERE id = 30")
+        try await syncA.syncOnce()
+        // The log: A's move, then C's delete, whose SET NULL acts on the order everywhere but
+        // is no change of C's own (C's order did not reference 1 when it deleted it).
+        try await syncC.syncOnce()
+        try await syncA.syncOnce()
+        if oldCustomerBack {
+            try sqlite3(a.path, "INSERT INTO customers VALUES (1, 'old again', NULL)")
+            try await syncA.syncOnce()
+        }
+        try sqlite3(c.path, "DELETE FROM customers WHERE id = 2")
+        try await syncC.syncOnce()
+        // B heard of none of it: its move goes after C's second delete, and loses.
+        try sqlite3(b.path, "UPDATE orders SET customer_id = 2 WHERE id = 30")
+        for client in [syncB, syncA, syncC] { try await client.syncOnce() }
+
+        #expect(try rows(a, "SELECT id, customer_id FROM orders") == [[.integer(30), .null]])
+        #expect(try everything(b) == everything(a))
+        #expect(try everything(c) == everything(a))
+        let late = try replica(folder, "late")
+        try await late.client(url).syncOnce()
+        #expect(try everything(late) == everything(a))
+        #expect(syncB.conflicts.value.map(\.operation) == [.update], "\(syncB.conflicts.value)")
+    }
+
     @Test("setting rows aside tries a row that meets another on the way again after the others: B deleted Ann, then gave her email to Bob, deleted and inserted again; A's order for Ann stands on both, and B's delete sets it to NULL (seen by the chaos test)")
     func setAsideRetriesARowThatMeetsAnother() async throws {
         let folder = TemporaryDirectory()

@@ -70,10 +70,11 @@ extension ConflictResolver {
             throw SetAsideFailure(error: error)
         }
         let result = try body()
+        let setAside = Set(ordered.map(\.name))
         var lost: [String: String] = [:]   // row name → what made it lose
         for step in try replaySteps(ordered) {
             let item = saved[step.index]
-            guard let rule = try reapplied(step.row, local: item.local) else { continue }
+            guard let rule = try reapplied(step.row, local: item.local, besides: setAside) else { continue }
             var reason = collidedWith
             if let parent = parents[item.row.name], let parentLost = lost[parent.name] {
                 reason = "\(parent.describeChange) from this replica, which lost to \(parentLost)"
@@ -112,9 +113,17 @@ extension ConflictResolver {
     }
 
     /// Writes a set-aside row's pending changes again; returns the rule they break, or `nil`.
-    func reapplied(_ row: PendingRow, local: [String: SQLiteValue]?) throws -> String? {
+    ///
+    /// What the schema's foreign key actions did to other rows than the set-aside ones
+    /// (`besides`, by ``PendingRow/name``) becomes this replica's pending changes
+    /// (``Outbox/stampActions(after:besides:_:clock:origin:_:)``).
+    func reapplied(_ row: PendingRow, local: [String: SQLiteValue]?, besides setAside: Set<String>) throws -> String? {
         do {
-            try connection.transaction { try writePending(row, local: local) }
+            try connection.transaction {
+                let before = try Journal.highestSeq(connection)
+                try writePending(row, local: local)
+                try Outbox.stampActions(after: before, besides: { setAside.contains("\($0) \($1)") }, tables, clock: &clock, origin: origin, connection)
+            }
             return nil
         } catch let error as SQLiteError where error.code == SQLiteError.constraint {
             return error.message

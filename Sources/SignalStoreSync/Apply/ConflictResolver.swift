@@ -28,11 +28,15 @@ final class ConflictResolver {
     let origin: String
     /// How many losing changes this resolver has recorded.
     var recorded = 0
+    /// The latest clock this replica knows of: its own, then each downloaded entry's as it is
+    /// applied. What a replayed change's foreign key actions did is stamped after it.
+    var clock: HybridLogicalClock
 
-    init(tables: SyncedTables, connection: Connection, origin: String) {
+    init(tables: SyncedTables, connection: Connection, origin: String, clock: HybridLogicalClock) {
         self.tables = tables
         self.connection = connection
         self.origin = origin
+        self.clock = clock
     }
 
     /// A row with pending changes in the way: which of its registers to set aside.

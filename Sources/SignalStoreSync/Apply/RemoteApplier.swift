@@ -48,17 +48,24 @@ final class RemoteApplier {
         case rejected
     }
 
-    /// - Parameter origin: This replica's origin id.
-    init(tables: SyncedTables, connection: Connection, origin: String) {
+    /// - Parameters:
+    ///   - origin: This replica's origin id.
+    ///   - clock: The latest clock this replica knows of.
+    init(tables: SyncedTables, connection: Connection, origin: String, clock: HybridLogicalClock) {
         self.tables = tables
         self.connection = connection
-        resolver = ConflictResolver(tables: tables, connection: connection, origin: origin)
+        resolver = ConflictResolver(tables: tables, connection: connection, origin: origin, clock: clock)
     }
+
+    /// The latest clock this replica knows of after the batch: what the resolver stamped
+    /// included.
+    var clock: HybridLogicalClock { resolver.clock }
 
     /// Applies one entry, in a savepoint of its own: one that breaks a constraint leaves
     /// nothing behind but what the conflict rule decides.
     func apply(_ remote: RemoteEntry) throws -> Outcome {
         touchedTables.insert(remote.entry.table)
+        resolver.clock = max(resolver.clock, remote.entry.clock)
         let references = try resolver.pendingReferences(to: remote) + resolver.reinsertedParents(of: remote)
         do {
             let changed = try connection.transaction { try resolver.rebase(references, under: remote) { try write(remote) } }

@@ -112,7 +112,7 @@ extension SyncClient {
     func apply(_ entries: [RemoteEntry], through: Int64, _ tables: SyncedTables, history: Bool = false) throws(SyncError) -> BatchOutcome {
         try echoing(tables) { connection, position, stampedLocal -> BatchOutcome in
             var outcome = BatchOutcome(stampedLocal: stampedLocal)
-            let applier = RemoteApplier(tables: tables, connection: connection, origin: position.origin)
+            let applier = RemoteApplier(tables: tables, connection: connection, origin: position.origin, clock: position.clock)
             let origin = history ? "" : position.origin
             // With nothing pending here, no change of this replica's can be in an entry's
             // way: the batch goes in one savepoint, and only a constraint that an entry
@@ -123,8 +123,8 @@ extension SyncClient {
             let walked = try walk ?? applyInOrder(entries, origin: origin, tables.scopes, connection, applier, applier.apply)
             outcome.downloaded = walked.downloaded
             outcome.applied = walked.applied
-            position.clock = max(position.clock, walked.clock)
             if outcome.downloaded > 0 { try applier.settlePending() }
+            position.clock = max(position.clock, walked.clock, applier.clock)
             outcome.conflicts = applier.conflicts
             position.serverCursor = max(position.serverCursor, through)
             return outcome

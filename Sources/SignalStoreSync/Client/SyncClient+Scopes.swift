@@ -111,7 +111,7 @@ extension SyncClient {
     func giveUp(_ refused: [ServerLog.Refusal], stored: Int64, _ tables: SyncedTables) throws(SyncError) {
         guard !refused.isEmpty else { return }
         let lost = try echoing(tables) { connection, position, _ -> Int in
-            let resolver = ConflictResolver(tables: tables, connection: connection, origin: position.origin)
+            let resolver = ConflictResolver(tables: tables, connection: connection, origin: position.origin, clock: position.clock)
             var undone: [ConflictResolver.PendingRow] = []
             for refusal in refused {
                 guard let entry = try Outbox.entry(seq: refusal.originSeq, connection), let table = tables.byName[entry.table],

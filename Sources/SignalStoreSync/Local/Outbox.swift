@@ -51,7 +51,7 @@ enum Outbox {
         if head - from <= window {
             let entries = try Journal.entries(after: from, connection)
             let keys = try Journal.keysAtWrite(entries, keyColumns: keyColumns, connection)
-            for entry in movesLast(entries, tables) { try stamp(entry, key: keys[entry.seq].map(SyncValueCoding.encodeKey), tables, &position, connection) }
+            for entry in movesLast(entries, tables) { try stamp(entry, key: keys[entry.seq].map(SyncValueCoding.encodeKey), tables, &position.clock, origin: position.origin, connection) }
         } else {
             try connection.execute("CREATE TEMP TABLE \(keysTable) (seq INTEGER PRIMARY KEY, row_key TEXT NOT NULL)")
             defer { try? connection.execute("DROP TABLE IF EXISTS temp.\(keysTable)") }
@@ -71,7 +71,7 @@ enum Outbox {
                 for row in try connection.statement("SELECT seq, row_key FROM temp.\(keysTable) WHERE seq > ? AND seq <= ?").rows([.integer(lower), .integer(upper)]) {
                     if case .integer(let seq) = row[0], case .text(let key) = row[1] { keys[seq] = key }
                 }
-                for entry in try entries(after: lower, through: upper, connection) { try stamp(entry, key: keys[entry.seq], tables, &position, connection) }
+                for entry in try entries(after: lower, through: upper, connection) { try stamp(entry, key: keys[entry.seq], tables, &position.clock, origin: position.origin, connection) }
                 lower = upper
             }
         }
@@ -108,20 +108,45 @@ enum Outbox {
         try Journal.entries(after: lower, limit: Int(upper - lower), connection).filter { $0.seq <= upper }
     }
 
+    /// Stamps, as this replica's own pending changes, the journal entries after `seq` that
+    /// are not of the rows `besides` names (by table and encoded key): what the schema's foreign
+    /// key actions did when sync wrote a pending change of this replica's again.
+    ///
+    /// A pending delete written again after a downloaded change that references its row (set
+    /// aside, then replayed) sets that reference to `NULL` here (or deletes the row, or sets its
+    /// default). The replica that made the delete did not have the reference then, so its
+    /// journal held no such change; every other replica's delete acts on the reference too, but
+    /// as a side effect no register records, and a pending change of the reference that later
+    /// lost went back to the value before the delete (chaos seed 7, issue 39). Stamped, the
+    /// action's effects are changes in the log like those of a delete made with the reference
+    /// present.
+    static func stampActions(
+        after seq: Int64, besides: (_ table: String, _ key: String) -> Bool, _ tables: SyncedTables,
+        clock: inout HybridLogicalClock, origin: String, _ connection: Connection
+    ) throws {
+        let entries = try Journal.entries(after: seq, connection)
+        guard !entries.isEmpty else { return }
+        let keys = try Journal.keysAtWrite(entries, keyColumns: { tables.byName[$0]?.primaryKey }, connection)
+        for entry in entries {
+            guard let key = keys[entry.seq].map(SyncValueCoding.encodeKey), !besides(entry.table, key) else { continue }
+            try stamp(entry, key: key, tables, &clock, origin: origin, connection)
+        }
+    }
+
     /// Stamps one journal entry (with its row's key then) into the outbox.
-    private static func stamp(_ entry: Change, key: String?, _ tables: SyncedTables, _ position: inout ReplicaState.Position, _ connection: Connection) throws {
+    private static func stamp(_ entry: Change, key: String?, _ tables: SyncedTables, _ clock: inout HybridLogicalClock, origin: String, _ connection: Connection) throws {
         guard let table = tables.byName[entry.table], let key else { return }
-        position.clock = .next(after: position.clock, wallClock: entry.timestamp)
+        clock = .next(after: clock, wallClock: entry.timestamp)
         let payload: String? = switch entry.operation {
         case .insert: entry.row.map(SyncValueCoding.encodeRow)
         case .update: SyncValueCoding.encode(entry.newValue ?? .null)
         case .delete: nil
         }
         let syncEntry = SyncEntry(
-            originSeq: 0, clock: position.clock, table: table.name, key: key,
+            originSeq: 0, clock: clock, table: table.name, key: key,
             operation: entry.operation, column: entry.column, payload: payload
         )
-        try add(syncEntry, origin: position.origin, connection)
+        try add(syncEntry, origin: origin, connection)
     }
 
     /// The entry with outbox seq `seq`, if it is still to upload.
