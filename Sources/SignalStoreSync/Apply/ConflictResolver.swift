@@ -236,8 +236,15 @@ final class ConflictResolver {
     /// here with the email that another customer here gave up, restored before that one, broke
     /// UNIQUE, and a downloaded order for it was refused here only (issue 39, report 1, seen by
     /// the chaos test).
+    ///
+    /// A round that moves none is a cycle: each row holds a UNIQUE value that another one's
+    /// server state has (this replica gave customer 21's new email to 11 and a new one to 21,
+    /// while the log gave 11 that new one: chaos seed 25, issue 39). The waiting rows' UNIQUE
+    /// columns are then emptied first (``vacateUniqueColumns(of:)``), once, and the rows go back
+    /// from there; a cycle that passes only through `NOT NULL` columns still throws.
     func writeServerStates(_ rows: [PendingRow]) throws {
         var queue = try setAsideOrder(rows)
+        var vacated = false
         while !queue.isEmpty {
             var waiting: [PendingRow] = []
             var failure: SQLiteError?
@@ -249,9 +256,30 @@ final class ConflictResolver {
                     failure = error
                 }
             }
-            if let failure, waiting.count == queue.count { throw failure }
+            if let failure, waiting.count == queue.count {
+                guard !vacated, try vacateUniqueColumns(of: waiting) else { throw failure }
+                vacated = true
+            }
             queue = waiting
         }
+    }
+
+    /// Sets to `NULL` the set-aside columns of `rows` (all of a whole row's) that a UNIQUE
+    /// key of plain columns holds and that may be `NULL`, so the rows can take their server
+    /// states in any order; returns whether it emptied any. Only on the way to the server
+    /// state: the next writes of these rows overwrite every column it empties.
+    func vacateUniqueColumns(of rows: [PendingRow]) throws -> Bool {
+        var emptied = false
+        for row in rows where try localRow(row.table, row.key) != nil {
+            let unique = Set(row.table.uniqueKeys.filter { !$0.readsAnyColumn }.flatMap(\.columns))
+            let nullable = Set(row.table.schema.columns.filter { !$0.notNull }.map(\.name))
+            let setAside = row.isWholeRow ? row.table.columns : row.registers.compactMap(\.column)
+            let columns = setAside.filter { unique.contains($0) && nullable.contains($0) }
+            guard !columns.isEmpty else { continue }
+            try KeyedRow.update(columns, to: [:], key: row.key, in: row.table.schema, connection)
+            emptied = true
+        }
+        return emptied
     }
 
     /// `rows` (the oldest pending change first) in the order that puts them back to the server
