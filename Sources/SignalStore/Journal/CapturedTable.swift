@@ -9,6 +9,10 @@ package struct CapturedTable: Sendable, Equatable {
     package let schema: TableSchema
     /// Its columns' names, in schema order.
     package let columns: [String]
+    /// The declared primary key's columns, in key order; empty when the table declares none
+    /// (its rows are named by rowid only, which differs between databases). Read once: sync
+    /// asks for it per applied entry.
+    package let primaryKey: [String]
     /// Every UNIQUE constraint, UNIQUE index and non-rowid primary key: what a `REPLACE` can
     /// evict a row by, besides the rowid.
     package let uniqueKeys: [UniqueKey]
@@ -20,9 +24,6 @@ package struct CapturedTable: Sendable, Equatable {
     package var name: String { schema.name }
     /// The column that aliases the rowid (an `INTEGER PRIMARY KEY`), if any.
     package var rowIDAlias: String? { schema.rowIDAlias }
-    /// The declared primary key's columns, in key order; empty when the table declares none
-    /// (its rows are named by rowid only, which differs between databases).
-    package var primaryKey: [String] { schema.primaryKey }
 
     /// The captured tables of the database on `connection`, by name.
     package static func all(_ connection: Connection) throws -> [CapturedTable] {
@@ -40,7 +41,7 @@ package struct CapturedTable: Sendable, Equatable {
     private static func read(_ table: String, foreignKeys: [String: [ForeignKey]], _ connection: Connection) throws -> CapturedTable? {
         guard let schema = try TableSchema.read(table, connection) else { return nil }
         return CapturedTable(
-            schema: schema, columns: schema.columnNames, uniqueKeys: try UniqueKey.all(of: table, connection),
+            schema: schema, columns: schema.columnNames, primaryKey: schema.primaryKey, uniqueKeys: try UniqueKey.all(of: table, connection),
             referencedBy: DeleteRuleTriggers.enforced(referencing: schema, amongKeysOf: foreignKeys)
         )
     }

@@ -209,24 +209,24 @@ final class RemoteApplier {
 
     private func applyInsert(_ remote: RemoteEntry, _ table: CapturedTable, _ rowID: Int64?, fromServer: Bool) throws -> Bool {
         let entry = remote.entry
-        guard let payload = entry.payload, let inserted = SyncValueCoding.decodeRow(payload) else {
+        guard let payload = entry.payload, let inserted = SyncValueCoding.decodeRowInOrder(payload) else {
             throw SyncError(.server, "the server's log holds an insert into '\(entry.table)' without a readable row (position \(remote.position)); the log was changed by hand", table: entry.table)
         }
-        try table.checkColumns(inserted.keys, writtenBy: remote)
+        var columns = inserted.map(\.column), values = inserted.map(\.value)
+        try table.checkColumns(columns, writtenBy: remote)
         guard try StampTable.raise(.insert, entry.table, entry.key, to: remote.stamp, value: payload, fromServer: fromServer, connection) else { return false }
         insertStamps[RowName(table: entry.table, key: entry.key)] = remote.stamp
         let later = try StampTable.laterRegisters(entry.table, entry.key, connection)
         if let deleted = later.delete, deleted.stamp > remote.stamp { return false }
         // This insert is now the row's latest incarnation; later updates keep their values.
-        var row = inserted
         for (column, register) in later.columns where register.stamp > remote.stamp && table.columns.contains(column) {
-            row[column] = register.value.flatMap(SyncValueCoding.decode) ?? .null
+            let value = register.value.flatMap(SyncValueCoding.decode) ?? .null
+            if let index = columns.firstIndex(of: column) { values[index] = value } else { columns.append(column); values.append(value) }
         }
-        let columns = row.keys.sorted()
         if let rowID {
-            try rowWrite(.update, table, columns).run(columns.map { row[$0] ?? .null } + [.integer(rowID)])
+            try rowWrite(.update, table, columns).run(values + [.integer(rowID)])
         } else {
-            try rowWrite(.insert, table, columns).run(columns.map { row[$0] ?? .null })
+            try rowWrite(.insert, table, columns).run(values)
             rowIDs[RowName(table: entry.table, key: entry.key)] = connection.lastInsertRowID
         }
         return true
@@ -242,12 +242,16 @@ final class RemoteApplier {
 
     /// The batch's row writes, prepared once: an entry's SQL is not built and looked up again.
     private var rowWrites: [RowWrite: Statement] = [:]
+    /// The last row write: a batch's entries mostly come in runs of one shape, which a
+    /// comparison finds without hashing every column's name.
+    private var lastRowWrite: (write: RowWrite, statement: Statement)?
 
     private func rowWrite(_ kind: RowWrite.Kind, _ table: CapturedTable, _ columns: [String]) throws -> Statement {
         let write = RowWrite(kind: kind, table: table.name, columns: columns)
-        if let statement = rowWrites[write] { return statement }
-        let statement = try connection.statement(kind == .insert ? RowSQL.insert(into: table.name, columns: columns) : RowSQL.update(table.name, columns: columns))
+        if let last = lastRowWrite, last.write == write { return last.statement }
+        let statement = try rowWrites[write] ?? connection.statement(kind == .insert ? RowSQL.insert(into: table.name, columns: columns) : RowSQL.update(table.name, columns: columns))
         rowWrites[write] = statement
+        lastRowWrite = (write, statement)
         return statement
     }
 

@@ -33,45 +33,26 @@ enum SyncValueCoding {
 
     /// The value that ``encode(_:)`` wrote, or `nil` if `json` is not one.
     static func decode(_ json: String) -> SQLiteValue? {
-        JSONValue(parsing: json).flatMap(value(from:))
+        LogValueReader.value(json)
     }
 
     /// The values of a row key, or `nil` if `json` is not one.
     static func decodeKey(_ json: String) -> [SQLiteValue]? {
-        guard case .array(let items)? = JSONValue(parsing: json) else { return nil }
-        var values: [SQLiteValue] = []
-        values.reserveCapacity(items.count)
-        for item in items {
-            guard let value = value(from: item) else { return nil }
-            values.append(value)
-        }
-        return values
+        LogValueReader.key(json)
     }
 
     /// The columns of a row, or `nil` if `json` is not one.
     static func decodeRow(_ json: String) -> [String: SQLiteValue]? {
-        guard case .object(let members)? = JSONValue(parsing: json) else { return nil }
+        guard let members = LogValueReader.row(json) else { return nil }
         var row: [String: SQLiteValue] = Dictionary(minimumCapacity: members.count)
-        for (column, item) in members {
-            guard let value = value(from: item) else { return nil }
-            row[column] = value
-        }
+        for (column, value) in members { row[column] = value }
         return row
     }
 
-    private static func value(from json: JSONValue) -> SQLiteValue? {
-        switch json {
-        case .null: return .null
-        case .object(let members) where members.count == 1:
-            switch members[0] {
-            case ("i", .integer(let number)): return .integer(number)
-            case ("r", .string(let text)): return Double(text).map(SQLiteValue.real)
-            case ("t", .string(let text)): return .text(text)
-            case ("b", .string(let base64)): return Data(base64Encoded: base64).map(SQLiteValue.blob)
-            default: return nil
-            }
-        default: return nil
-        }
+    /// The columns of a row in the order ``encodeRow(_:)`` wrote them (by name), or `nil` if
+    /// `json` is not one.
+    static func decodeRowInOrder(_ json: String) -> [(column: String, value: SQLiteValue)]? {
+        LogValueReader.row(json)
     }
 }
 #endif
