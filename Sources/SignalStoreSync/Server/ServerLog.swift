@@ -216,8 +216,17 @@ struct ServerLog: Sendable {
     static func entries(_ rows: PostgresRowSequence, after position: Int64) async throws -> (entries: [RemoteEntry], through: Int64) {
         var entries: [RemoteEntry] = []
         var through = position
-        for try await (position, entryOrigin, seq, hlc, table, key, op, column, payload, scope, previousScope, carried)
-            in rows.decode((Int64, String, Int64, Int64, String, String, String, String, String, String?, String?, String?).self) {
+        // Cell by cell: decoding the row as one 12-tuple looked its generic type up per row,
+        // a cost a big transaction's download paid 50,000 times.
+        for try await row in rows {
+            var cells = row.makeIterator()
+            func next<Value: PostgresDecodable>(_: Value.Type) throws -> Value {
+                guard let cell = cells.next() else { throw SyncError(.server, "the server's log returned fewer columns than asked for; the log was changed by hand") }
+                return try cell.decode(Value.self)
+            }
+            let position = try next(Int64.self), entryOrigin = try next(String.self), seq = try next(Int64.self), hlc = try next(Int64.self)
+            let table = try next(String.self), key = try next(String.self), op = try next(String.self), column = try next(String.self)
+            let payload = try next(String.self), scope = try next(String?.self), previousScope = try next(String?.self), carried = try next(String?.self)
             through = position
             var entry = try RemoteEntry(position: position, origin: entryOrigin, originSeq: seq, clock: hlc, table: table, key: key,
                                         operation: op, column: column, payload: payload)
