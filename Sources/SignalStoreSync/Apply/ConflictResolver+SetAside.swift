@@ -69,7 +69,12 @@ extension ConflictResolver {
         } catch let error as SQLiteError where error.code == SQLiteError.constraint {
             throw SetAsideFailure(error: error)
         }
-        let result = try body()
+        setAside = Set(ordered.map(\.name))
+        let result: Result
+        do {
+            defer { setAside = [] }
+            result = try body()
+        }
         let setAside = Set(ordered.map(\.name))
         var lost: [String: String] = [:]   // row name → what made it lose
         for step in try replaySteps(ordered) {
@@ -238,13 +243,29 @@ extension ConflictResolver {
     /// Writes the row's set-aside registers as they were here before. A row deleted here and
     /// inserted again is deleted first: the delete's `ON DELETE` action acts on the rows that
     /// reference it now, as where the log puts the delete.
+    ///
+    /// Pending column changes of a row that was not here (another replica deleted it) go on the
+    /// row if the downloaded change brought it back, as they do where the log puts them after
+    /// that insert (chaos seed 24).
     func writePending(_ row: PendingRow, local: [String: SQLiteValue]?) throws {
         if row.isWholeRow {
             if local != nil, row.registers.contains(.delete) { try writeWholeRow(row, nil) }
             try writeWholeRow(row, local)
         } else if let local {
             try writeColumns(row, from: local)
+        } else {
+            try writeColumns(row, from: pendingValues(of: row))
         }
+    }
+
+    /// The values of the row's set-aside column registers as this replica has them.
+    func pendingValues(of row: PendingRow) throws -> [String: SQLiteValue] {
+        var values: [String: SQLiteValue] = [:]
+        for case .column(let column) in row.registers {
+            let stored = try StampTable.stamp(row.table.name, row.encodedKey, .column(column), connection)
+            values[column] = stored?.value.flatMap(SyncValueCoding.decode) ?? .null
+        }
+        return values
     }
 
     func writeColumns(_ row: PendingRow, from values: [String: SQLiteValue]) throws {

@@ -31,6 +31,15 @@ final class ConflictResolver {
     /// The latest clock this replica knows of: its own, then each downloaded entry's as it is
     /// applied. What a replayed change's foreign key actions did is stamped after it.
     var clock: HybridLogicalClock
+    /// The rows (by ``PendingRow/name``) set aside while a downloaded change is written under
+    /// them (``rebase(_:collidedWith:_:)``): their pending registers wait, and the change meets
+    /// the rows as the log has them.
+    var setAside: Set<String> = []
+
+    /// Whether the row `key` of `table` is set aside now.
+    func isSetAside(_ table: String, _ key: String) -> Bool {
+        !setAside.isEmpty && setAside.contains("\(table) \(key)")
+    }
 
     init(tables: SyncedTables, connection: Connection, origin: String, clock: HybridLogicalClock) {
         self.tables = tables

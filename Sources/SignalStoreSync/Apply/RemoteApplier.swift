@@ -216,7 +216,10 @@ final class RemoteApplier {
         try table.checkColumns(columns, writtenBy: remote)
         guard try StampTable.raise(.insert, entry.table, entry.key, to: remote.stamp, value: payload, fromServer: fromServer, connection) else { return false }
         insertStamps[RowName(table: entry.table, key: entry.key)] = remote.stamp
-        let later = try StampTable.laterRegisters(entry.table, entry.key, connection)
+        // A row set aside under this insert takes the server's later registers: its own pending
+        // ones are applied again after it (one that outlived the insert by its stamp would
+        // otherwise meet the rows with its value here, and the insert would lose: chaos seed 24).
+        let later = try StampTable.laterRegisters(entry.table, entry.key, server: resolver.isSetAside(entry.table, entry.key), connection)
         if let deleted = later.delete, deleted.stamp > remote.stamp { return false }
         // This insert is now the row's latest incarnation; later updates keep their values.
         for (column, register) in later.columns where register.stamp > remote.stamp && table.columns.contains(column) {

@@ -4,11 +4,14 @@ import SignalStore
 /// What the stamps table says of a row beyond its own registers: the later registers of a row,
 /// and the row as the server's log left it.
 extension StampTable {
-    /// The delete and update registers of a row, in one read.
-    static func laterRegisters(_ table: String, _ key: String, _ connection: Connection) throws -> LaterRegisters {
+    /// The delete and update registers of a row, in one read: as this replica has them, or
+    /// as the server's log has them (`server`: this replica's pending changes left out).
+    static func laterRegisters(_ table: String, _ key: String, server: Bool = false, _ connection: Connection) throws -> LaterRegisters {
         var result = LaterRegisters()
-        for row in try connection.statement("SELECT col, hlc, origin, value FROM \(name) WHERE tbl = ? AND row_key = ? AND col <> '#insert'")
-            .rows([.text(table), .text(key)]) {
+        let sql = server
+            ? "SELECT col, base_hlc, base_origin, base_value FROM \(name) WHERE tbl = ? AND row_key = ? AND col <> '#insert' AND base_hlc IS NOT NULL"
+            : "SELECT col, hlc, origin, value FROM \(name) WHERE tbl = ? AND row_key = ? AND col <> '#insert'"
+        for row in try connection.statement(sql).rows([.text(table), .text(key)]) {
             guard case .text(let name) = row[0], let stamp = storedStamp(row[1], row[2], row[3]) else { continue }
             switch Register(name: name) {
             case .delete: result.delete = stamp
