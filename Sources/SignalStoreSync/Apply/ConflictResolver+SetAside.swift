@@ -69,17 +69,17 @@ extension ConflictResolver {
         } catch let error as SQLiteError where error.code == SQLiteError.constraint {
             throw SetAsideFailure(error: error)
         }
-        setAside = Set(ordered.map(\.name))
+        let names = Set(ordered.map(\.name))
+        setAside = names
         let result: Result
         do {
             defer { setAside = [] }
             result = try body()
         }
-        let setAside = Set(ordered.map(\.name))
         var lost: [String: String] = [:]   // row name → what made it lose
         for step in try replaySteps(ordered) {
             let item = saved[step.index]
-            guard let rule = try reapplied(step.row, local: item.local, besides: setAside) else { continue }
+            guard let rule = try reapplied(step.row, local: item.local, besides: names) else { continue }
             var reason = collidedWith
             if let parent = parents[item.row.name], let parentLost = lost[parent.name] {
                 reason = "\(parent.describeChange) from this replica, which lost to \(parentLost)"
@@ -122,12 +122,12 @@ extension ConflictResolver {
     /// What the schema's foreign key actions did to other rows than the set-aside ones
     /// (`besides`, by ``PendingRow/name``) becomes this replica's pending changes
     /// (``Outbox/stampActions(after:besides:_:clock:origin:_:)``).
-    func reapplied(_ row: PendingRow, local: [String: SQLiteValue]?, besides setAside: Set<String>) throws -> String? {
+    func reapplied(_ row: PendingRow, local: [String: SQLiteValue]?, besides names: Set<String>) throws -> String? {
         do {
             try connection.transaction {
                 let before = try Journal.highestSeq(connection)
                 try writePending(row, local: local)
-                try Outbox.stampActions(after: before, besides: { setAside.contains("\($0) \($1)") }, tables, clock: &clock, origin: origin, connection)
+                try Outbox.stampActions(after: before, besides: { names.contains(PendingRow.name($0, $1)) }, tables, clock: &clock, origin: origin, connection)
             }
             return nil
         } catch let error as SQLiteError where error.code == SQLiteError.constraint {

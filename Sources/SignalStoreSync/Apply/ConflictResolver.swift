@@ -38,7 +38,7 @@ final class ConflictResolver {
 
     /// Whether the row `key` of `table` is set aside now.
     func isSetAside(_ table: String, _ key: String) -> Bool {
-        !setAside.isEmpty && setAside.contains("\(table) \(key)")
+        !setAside.isEmpty && setAside.contains(PendingRow.name(table, key))
     }
 
     init(tables: SyncedTables, connection: Connection, origin: String, clock: HybridLogicalClock) {
@@ -56,7 +56,10 @@ final class ConflictResolver {
 
         var encodedKey: String { SyncValueCoding.encodeKey(key) }
         /// The table and key, naming the row among others.
-        var name: String { "\(table.name) \(encodedKey)" }
+        var name: String { Self.name(table.name, encodedKey) }
+
+        /// The name of the row `key` (encoded) of `table`.
+        static func name(_ table: String, _ key: String) -> String { "\(table) \(key)" }
         /// The set-aside change, as a conflict describes it.
         var describeChange: String {
             let register = registers.first ?? .insert
