@@ -27,8 +27,8 @@ struct LogValueReader {
         read(json) { reader in
             var values: [SQLiteValue] = []
             try reader.expect(UInt8(ascii: "["))
-            if try !reader.consume(UInt8(ascii: "]")) {
-                repeat { values.append(try reader.value()) } while try reader.consume(UInt8(ascii: ","))
+            if !reader.consume(UInt8(ascii: "]")) {
+                repeat { values.append(try reader.value()) } while reader.consume(UInt8(ascii: ","))
                 try reader.expect(UInt8(ascii: "]"))
             }
             return values
@@ -40,12 +40,12 @@ struct LogValueReader {
         read(json) { reader in
             var members: [(column: String, value: SQLiteValue)] = []
             try reader.expect(UInt8(ascii: "{"))
-            if try !reader.consume(UInt8(ascii: "}")) {
+            if !reader.consume(UInt8(ascii: "}")) {
                 repeat {
                     let column = try reader.string()
                     try reader.expect(UInt8(ascii: ":"))
                     members.append((column, try reader.value()))
-                } while try reader.consume(UInt8(ascii: ","))
+                } while reader.consume(UInt8(ascii: ","))
                 try reader.expect(UInt8(ascii: "}"))
             }
             return members
@@ -67,7 +67,7 @@ struct LogValueReader {
 
     private mutating func value() throws -> SQLiteValue {
         skipWhitespace()
-        if try consumeLiteral("null") { return .null }
+        if consumeLiteral("null") { return .null }
         try expect(UInt8(ascii: "{"))
         let tag = try string()
         try expect(UInt8(ascii: ":"))
@@ -158,7 +158,7 @@ struct LogValueReader {
     private mutating func unicodeScalar() throws -> Unicode.Scalar {
         let first = try hex4()
         if (0xD800..<0xDC00).contains(first) {
-            guard try consumeLiteral("\\u") else { throw Malformed() }
+            guard consumeLiteral("\\u") else { throw Malformed() }
             let second = try hex4()
             guard (0xDC00..<0xE000).contains(second), let scalar = Unicode.Scalar(0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00)) else { throw Malformed() }
             return scalar
@@ -194,7 +194,7 @@ struct LogValueReader {
     }
 
     /// Skips whitespace; then consumes `byte` and returns `true` if it is next.
-    private mutating func consume(_ byte: UInt8) throws -> Bool {
+    private mutating func consume(_ byte: UInt8) -> Bool {
         skipWhitespace()
         guard index < bytes.count, bytes[index] == byte else { return false }
         index += 1
@@ -202,10 +202,10 @@ struct LogValueReader {
     }
 
     private mutating func expect(_ byte: UInt8) throws {
-        guard try consume(byte) else { throw Malformed() }
+        guard consume(byte) else { throw Malformed() }
     }
 
-    private mutating func consumeLiteral(_ literal: StaticString) throws -> Bool {
+    private mutating func consumeLiteral(_ literal: StaticString) -> Bool {
         let count = literal.utf8CodeUnitCount
         guard index + count <= bytes.count else { return false }
         let matches = literal.withUTF8Buffer { expected in
