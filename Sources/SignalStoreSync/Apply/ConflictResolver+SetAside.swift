@@ -92,7 +92,9 @@ extension ConflictResolver {
 
     /// The set-aside changes of `rows` in the order they were made here (by their latest
     /// pending seq), a row's changes made one after another kept together (one statement's,
-    /// which a CHECK may read together); with the index in `rows` of each step's row.
+    /// which a CHECK may read together); with the index in `rows` of each step's row. A delete
+    /// followed by an insert of the row are two steps: the insert can lose while the delete
+    /// stands, as where the outbox is replayed entry by entry (``RemoteApplier/settlePending()``).
     ///
     /// Row by row, a later change of one row could go back before an earlier one of another:
     /// a customer's new email, taken after another customer here was deleted, went back while
@@ -107,7 +109,7 @@ extension ConflictResolver {
         changes.sort { ($0.seq, $0.index) < ($1.seq, $1.index) }
         var steps: [(index: Int, row: PendingRow)] = []
         for change in changes {
-            if let last = steps.last, last.index == change.index {
+            if let last = steps.last, last.index == change.index, !(last.row.registers.contains(.delete) && change.register == .insert) {
                 steps[steps.count - 1].row = PendingRow(table: last.row.table, key: last.row.key, registers: last.row.registers + [change.register])
             } else {
                 let row = rows[change.index]
@@ -195,14 +197,32 @@ extension ConflictResolver {
             recorded += 1
         }
         var undone = row.registers
+        let deleteStands = try deleteStandsBefore(row)
         if row.registers.contains(.insert) {
-            undone += try StampTable.states(row.table.name, row.encodedKey, connection).filter { $0.value.isPending(origin: origin) && !undone.contains($0.key) }.map(\.key)
+            undone += try StampTable.states(row.table.name, row.encodedKey, connection)
+                .filter { $0.value.isPending(origin: origin) && !undone.contains($0.key) && !($0.key == .delete && deleteStands) }.map(\.key)
         }
         for register in undone {
             try Outbox.remove(register, row.table.name, row.encodedKey, connection)
             try StampTable.restoreServerState(register, row.table.name, row.encodedKey, connection)
         }
-        try writeServerState(row)
+        if deleteStands {
+            try writeWholeRow(row, nil)
+        } else {
+            try writeServerState(row)
+        }
+    }
+
+    /// Whether `row` is a losing insert of a row this replica deleted before it inserted it
+    /// again: the delete is a change of its own, which stands (the row stays deleted), as when
+    /// the outbox is replayed entry by entry. Taken along with the insert, it was gone from
+    /// the outbox while what its `ON DELETE SET NULL` did stayed here (chaos seed 2 with
+    /// faults: an order kept `NULL` here and its customer everywhere else).
+    func deleteStandsBefore(_ row: PendingRow) throws -> Bool {
+        guard row.registers.contains(.insert), !row.registers.contains(.delete),
+              let insert = try Outbox.latestPendingSeq(.insert, row.table.name, row.encodedKey, connection),
+              let delete = try Outbox.latestPendingSeq(.delete, row.table.name, row.encodedKey, connection) else { return false }
+        return delete < insert
     }
 
     static func describe(_ remote: RemoteEntry) -> String {
@@ -248,7 +268,9 @@ extension ConflictResolver {
     /// row if the downloaded change brought it back, as they do where the log puts them after
     /// that insert (chaos seed 24).
     func writePending(_ row: PendingRow, local: [String: SQLiteValue]?) throws {
-        if row.isWholeRow {
+        if row.registers == [.delete] {
+            try writeWholeRow(row, nil)   // its own step: a later insert of the row is the next
+        } else if row.isWholeRow {
             if local != nil, row.registers.contains(.delete) { try writeWholeRow(row, nil) }
             try writeWholeRow(row, local)
         } else if let local {
