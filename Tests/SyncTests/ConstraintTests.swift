@@ -305,6 +305,36 @@ struct ConstraintTests {
         #expect(Set(syncC.conflicts.value.map(\.operation)) == [.insert, .update], "\(syncC.conflicts.value)")
     }
 
+    @Test("issue 39, chaos seed 7 with faults: A deleted and inserted again customer 6, whose email the log holds, and gave that email to customer 8, which it inserted, deleted and inserted again before uploading; B's order for customer 6 is applied on A (before, setting A's pending rows aside left out customer 8, and A refused B's order with customers' UNIQUE rule)")
+    func pendingRowDeletedAndInsertedAgainBeforeTheServerHadIt() async throws {
+        let folder = TemporaryDirectory()
+        let url = try TestServer.freshURL()
+        let a = try replica(folder, "a"), b = try replica(folder, "b")
+        let syncA = try a.client(url), syncB = try b.client(url)
+        try sqlite3(a.path, "INSERT INTO customers VALUES (6, 'six', 'c12@example.com')")
+        for client in [syncA, syncB] { try await client.syncOnce() }
+        try sqlite3(a.path, "DELETE FROM customers WHERE id = 6")
+        try sqlite3(a.path, "INSERT INTO customers VALUES (6, 'six again', 'c11@example.com')")
+        try sqlite3(a.path, "INSERT INTO customers VALUES (8, 'eight', 'c7@example.com')")
+        try sqlite3(a.path, "DELETE FROM customers WHERE id = 8")
+        try sqlite3(a.path, "INSERT INTO customers VALUES (8, 'eight again', 'c12@example.com')")
+        try sqlite3(b.path, "INSERT INTO orders (id, purchase_num, status, customer_id) VALUES (59, 1, 'new', 6)")
+        try await syncB.syncOnce()
+        // The log: B's order for customer 6, then A's delete of 6 (which sets the order to
+        // NULL), A's new 6 and A's 8, which all fit.
+        for client in [syncA, syncB] { try await client.syncOnce() }
+
+        let rowsA = try everything(a)
+        #expect(rowsA.map(Self.withoutOrderDetails) == [
+            "customers 6 | 'six again' | 'c11@example.com'", "customers 8 | 'eight again' | 'c12@example.com'", "orders 59 | NULL",
+        ])
+        #expect(try everything(b) == rowsA)
+        let late = try replica(folder, "late")
+        try await late.client(url).syncOnce()
+        #expect(try everything(late) == rowsA)
+        #expect(syncA.conflicts.value.isEmpty && syncB.conflicts.value.isEmpty, "\(syncA.conflicts.value) \(syncB.conflicts.value)")
+    }
+
     /// An `orders` line of ``everything(_:)`` as its id and customer only.
     static func withoutOrderDetails(_ line: String) -> String {
         guard line.hasPrefix("orders ") else { return line }
