@@ -335,6 +335,31 @@ struct ConstraintTests {
         #expect(syncA.conflicts.value.isEmpty && syncB.conflicts.value.isEmpty, "\(syncA.conflicts.value) \(syncB.conflicts.value)")
     }
 
+    @Test("issue 39, chaos seed 10 with faults: A deleted customer 19, inserted it again and inserted order 15 for it; C's later insert of order 15 for customer 19 comes first in the log and stands on A too, where A's own order 15 was set aside under it and, applied again, overwrote it")
+    func pendingInsertSetAsideUnderALaterInsertOfItsRow() async throws {
+        let folder = TemporaryDirectory()
+        let url = try TestServer.freshURL()
+        let a = try replica(folder, "a"), c = try replica(folder, "c")
+        let syncA = try a.client(url), syncC = try c.client(url)
+        try sqlite3(a.path, "INSERT INTO customers VALUES (19, 'nineteen', NULL)")
+        for client in [syncA, syncC] { try await client.syncOnce() }
+        try sqlite3(a.path, "DELETE FROM customers WHERE id = 19")
+        try sqlite3(a.path, "INSERT INTO customers VALUES (19, 'nineteen again', NULL)")
+        try sqlite3(a.path, "INSERT INTO orders (id, purchase_num, status, customer_id) VALUES (15, 1, 'from a', 19)")
+        // Stamped later than A's: C's insert of order 15 is the row's latest incarnation.
+        try sqlite3(c.path, "INSERT INTO orders (id, purchase_num, status, customer_id) VALUES (15, 2, 'from c', 19)")
+        // The log: C's order, then A's delete of 19 (which sets it to NULL), A's 19 and A's
+        // order 15, older than C's.
+        for client in [syncC, syncA, syncC] { try await client.syncOnce() }
+
+        let rowsA = try everything(a)
+        #expect(try rows(a, "SELECT id, purchase_num, status, customer_id FROM orders") == [[.integer(15), .integer(2), .text("from c"), .null]])
+        #expect(try everything(c) == rowsA)
+        let late = try replica(folder, "late")
+        try await late.client(url).syncOnce()
+        #expect(try everything(late) == rowsA)
+    }
+
     /// An `orders` line of ``everything(_:)`` as its id and customer only.
     static func withoutOrderDetails(_ line: String) -> String {
         guard line.hasPrefix("orders ") else { return line }

@@ -79,12 +79,12 @@ extension ConflictResolver {
         var lost: [String: String] = [:]   // row name → what made it lose
         for step in try replaySteps(ordered) {
             let item = saved[step.index]
-            guard let rule = try reapplied(step.row, local: item.local, besides: names) else { continue }
+            guard let row = try stillPending(step.row), let rule = try reapplied(row, local: item.local, besides: names) else { continue }
             var reason = collidedWith
             if let parent = parents[item.row.name], let parentLost = lost[parent.name] {
                 reason = "\(parent.describeChange) from this replica, which lost to \(parentLost)"
             }
-            try lose(step.row, local: item.local, rule: rule, collidedWith: reason)
+            try lose(row, local: item.local, rule: rule, collidedWith: reason)
             lost[item.row.name] = reason
         }
         return result
@@ -117,6 +117,23 @@ extension ConflictResolver {
             }
         }
         return steps
+    }
+
+    /// `row` with only the registers whose pending change the downloaded change left standing,
+    /// or `nil` if none is: a later insert of the row from the log is its latest incarnation,
+    /// so this replica's older insert, and a delete older than it, no longer act. Written
+    /// again, an order inserted here overwrote another replica's later insert of it (chaos
+    /// seed 10 with faults).
+    func stillPending(_ row: PendingRow) throws -> PendingRow? {
+        let states = try StampTable.states(row.table.name, row.encodedKey, connection)
+        let laterInsert = states[.insert].flatMap { $0.isPending(origin: origin) ? nil : $0.current.stamp }
+        let registers = row.registers.filter { register in
+            guard states[register]?.isPending(origin: origin) == true else { return false }
+            guard register == .delete, let laterInsert, let deleted = states[.delete]?.current.stamp else { return true }
+            return deleted > laterInsert
+        }
+        if registers.isEmpty { return nil }
+        return registers == row.registers ? row : PendingRow(table: row.table, key: row.key, registers: registers)
     }
 
     /// Writes a set-aside row's pending changes again; returns the rule they break, or `nil`.
