@@ -14,9 +14,9 @@ import Testing
 /// dangles, no sync process stopped, and no replica refused a change from the log.
 ///
 /// Not in the plain run: the writers race the syncs, so the interleavings differ from run to
-/// run, and not every run converges yet (issue 39 stays open): without faults 49 of 50 seeds
-/// (`SIGNALSTORE_HEAVY=1`, three runs), and 29 of 30 with 150 transactions per writer, so a plain run of
-/// two seeds would fail CI about once in twenty. `SIGNALSTORE_CHAOS=1` runs it without faults,
+/// run, and not every run converges yet (issue 39 stays open): with kills, cuts and restarts
+/// 198 of 200 seeds, without them 50 of 50 (`SIGNALSTORE_HEAVY=1`, 2026-11-26), so a plain
+/// run of a few seeds would still fail CI about once in thirty. `SIGNALSTORE_CHAOS=1` runs it without faults,
 /// `SIGNALSTORE_CHAOS=kill,cut,restart` (or some of them) with those faults too;
 /// `SIGNALSTORE_CHAOS_SEEDS=N` sets how many seeds (default 2, 50 or 200 with
 /// `SIGNALSTORE_HEAVY=1`), `SIGNALSTORE_CHAOS_TRANSACTIONS=N` the transactions per writer
