@@ -128,9 +128,9 @@ extension ConflictResolver {
         let states = try StampTable.states(row.table.name, row.encodedKey, connection)
         let laterInsert = states[.insert].flatMap { $0.isPending(origin: origin) ? nil : $0.current.stamp }
         let registers = row.registers.filter { register in
-            guard states[register]?.isPending(origin: origin) == true else { return false }
-            guard register == .delete, let laterInsert, let deleted = states[.delete]?.current.stamp else { return true }
-            return deleted > laterInsert
+            guard let state = states[register], state.isPending(origin: origin) else { return false }
+            guard register == .delete, let laterInsert else { return true }
+            return state.current.stamp > laterInsert
         }
         if registers.isEmpty { return nil }
         return registers == row.registers ? row : PendingRow(table: row.table, key: row.key, registers: registers)
