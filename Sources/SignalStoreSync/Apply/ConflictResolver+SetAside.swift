@@ -121,15 +121,17 @@ extension ConflictResolver {
 
     /// `row` with only the registers whose pending change the downloaded change left standing,
     /// or `nil` if none is: a later insert of the row from the log is its latest incarnation,
-    /// so this replica's older insert, and a delete older than it, no longer act. Written
-    /// again, an order inserted here overwrote another replica's later insert of it (chaos
-    /// seed 10 with faults).
+    /// so this replica's older insert, and a delete or a column change older than it, no
+    /// longer act (by the registers, a column holds the insert's value unless its update is
+    /// later). Written again, an order inserted here overwrote another replica's later insert
+    /// of it (chaos seed 10 with faults), and an older change of an order's `purchase_num`
+    /// overwrote the later insert's value on one replica only (chaos seed 137 with faults).
     func stillPending(_ row: PendingRow) throws -> PendingRow? {
         let states = try StampTable.states(row.table.name, row.encodedKey, connection)
         let laterInsert = states[.insert].flatMap { $0.isPending(origin: origin) ? nil : $0.current.stamp }
         let registers = row.registers.filter { register in
             guard let state = states[register], state.isPending(origin: origin) else { return false }
-            guard register == .delete, let laterInsert else { return true }
+            guard let laterInsert else { return true }
             return state.current.stamp > laterInsert
         }
         if registers.isEmpty { return nil }
