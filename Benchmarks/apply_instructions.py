@@ -21,6 +21,8 @@ import subprocess
 import sys
 import tempfile
 
+from callgrind import total_instructions
+
 STATEMENTS = 2000
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CLI = os.path.join(ROOT, ".build", "debug", "signalstore")
@@ -73,15 +75,8 @@ def workload(path, steps, count):
 def instructions(path, steps, count):
     copy = path + f".{steps}-{count}"
     shutil.copy(path, copy)
-    out = copy + ".callgrind"
-    subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable,
-                    os.path.abspath(__file__), "--workload", copy, str(steps), str(count)],
-                   check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    with open(out, encoding="utf-8") as handle:
-        for line in handle:
-            if line.startswith("summary:") or line.startswith("totals:"):
-                return int(line.split()[1])
-    sys.exit(f"error: no totals in {out}")
+    return total_instructions([sys.executable, os.path.abspath(__file__), "--workload", copy, str(steps), str(count)],
+                              copy + ".callgrind")
 
 
 def main():

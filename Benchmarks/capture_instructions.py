@@ -14,6 +14,8 @@ import subprocess
 import sys
 import tempfile
 
+from callgrind import total_instructions
+
 STATEMENTS = 2000
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CLI = os.path.join(ROOT, ".build", "debug", "signalstore")
@@ -53,15 +55,8 @@ def workload(path, operation, count):
 def instructions(path, operation, count):
     copy = path + f".{operation}{count}"
     shutil.copy(path, copy)
-    out = copy + ".callgrind"
-    subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable,
-                    os.path.abspath(__file__), "--workload", copy, operation, str(count)],
-                   check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    with open(out, encoding="utf-8") as handle:
-        for line in handle:
-            if line.startswith("summary:") or line.startswith("totals:"):
-                return int(line.split()[1])
-    sys.exit(f"error: no totals in {out}")
+    return total_instructions([sys.executable, os.path.abspath(__file__), "--workload", copy, operation, str(count)],
+                              copy + ".callgrind")
 
 
 def main():
