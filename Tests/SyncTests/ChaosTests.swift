@@ -16,8 +16,9 @@ import Testing
 /// Not in the plain run: the writers race the syncs, so the interleavings differ from run to
 /// run, and not every run converges yet (issue 39 stays open): with kills, cuts and restarts
 /// 198 of 200 seeds on 2026-11-26 and 195 of 200 on 2026-11-27, without them 50 of 50
-/// (`SIGNALSTORE_HEAVY=1`), so a plain run of two seeds would still fail CI about once in twenty. `SIGNALSTORE_CHAOS=1` runs it without faults,
-/// `SIGNALSTORE_CHAOS=kill,cut,restart` (or some of them) with those faults too;
+/// (`SIGNALSTORE_HEAVY=1`), so a plain run of two seeds would still fail CI about once in
+/// twenty. `SIGNALSTORE_CHAOS=1` runs it without faults, `SIGNALSTORE_CHAOS=kill,cut,restart`
+/// (or some of them) with those faults too;
 /// `SIGNALSTORE_CHAOS_SEEDS=N` sets how many seeds (default 2, 50 or 200 with
 /// `SIGNALSTORE_HEAVY=1`), `SIGNALSTORE_CHAOS_TRANSACTIONS=N` the transactions per writer
 /// (default 400). `SIGNALSTORE_CHAOS_EVIDENCE=DIR` keeps a failed seed's databases and the
