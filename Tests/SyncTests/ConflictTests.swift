@@ -145,6 +145,23 @@ struct ServerLogOracle {
         return result.output.split(separator: "\n").map(String.init)
     }
 
+    /// Appends entries to the log as other replicas' uploads would (origin, origin seq, stamp,
+    /// table, encoded key, operation, column, encoded payload): a log whose entries a test
+    /// chooses, stamps included.
+    func append(_ entries: [(origin: String, seq: Int64, hlc: Int64, table: String, key: String, operation: String, column: String?, payload: String?)]) throws {
+        let literal = { (text: String?) in text.map { "'" + $0.replacingOccurrences(of: "'", with: "''") + "'" } ?? "NULL" }
+        let values = entries.enumerated().map { index, entry in
+            "(\(index), \(literal(entry.origin)), \(entry.seq)::bigint, \(entry.hlc)::bigint, \(literal(entry.table)), \(literal(entry.key)), \(literal(entry.operation)), \(literal(entry.column))::text, \(literal(entry.payload))::text)"
+        }
+        _ = try query("""
+            INSERT INTO %s.log (position, origin, origin_seq, hlc, tbl, row_key, op, col, payload)
+            SELECT counter.next + v.n, v.origin, v.seq, v.hlc, v.tbl, v.row_key, v.op, v.col, v.payload
+            FROM %s.counter, (VALUES \(values.joined(separator: ", "))) AS v(n, origin, seq, hlc, tbl, row_key, op, col, payload)
+            WHERE counter.id = 1;
+            UPDATE %s.counter SET next = next + \(entries.count) WHERE id = 1
+            """)
+    }
+
     /// The rows the documented rule makes of the log: a row exists when its latest insert is
     /// later than its latest delete; each column holds the latest update's value if that update
     /// is later than the insert, else the insert's value. Keyed by the first key column.

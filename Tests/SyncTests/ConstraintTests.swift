@@ -305,6 +305,43 @@ struct ConstraintTests {
         #expect(Set(syncC.conflicts.value.map(\.operation)) == [.insert, .update], "\(syncC.conflicts.value)")
     }
 
+    @Test("issue 39, chaos seed 193 with faults: the log's delete of customer 7 sets order 20 to NULL as a foreign key action that no entry names; A, whose older delete of the order is pending, sets the order aside after customer 7 is back, and keeps NULL as every replica that applies the log does (before, it brought back customer 7)")
+    func actionOfTheLogOutlivesSettingAside() async throws {
+        let folder = TemporaryDirectory()
+        let url = try TestServer.freshURL()
+        let a = try replica(folder, "a")
+        let syncA = try a.client(url)
+        try sqlite3(a.path, "INSERT INTO customers VALUES (1, 'one', 'c1@example.com'), (7, 'seven', NULL)")
+        try await syncA.syncOnce()
+        // A, before it hears of the others: order 20 inserted and deleted again (the delete stays
+        // pending), and a new customer with the email another replica gives customer 1, which A
+        // deletes: that insert loses when A's pending changes are replayed after the log, and the
+        // replay's rows are kept.
+        try sqlite3(a.path, "INSERT INTO orders (id, purchase_num, status) VALUES (20, 1, 'new'); DELETE FROM orders WHERE id = 20")
+        try sqlite3(a.path, "INSERT INTO customers VALUES (2, 'two', 'new@example.com'); DELETE FROM customers WHERE id = 1")
+        // Meanwhile in the log, stamped after A's changes: B gives customer 1 the email and
+        // inserts order 20 for customer 7; C, which never had order 20, deletes customer 7 (the
+        // order's reference goes to NULL wherever the log is applied in order, though no entry
+        // says so) and inserts it again.
+        let later = (Int64(Date().timeIntervalSince1970 * 1000) + 60_000) << 16
+        try ServerLogOracle(url: url).append([
+            ("b", 1, later, "customers", #"[{"i":1}]"#, "update", "email", #"{"t":"new@example.com"}"#),
+            ("b", 2, later + 1, "orders", #"[{"i":20}]"#, "insert", nil,
+             #"{"created_at":{"r":"1795700000.5"},"customer_id":{"i":7},"id":{"i":20},"note":null,"purchase_num":{"i":5},"status":{"t":"new"},"updated_at":null}"#),
+            ("c", 1, later + 2, "customers", #"[{"i":7}]"#, "delete", nil, nil),
+            ("c", 2, later + 3, "customers", #"[{"i":7}]"#, "insert", nil, #"{"email":null,"id":{"i":7},"name":{"t":"seven again"}}"#),
+        ])
+        try await syncA.syncOnce()
+
+        #expect(try rows(a, "SELECT id, customer_id FROM orders") == [[.integer(20), .null]], "\(syncA.conflicts.value)")
+        #expect(try rows(a, "SELECT id, name FROM customers") == [[.integer(7), .text("seven again")]])
+        let late = try replica(folder, "late")
+        try await late.client(url).syncOnce()
+        let rowsLate = try everything(late), rowsA = try everything(a)
+        #expect(rowsLate == rowsA, "late \(rowsLate) A \(rowsA)")
+        #expect(syncA.conflicts.value.map(\.key) == [[.integer(2)]], "A's new customer 2 loses to customer 1's email: \(syncA.conflicts.value)")
+    }
+
     @Test("issue 39, chaos seed 7 with faults: A deleted and inserted again customer 6, whose email the log holds, and gave that email to customer 8, which it inserted, deleted and inserted again before uploading; B's order for customer 6 is applied on A (before, setting A's pending rows aside left out customer 8, and A refused B's order with customers' UNIQUE rule)")
     func pendingRowDeletedAndInsertedAgainBeforeTheServerHadIt() async throws {
         let folder = TemporaryDirectory()

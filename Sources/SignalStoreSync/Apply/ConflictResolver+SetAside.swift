@@ -32,7 +32,7 @@ extension ConflictResolver {
         guard let insert = states[.insert], insert.isPending(origin: origin), let server = insert.server, server.stamp < remote.stamp,
               let key = SyncValueCoding.decodeKey(remote.entry.key), try localRow(table, key) != nil else { return false }
         try rebase([PendingRow(table: table, key: key, registers: [.insert])], under: remote) {
-            try KeyedRow.write(nil, key: key, in: table.schema, connection)
+            try recordingActions(of: table, key: remote.entry.key) { try KeyedRow.write(nil, key: key, in: table.schema, connection) }
         }
         return true
     }

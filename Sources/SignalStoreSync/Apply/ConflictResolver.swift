@@ -88,7 +88,10 @@ final class ConflictResolver {
         // Most changes touch nothing another row references: no row to read then.
         let foreignKeys = try referencing(table, through: columns)
         guard !foreignKeys.isEmpty, let key = SyncValueCoding.decodeKey(entry.key), let row = try localRow(table, key) else { return [] }
-        return try pendingReferences(to: row, through: foreignKeys)
+        let here = try pendingReferences(to: row, through: foreignKeys)
+        guard entry.operation == .delete else { return here }
+        let names = Set(here.map(\.name))
+        return try here + pendingServerReferences(to: row, through: foreignKeys).filter { !names.contains($0.name) }
     }
 
     /// The foreign keys to `table` that reference any of `columns` (`nil`: any foreign key).

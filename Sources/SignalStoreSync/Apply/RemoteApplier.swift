@@ -284,7 +284,8 @@ final class RemoteApplier {
             return true
         }
         guard let rowID else { return false }
-        try connection.statement(RowSQL.delete(from: table.name)).run([.integer(rowID)])
+        let delete = { try self.connection.statement(RowSQL.delete(from: table.name)).run([.integer(rowID)]) }
+        if fromServer { try resolver.recordingActions(of: table, key: remote.entry.key, delete) } else { try delete() }
         // A delete can cascade to other rows (foreign keys), and frees rowids for reuse.
         rowIDs.removeAll()
         return true

@@ -31,6 +31,11 @@ enum Outbox {
         }
     }
 
+    /// The keys (encoded) of the rows of `table` with entries in the outbox.
+    static func keys(of table: String, _ connection: Connection) throws -> [String] {
+        try connection.statement("SELECT DISTINCT row_key FROM \(Self.table) WHERE tbl = ?").rows([.text(table)]).compactMap(\.first?.textValue)
+    }
+
     /// How many journal entries are read at once: a transaction of any size is stamped in
     /// the memory of this many.
     static let window: Int64 = 5_000

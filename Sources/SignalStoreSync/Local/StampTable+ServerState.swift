@@ -28,11 +28,40 @@ extension StampTable {
         let registers = try states(table, key, connection)
         guard let inserted = registers[.insert]?.server, let payload = inserted.value, var row = SyncValueCoding.decodeRow(payload) else { return nil }
         if let deleted = registers[.delete]?.server, deleted.stamp > inserted.stamp { return nil }
+        // A column stamped as the insert holds what a foreign key action of the log made of it
+        // (``recordAction(_:_:column:value:_:)``).
         for case (.column(let column), let state) in registers {
-            guard let server = state.server, server.stamp > inserted.stamp else { continue }
+            guard let server = state.server, server.stamp >= inserted.stamp else { continue }
             row[column] = server.value.flatMap(SyncValueCoding.decode) ?? .null
         }
         return row
+    }
+
+    /// A foreign key action of a change from the server's log (a parent's delete setting the
+    /// references to it to `NULL`) wrote `value` (encoded) into `column` of another row: that is
+    /// now the column's value in the server state, as on every replica that applies the log in
+    /// order, though no entry of the log names it.
+    ///
+    /// No stamp moves later than the row's insert, so which later entry wins stays what it was:
+    /// an update still wins over the column when it is later than both the insert and the
+    /// column's own update. Left out, a pending change set aside brought back the reference the
+    /// action had removed, once the parent was inserted again (chaos seed 193 with faults).
+    /// A row the log does not have (its insert is pending here) is left alone.
+    static func recordAction(_ table: String, _ key: String, column: String, value: String, _ connection: Connection) throws {
+        guard let inserted = try state(table, key, .insert, connection)?.server?.stamp else { return }
+        let existing = try state(table, key, .column(column), connection)
+        let stamp = max(existing?.server?.stamp ?? inserted, inserted)
+        let arguments: [SQLiteValue] = [.text(table), .text(key), .text(column), .integer(stamp.clock.rawValue), .text(stamp.origin), .text(value)]
+        guard let existing else {
+            try connection.statement("INSERT INTO \(name) (tbl, row_key, col, hlc, origin, value, base_hlc, base_origin, base_value) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?4, ?5, ?6)")
+                .run(arguments)
+            return
+        }
+        let pending = existing.current != existing.server
+        try connection.statement(pending
+            ? "UPDATE \(name) SET base_hlc = ?4, base_origin = ?5, base_value = ?6 WHERE tbl = ?1 AND row_key = ?2 AND col = ?3"
+            : "UPDATE \(name) SET hlc = ?4, origin = ?5, value = ?6, base_hlc = ?4, base_origin = ?5, base_value = ?6 WHERE tbl = ?1 AND row_key = ?2 AND col = ?3")
+            .run(arguments)
     }
 }
 #endif
