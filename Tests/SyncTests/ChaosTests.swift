@@ -101,8 +101,9 @@ struct ChaosTests {
         let context = "seed \(seed), faults: \(actions.joined(separator: ", "))"
         let differences = try Self.differences(contents())
         #expect(converged, "the replicas differ: \(context)\n\(differences)\n\(syncs.stderr)")
-        if !converged, let evidence = Self.environment["SIGNALSTORE_CHAOS_EVIDENCE"] {
+        if !converged || !syncs.stopped.isEmpty, let evidence = Self.environment["SIGNALSTORE_CHAOS_EVIDENCE"] {
             try Self.keepEvidence(in: "\(evidence)/seed\(seed)", paths, server, notes: context + "\n" + differences + "\n" + syncs.stderr)
+            try syncs.keepOutput(in: "\(evidence)/seed\(seed)")
         }
         for path in paths {
             #expect(try sqlite3(path, "PRAGMA foreign_key_check") == "", "\(path): a dangling foreign key; \(context)")
@@ -179,6 +180,16 @@ private final class SyncProcesses {
 
     var stderr: String {
         running.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value.error.value.suffix(1_000))" }.joined(separator: "\n")
+    }
+
+    /// Writes what each sync process printed, whole (a crash's message comes first, before the
+    /// backtrace), into `folder`: `sync-<database>-<n>.txt`, the earliest first.
+    func keepOutput(in folder: String) throws {
+        let all = ended.map { ($0.process.arguments?.last ?? "?", $0) } + running.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        for (index, (path, process)) in all.enumerated() {
+            let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+            try process.error.value.write(toFile: "\(folder)/sync-\(name)-\(index).txt", atomically: true, encoding: .utf8)
+        }
     }
 
     func stopAll() {

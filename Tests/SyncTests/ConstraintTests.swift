@@ -342,6 +342,36 @@ struct ConstraintTests {
         #expect(syncA.conflicts.value.map(\.key) == [[.integer(2)]], "A's new customer 2 loses to customer 1's email: \(syncA.conflicts.value)")
     }
 
+    @Test("issue 39, chaos seed 31 with faults: A deletes customer 25 and inserts it again; C's delete and insert of 25 come between by their stamps; A's new row loses to another customer's email, and 25 is C's row on A, as in the log (before, A's older delete stood and A refused C's orders for 25)")
+    func losingInsertAfterAnOlderDeleteLeavesTheLogsLaterInsert() async throws {
+        let folder = TemporaryDirectory()
+        let url = try TestServer.freshURL()
+        let a = try replica(folder, "a"), b = try replica(folder, "b"), c = try replica(folder, "c")
+        let syncA = try a.client(url), syncB = try b.client(url), syncC = try c.client(url)
+        try sqlite3(a.path, "INSERT INTO customers VALUES (25, 'first', 'c11@example.com')")
+        for client in [syncA, syncB, syncC] { try await client.syncOnce() }
+        try sqlite3(a.path, "DELETE FROM customers WHERE id = 25")
+        try sqlite3(c.path, "DELETE FROM customers WHERE id = 25; INSERT INTO customers VALUES (25, 'from C', 'c15@example.com')")
+        try await syncC.syncOnce()
+        try sqlite3(a.path, "INSERT INTO customers VALUES (25, 'from A', 'c14@example.com')")
+        try sqlite3(b.path, "INSERT INTO customers VALUES (6, 'six', 'c14@example.com')")
+        try await syncB.syncOnce()
+        // The log: C's delete and insert of 25 (later than A's delete), B's customer 6 with the
+        // email of A's insert (later than C's), which loses; A's delete then acts on nothing.
+        try await syncA.syncOnce()
+        try sqlite3(c.path, "INSERT INTO orders (id, purchase_num, status, customer_id) VALUES (89, 1, 'new', 25)")
+        for client in [syncC, syncA, syncB] { try await client.syncOnce() }
+
+        #expect(try rows(a, "SELECT id, name FROM customers ORDER BY id") == [[.integer(6), .text("six")], [.integer(25), .text("from C")]])
+        #expect(try rows(a, "SELECT id, customer_id FROM orders") == [[.integer(89), .integer(25)]], "\(syncA.conflicts.value)")
+        #expect(try everything(b) == everything(a))
+        #expect(try everything(c) == everything(a))
+        let late = try replica(folder, "late")
+        try await late.client(url).syncOnce()
+        #expect(try everything(late) == everything(a))
+        #expect(syncA.conflicts.value.map(\.operation) == [.insert], "A's insert of 25 loses, nothing else: \(syncA.conflicts.value)")
+    }
+
     @Test("issue 39, chaos seed 7 with faults: A deleted and inserted again customer 6, whose email the log holds, and gave that email to customer 8, which it inserted, deleted and inserted again before uploading; B's order for customer 6 is applied on A (before, setting A's pending rows aside left out customer 8, and A refused B's order with customers' UNIQUE rule)")
     func pendingRowDeletedAndInsertedAgainBeforeTheServerHadIt() async throws {
         let folder = TemporaryDirectory()

@@ -225,11 +225,23 @@ extension ConflictResolver {
             try Outbox.remove(register, row.table.name, row.encodedKey, connection)
             try StampTable.restoreServerState(register, row.table.name, row.encodedKey, connection)
         }
-        if deleteStands {
+        if deleteStands, try deleteOutlivesInsert(row) {
             try writeWholeRow(row, nil)
         } else {
             try writeServerState(row)
         }
+    }
+
+    /// Whether the row's latest delete is later than its latest insert, once a losing insert
+    /// is undone: the delete that stands acts only if no later insert from the log brought the
+    /// row back. Another replica's delete and insert of the row, stamped after this replica's
+    /// delete, make its row the latest incarnation; deleting it here too left the row out on
+    /// this replica only, which then refused the orders for it (chaos seed 31 with faults).
+    func deleteOutlivesInsert(_ row: PendingRow) throws -> Bool {
+        let states = try StampTable.states(row.table.name, row.encodedKey, connection)
+        guard let delete = states[.delete]?.current.stamp else { return false }
+        guard let insert = states[.insert]?.current.stamp else { return true }
+        return delete > insert
     }
 
     /// Whether `row` is a losing insert of a row this replica deleted before it inserted it
