@@ -372,6 +372,31 @@ struct ConstraintTests {
         #expect(syncA.conflicts.value.map(\.operation) == [.insert], "A's insert of 25 loses, nothing else: \(syncA.conflicts.value)")
     }
 
+    @Test("issue 39, chaos seed 24 with faults: A deletes customer 2 (its SET NULL on order 15 is a pending change of A's own), inserts it again and moves the order to customer 13, which B deletes first in the log; the move loses, and the order keeps the NULL A's delete gave it, as where the outbox is replayed entry by entry (before, the order went back to customer 2 on A only)")
+    func anEarlierPendingChangeOfAColumnStandsWhenALaterOneLoses() async throws {
+        let folder = TemporaryDirectory()
+        let url = try TestServer.freshURL()
+        let a = try replica(folder, "a"), b = try replica(folder, "b")
+        let syncA = try a.client(url), syncB = try b.client(url)
+        try sqlite3(a.path, "INSERT INTO customers VALUES (2, 'two', NULL), (13, 'thirteen', NULL); INSERT INTO orders (id, purchase_num, status, customer_id) VALUES (15, 1, 'new', 2)")
+        for client in [syncA, syncB] { try await client.syncOnce() }
+        try sqlite3(a.path, "DELETE FROM customers WHERE id = 2")
+        try sqlite3(a.path, "INSERT INTO customers VALUES (2, 'two again', NULL)")
+        try sqlite3(a.path, "UPDATE orders SET customer_id = 13 WHERE id = 15")
+        try sqlite3(b.path, "DELETE FROM customers WHERE id = 13")
+        try await syncB.syncOnce()
+        // The log: B's delete of 13, then A's delete of 2, its NULL for the order, A's new 2;
+        // A's move to 13 no longer fits.
+        for client in [syncA, syncB] { try await client.syncOnce() }
+
+        #expect(try rows(a, "SELECT id, customer_id FROM orders") == [[.integer(15), .null]], "\(syncA.conflicts.value)")
+        #expect(try everything(b) == everything(a))
+        let late = try replica(folder, "late")
+        try await late.client(url).syncOnce()
+        #expect(try everything(late) == everything(a))
+        #expect(syncA.conflicts.value.map(\.column) == ["customer_id"], "only the move loses: \(syncA.conflicts.value)")
+    }
+
     @Test("issue 39, chaos seed 7 with faults: A deleted and inserted again customer 6, whose email the log holds, and gave that email to customer 8, which it inserted, deleted and inserted again before uploading; B's order for customer 6 is applied on A (before, setting A's pending rows aside left out customer 8, and A refused B's order with customers' UNIQUE rule)")
     func pendingRowDeletedAndInsertedAgainBeforeTheServerHadIt() async throws {
         let folder = TemporaryDirectory()

@@ -217,6 +217,22 @@ enum Outbox {
         )?.integerValue
     }
 
+    /// The row's pending changes of `register` before its latest one, the latest first.
+    static func earlierPending(_ register: Register, _ table: String, _ key: String, _ connection: Connection) throws -> [(seq: Int64, stamp: HybridLogicalClock, payload: String?)] {
+        try connection.statement(
+            "SELECT seq, hlc, payload FROM \(Self.table) WHERE tbl = ? AND row_key = ? AND op = ? AND coalesce(col, '') = ? ORDER BY seq DESC LIMIT -1 OFFSET 1"
+        ).rows([.text(table), .text(key), .text(register.operation.rawValue), .text(register.column ?? "")]).compactMap { row in
+            guard case .integer(let seq) = row[0], case .integer(let hlc) = row[1] else { return nil }
+            return (seq, HybridLogicalClock(rawValue: hlc), row[2].textValue)
+        }
+    }
+
+    /// Takes a register's pending changes after outbox seq `seq` out of the outbox: they lost.
+    static func remove(_ register: Register, _ table: String, _ key: String, after seq: Int64, _ connection: Connection) throws {
+        try connection.statement("DELETE FROM \(Self.table) WHERE tbl = ? AND row_key = ? AND op = ? AND coalesce(col, '') = ? AND seq > ?")
+            .run([.text(table), .text(key), .text(register.operation.rawValue), .text(register.column ?? ""), .integer(seq)])
+    }
+
     /// Takes one entry out of the outbox: it lost, and is never uploaded.
     static func remove(seq: Int64, _ connection: Connection) throws {
         try connection.statement("DELETE FROM \(Self.table) WHERE seq = ?").run([.integer(seq)])

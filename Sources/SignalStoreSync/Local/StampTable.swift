@@ -113,6 +113,13 @@ enum StampTable {
         try Outbox.remove(through: seq, connection)
     }
 
+    /// Sets a register as this replica has it to an earlier pending change of its own: the
+    /// later ones lost.
+    static func lowerPending(_ register: Register, _ table: String, _ key: String, to stamp: Stamp, value: String?, _ connection: Connection) throws {
+        try connection.statement("UPDATE \(name) SET hlc = ?, origin = ?, value = ? WHERE tbl = ? AND row_key = ? AND col = ?")
+            .run([.integer(stamp.clock.rawValue), .text(stamp.origin), value.map(SQLiteValue.text) ?? .null, .text(table), .text(key), .text(register.name)])
+    }
+
     /// Puts a register back to the server state (or removes it, if the server never had it):
     /// its pending change lost.
     static func restoreServerState(_ register: Register, _ table: String, _ key: String, _ connection: Connection) throws {
