@@ -13,18 +13,17 @@ import Testing
 /// At the end every replica holds what the new one built from the log alone, no foreign key
 /// dangles, no sync process stopped, and no replica refused a change from the log.
 ///
-/// Not in the plain run: the writers race the syncs, so the interleavings differ from run to
-/// run, and not every run converges yet (issue 39 stays open): with kills, cuts and restarts
-/// 198 of 200 seeds on 2026-11-26 and 195 of 200 on 2026-11-27, without them 50 of 50
-/// (`SIGNALSTORE_HEAVY=1`), so a plain run of two seeds would still fail CI about once in
-/// twenty. `SIGNALSTORE_CHAOS=1` runs it without faults, `SIGNALSTORE_CHAOS=kill,cut,restart`
-/// (or some of them) with those faults too;
-/// `SIGNALSTORE_CHAOS_SEEDS=N` sets how many seeds (default 2, 50 or 200 with
-/// `SIGNALSTORE_HEAVY=1`), `SIGNALSTORE_CHAOS_TRANSACTIONS=N` the transactions per writer
-/// (default 400). `SIGNALSTORE_CHAOS_EVIDENCE=DIR` keeps a failed seed's databases and the
-/// server's log there.
+/// The writers race the syncs, so the interleavings differ from run to run. The plain run
+/// makes two seeds without faults (`SIGNALSTORE_HEAVY=1`: 50; 20 of 20 on 2026-11-27). With
+/// faults it is not in the plain run, because not every seed converges yet (issue 39 stays
+/// open): with kills, cuts and restarts 198 of 200 seeds on 2026-11-27, after three fixes
+/// that day (195 of 200 before them). `SIGNALSTORE_CHAOS=kill,cut,restart` (or some of them)
+/// runs the test with those faults too (`SIGNALSTORE_HEAVY=1`: 200 seeds);
+/// `SIGNALSTORE_CHAOS_SEEDS=N` sets how many seeds, `SIGNALSTORE_CHAOS_TRANSACTIONS=N` the
+/// transactions per writer (default 400). `SIGNALSTORE_CHAOS_EVIDENCE=DIR` keeps a failed
+/// seed's databases, the server's log and every sync process's output there.
 @Suite("Sync: chaos", .enabled(if: TestServer.isEnabled && sqlite3Shell != nil, "needs PostgreSQL (SIGNALSTORE_TEST_POSTGRES_URL) and the sqlite3 shell"),
-       .enabled(if: ProcessInfo.processInfo.environment["SIGNALSTORE_CHAOS"] != nil, "set SIGNALSTORE_CHAOS=1, or SIGNALSTORE_CHAOS=kill,cut,restart"), .serialized, .ownThread)
+       .serialized, .ownThread)
 struct ChaosTests {
     enum Fault: String, CaseIterable {
         case kill, cut, restart
@@ -47,7 +46,7 @@ struct ChaosTests {
         try await run(seed: seed, faults: [])
     }
 
-    @Test("the same while syncs are killed, links cut and PostgreSQL restarted", .enabled(if: !faults.isEmpty, "set SIGNALSTORE_CHAOS=kill,cut,restart"), arguments: seeds(200))
+    @Test("the same while syncs are killed, links cut and PostgreSQL restarted", .enabled(if: !faults.isEmpty, "set SIGNALSTORE_CHAOS=kill,cut,restart (not every seed converges yet)"), arguments: seeds(200))
     func convergeUnderFaults(seed: UInt64) async throws {
         try await run(seed: seed, faults: Self.faults)
     }
