@@ -100,13 +100,13 @@ struct ChaosTests {
         let context = "seed \(seed), faults: \(actions.joined(separator: ", "))"
         let differences = try Self.differences(contents())
         #expect(converged, "the replicas differ: \(context)\n\(differences)\n\(syncs.stderr)")
-        if !converged || !syncs.stopped.isEmpty, let evidence = Self.environment["SIGNALSTORE_CHAOS_EVIDENCE"] {
+        let refusals = try paths.map { try Self.conflicts($0).filter { $0["local"] as? Bool == false } }
+        if !converged || !syncs.stopped.isEmpty || refusals.contains(where: { !$0.isEmpty }), let evidence = Self.environment["SIGNALSTORE_CHAOS_EVIDENCE"] {
             try Self.keepEvidence(in: "\(evidence)/seed\(seed)", paths, server, notes: context + "\n" + differences + "\n" + syncs.stderr)
             try syncs.keepOutput(in: "\(evidence)/seed\(seed)")
         }
-        for path in paths {
+        for (path, refused) in zip(paths, refusals) {
             #expect(try sqlite3(path, "PRAGMA foreign_key_check") == "", "\(path): a dangling foreign key; \(context)")
-            let refused = try Self.conflicts(path).filter { $0["local"] as? Bool == false }
             #expect(refused.isEmpty, "\(path) refused changes from the log: \(refused); \(context)")
         }
         #expect(syncs.stopped.isEmpty, "sync stopped: \(syncs.stopped); \(context)")

@@ -221,7 +221,7 @@ extension ConflictResolver {
             undone += try StampTable.states(row.table.name, row.encodedKey, connection)
                 .filter { $0.value.isPending(origin: origin) && !undone.contains($0.key) && !($0.key == .delete && deleteStands) }.map(\.key)
         }
-        var earlier: [(register: Register, changes: [(seq: Int64, stamp: HybridLogicalClock, payload: String?)])] = []
+        var earlier: [(register: Register, changes: [Outbox.RegisterChange])] = []
         for register in undone {
             if !row.isWholeRow, register.column != nil,
                case let changes = try Outbox.earlierPending(register, row.table.name, row.encodedKey, connection), let latest = changes.first {
@@ -251,7 +251,7 @@ extension ConflictResolver {
     /// to a customer another replica deleted first. Undone together, the move took the `NULL`
     /// with it, and the order went back to customer 2 on A, while every other replica applied
     /// A's delete and its `SET NULL` (chaos seed 24 with faults).
-    func keepEarlierChange(of register: Register, _ changes: [(seq: Int64, stamp: HybridLogicalClock, payload: String?)], _ row: PendingRow) throws {
+    func keepEarlierChange(of register: Register, _ changes: [Outbox.RegisterChange], _ row: PendingRow) throws {
         guard let column = register.column else { return }
         // A change older than the register's server state no longer acts: the log's later one holds.
         let server = try StampTable.state(row.table.name, row.encodedKey, register, connection)?.server?.stamp

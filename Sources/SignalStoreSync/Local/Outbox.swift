@@ -217,8 +217,11 @@ enum Outbox {
         )?.integerValue
     }
 
+    /// One pending change of a register: its outbox seq, its stamp and its encoded value.
+    typealias RegisterChange = (seq: Int64, stamp: HybridLogicalClock, payload: String?)
+
     /// The row's pending changes of `register` before its latest one, the latest first.
-    static func earlierPending(_ register: Register, _ table: String, _ key: String, _ connection: Connection) throws -> [(seq: Int64, stamp: HybridLogicalClock, payload: String?)] {
+    static func earlierPending(_ register: Register, _ table: String, _ key: String, _ connection: Connection) throws -> [RegisterChange] {
         try connection.statement(
             "SELECT seq, hlc, payload FROM \(Self.table) WHERE tbl = ? AND row_key = ? AND op = ? AND coalesce(col, '') = ? ORDER BY seq DESC LIMIT -1 OFFSET 1"
         ).rows([.text(table), .text(key), .text(register.operation.rawValue), .text(register.column ?? "")]).compactMap { row in
