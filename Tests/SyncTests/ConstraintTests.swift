@@ -397,6 +397,49 @@ struct ConstraintTests {
         #expect(syncA.conflicts.value.map(\.column) == ["customer_id"], "only the move loses: \(syncA.conflicts.value)")
     }
 
+    @Test("issue 39, chaos seed 183 with faults: B moves order 56 to customer 27 and deletes customer 5; A moved it to 5 first in the log and deletes 27; B's move loses, and once B's delete passes in the log the order's server state holds the NULL its SET NULL made everywhere else, so a later insert of the order from the log fits on B as on every replica (before, B refused it: its server state still named customer 5)")
+    func ownDeletesActionBecomesTheServerState() async throws {
+        let folder = TemporaryDirectory()
+        let url = try TestServer.freshURL()
+        let a = try replica(folder, "a"), b = try replica(folder, "b")
+        let syncA = try a.client(url), syncB = try b.client(url)
+        try sqlite3(a.path, "INSERT INTO customers VALUES (5, 'five', NULL), (18, 'eighteen', NULL), (27, 'twenty-seven', NULL); INSERT INTO orders (id, purchase_num, status, customer_id) VALUES (56, 1, 'new', 18)")
+        for client in [syncA, syncB] { try await client.syncOnce() }
+        try sqlite3(a.path, "UPDATE orders SET customer_id = 5 WHERE id = 56")
+        try await syncA.syncOnce()
+        // B, before it hears of A's move: its own move (stamped later) and its delete of 5.
+        try sqlite3(b.path, "UPDATE orders SET customer_id = 27 WHERE id = 56; DELETE FROM customers WHERE id = 5")
+        try sqlite3(a.path, "DELETE FROM customers WHERE id = 27")
+        try await syncA.syncOnce()
+        // B applies A's move and A's delete of 27: its move loses, the order takes A's 5, which
+        // B's pending delete removed here; B's delete then goes up, after A's move in the log,
+        // where its SET NULL acts on the order.
+        try await syncB.syncOnce()
+        try await syncB.syncOnce()
+        try await syncA.syncOnce()
+        #expect(try rows(a, "SELECT customer_id FROM orders WHERE id = 56") == [[.null]])
+        #expect(try rows(b, "SELECT customer_id FROM orders WHERE id = 56") == [[.null]])
+        // C's insert of the order, stamped between its first insert and A's move: the move is
+        // later, so the row takes the move's column, which the log's delete of 5 set to NULL.
+        let stamps = try rows(a, "SELECT col, hlc FROM _signalstore_sync_stamps WHERE tbl = 'orders' AND row_key = '[{\"i\":56}]' AND col IN ('#insert', 'customer_id') ORDER BY col")
+        let inserted = try #require(stamps.first { $0[0] == .text("#insert") }?[1].integerValue)
+        let moved = try #require(stamps.first { $0[0] == .text("customer_id") }?[1].integerValue)
+        try #require(inserted + 1 < moved)
+        try ServerLogOracle(url: url).append([
+            ("c", 1, inserted + 1, "orders", #"[{"i":56}]"#, "insert", nil,
+             #"{"created_at":{"r":"1795700000.5"},"customer_id":{"i":18},"id":{"i":56},"note":null,"purchase_num":{"i":7},"status":{"t":"new"},"updated_at":null}"#),
+        ])
+        for client in [syncB, syncA] { try await client.syncOnce() }
+
+        #expect(try rows(b, "SELECT purchase_num, customer_id FROM orders WHERE id = 56") == [[.integer(7), .null]], "\(syncB.conflicts.value)")
+        #expect(try everything(b) == everything(a))
+        let late = try replica(folder, "late")
+        try await late.client(url).syncOnce()
+        #expect(try everything(late) == everything(a))
+        #expect(syncB.conflicts.value.map(\.column) == ["customer_id"], "only B's move loses: \(syncB.conflicts.value)")
+        #expect(syncA.conflicts.value.isEmpty, "\(syncA.conflicts.value)")
+    }
+
     @Test("issue 39, chaos seed 7 with faults: A deleted and inserted again customer 6, whose email the log holds, and gave that email to customer 8, which it inserted, deleted and inserted again before uploading; B's order for customer 6 is applied on A (before, setting A's pending rows aside left out customer 8, and A refused B's order with customers' UNIQUE rule)")
     func pendingRowDeletedAndInsertedAgainBeforeTheServerHadIt() async throws {
         let folder = TemporaryDirectory()

@@ -60,5 +60,51 @@ extension ConflictResolver {
         }
         return pending
     }
+
+    /// Confirms this replica's entries through outbox seq `seq` (``StampTable/confirmUploaded(through:origin:_:)``),
+    /// and records what each of its deletes among them does in the log to the rows that
+    /// reference the deleted row there.
+    ///
+    /// Where a delete was made, the rows referencing it were set to `NULL` by its `ON DELETE
+    /// SET NULL`, and those changes went up as this replica's own. A row can reference it in
+    /// the log and not here, though: a pending change of its reference lost to the log after
+    /// the delete was made, and its server state went back to the deleted row (set to `NULL`
+    /// here by ``afterParentsDeleted(_:of:)``, as the parent was gone). Every replica that
+    /// applies the delete from the log sets the reference to `NULL` and records it
+    /// (``recordingActions(of:key:_:)``); this replica records it once its delete passes in the
+    /// log. Left out, its server state kept the deleted row's key, and a later insert of the
+    /// row from the log took that reference and was refused here only (chaos seed 183 with
+    /// faults).
+    func confirmUploaded(through seq: Int64) throws {
+        let deletes = try Outbox.deletes(through: seq, of: parentsWithSetNull, connection)
+        let parents = try deletes.compactMap { delete -> (table: CapturedTable, key: String, row: [String: SQLiteValue])? in
+            guard let table = tables.byName[delete.table], let row = try StampTable.serverRow(delete.table, delete.key, connection) else { return nil }
+            return (table, delete.key, row)
+        }
+        try StampTable.confirmUploaded(through: seq, origin: origin, connection)
+        for parent in parents where try StampTable.serverRow(parent.table.name, parent.key, connection) == nil {
+            for foreignKey in tables.foreignKeys where foreignKey.parent == parent.table.name && foreignKey.onDelete == .setNull {
+                try recordSetNull(foreignKey, referencing: foreignKey.referenced.map { parent.row[$0] ?? .null })
+            }
+        }
+    }
+
+    /// The tables whose deletes set references to `NULL`.
+    private var parentsWithSetNull: Set<String> {
+        Set(tables.foreignKeys.filter { $0.onDelete == .setNull }.map(\.parent))
+    }
+
+    /// Records `NULL` as the server state of the referencing columns of each row whose server
+    /// state references `values` through `foreignKey`.
+    private func recordSetNull(_ foreignKey: ForeignKey, referencing values: [SQLiteValue]) throws {
+        guard !values.contains(.null), let column = foreignKey.columns.first else { return }
+        for key in try StampTable.serverReferenceCandidates(foreignKey.child, column: column, value: values[0], connection) {
+            guard let server = try StampTable.serverRow(foreignKey.child, key, connection),
+                  foreignKey.columns.map({ server[$0] ?? .null }) == values else { continue }
+            for column in foreignKey.columns {
+                try StampTable.recordAction(foreignKey.child, key, column: column, value: SyncValueCoding.encode(.null), connection)
+            }
+        }
+    }
 }
 #endif

@@ -314,10 +314,13 @@ extension ConflictResolver {
         }
     }
 
-    /// `values` with each reference to a parent row that is gone set to `NULL`, where the
-    /// foreign key says `ON DELETE SET NULL`: the server state is kept per register, and a
-    /// parent's delete set the reference to `NULL` on every replica as a foreign key action,
-    /// which no register records.
+    /// `values` with each reference to a parent row that is gone here set to `NULL`, where the
+    /// foreign key says `ON DELETE SET NULL`, as the parent's delete does wherever it is applied.
+    ///
+    /// A delete from the log has recorded that in the server state already
+    /// (``recordingActions(of:key:_:)``). This replica's own delete, still pending, has not:
+    /// the log does not hold it yet, and its action becomes the server state when the cursor
+    /// passes it (``confirmUploaded(through:)``). Until then the row here takes the `NULL`.
     func afterParentsDeleted(_ values: [String: SQLiteValue], of table: CapturedTable) throws -> [String: SQLiteValue] {
         var result = values
         for foreignKey in tables.foreignKeys where foreignKey.child == table.name && foreignKey.onDelete == .setNull {

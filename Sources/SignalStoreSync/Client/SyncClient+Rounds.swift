@@ -179,7 +179,7 @@ extension SyncClient {
                 continue
             }
             if let seq = ownPassed {
-                try StampTable.confirmUploaded(through: seq, origin: origin, connection)
+                try applier.resolver.confirmUploaded(through: seq)
                 ownPassed = nil
             }
             walk.downloaded += 1
@@ -190,7 +190,7 @@ extension SyncClient {
             if outcome == .applied { walk.applied += 1 }
             walk.clock = max(walk.clock, entry.entry.clock)
         }
-        if let seq = ownPassed { try StampTable.confirmUploaded(through: seq, origin: origin, connection) }
+        if let seq = ownPassed { try applier.resolver.confirmUploaded(through: seq) }
         return walk
     }
 

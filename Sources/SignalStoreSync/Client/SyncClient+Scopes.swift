@@ -119,7 +119,7 @@ extension SyncClient {
                 try resolver.lose(entry, rule: "refused by the server: \(refusal.reason)", collidedWith: "the server's row-level security")
                 undone.append(ConflictResolver.PendingRow(table: table, key: key, registers: [Register(entry.operation, column: entry.column)]))
             }
-            try StampTable.confirmUploaded(through: stored, origin: position.origin, connection)
+            try resolver.confirmUploaded(through: stored)
             for row in undone {
                 for register in row.registers { try StampTable.restoreServerState(register, row.table.name, row.encodedKey, connection) }
             }

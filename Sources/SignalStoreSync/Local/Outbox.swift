@@ -193,6 +193,17 @@ enum Outbox {
             }
     }
 
+    /// The rows of `tables` that this replica's entries through outbox seq `seq` delete
+    /// (table and encoded key), in outbox order.
+    static func deletes(through seq: Int64, of tables: Set<String>, _ connection: Connection) throws -> [(table: String, key: String)] {
+        guard !tables.isEmpty else { return [] }
+        return try connection.statement("SELECT tbl, row_key FROM \(Self.table) WHERE seq <= ? AND op = 'delete' ORDER BY seq").rows([.integer(seq)])
+            .compactMap { row in
+                guard case .text(let table) = row[0], tables.contains(table), case .text(let key) = row[1] else { return nil }
+                return (table, key)
+            }
+    }
+
     /// The number of entries waiting to be uploaded (after outbox seq `uploaded`).
     static func count(after uploaded: Int64, _ connection: Connection) throws -> Int64 {
         guard let count = try connection.scalar("SELECT count(*) FROM \(Self.table) WHERE seq > ?", [.integer(uploaded)])?.integerValue else { return 0 }

@@ -37,6 +37,25 @@ extension StampTable {
         return row
     }
 
+    /// The rows of `table` (encoded keys) whose server state may hold `value` in `column`:
+    /// their insert's value or the column's own update says so. A superset: the caller reads
+    /// each row's server state (``serverRow(_:_:_:)``) to be sure. One pass over the table's
+    /// registers, matching the encoded value's SQL value (`{"i":5}` by 5), not its spelling.
+    static func serverReferenceCandidates(_ table: String, column: String, value: SQLiteValue, _ connection: Connection) throws -> [String] {
+        let tag: String, plain: SQLiteValue
+        switch value {
+        case .null: return []
+        case .integer: (tag, plain) = ("i", value)
+        case .real(let number): (tag, plain) = ("r", .text(number.description))
+        case .text: (tag, plain) = ("t", value)
+        case .blob(let bytes): (tag, plain) = ("b", .text(bytes.base64EncodedString()))
+        }
+        return try connection.statement("""
+            SELECT DISTINCT row_key FROM \(name) WHERE tbl = ?1 AND base_hlc IS NOT NULL
+              AND ((col = '#insert' AND json_extract(base_value, ?2) = ?4) OR (col = ?3 AND json_extract(base_value, ?5) = ?4))
+            """).rows([.text(table), .text("$.\"\(column)\".\(tag)"), .text(column), plain, .text("$.\(tag)")]).compactMap(\.first?.textValue)
+    }
+
     /// A foreign key action of a change from the server's log (a parent's delete setting the
     /// references to it to `NULL`) wrote `value` (encoded) into `column` of another row: that is
     /// now the column's value in the server state, as on every replica that applies the log in
