@@ -24,6 +24,8 @@ extension ConflictResolver {
         guard acting else { return try delete() }
         let before = try Journal.highestSeq(connection)
         try delete()
+        // The delete's own entry alone: no row referenced it, and the journal need not be read.
+        guard try Journal.highestSeq(connection) > before + 1 else { return }
         let entries = try Journal.entries(after: before, connection).filter { $0.operation == .update }
         guard !entries.isEmpty else { return }
         let keys = try Journal.keysAtWrite(entries, keyColumns: { tables.byName[$0]?.primaryKey }, connection)

@@ -128,11 +128,9 @@ extension ConflictResolver {
     /// overwrote the later insert's value on one replica only (chaos seed 137 with faults).
     func stillPending(_ row: PendingRow) throws -> PendingRow? {
         let states = try StampTable.states(row.table.name, row.encodedKey, connection)
-        let laterInsert = states[.insert].flatMap { $0.isPending(origin: origin) ? nil : $0.current.stamp }
         let registers = row.registers.filter { register in
             guard let state = states[register], state.isPending(origin: origin) else { return false }
-            guard let laterInsert else { return true }
-            return state.current.stamp > laterInsert
+            return register == .insert || states.outlivesLatestInsert(state.current.stamp, pendingHere: origin)
         }
         if registers.isEmpty { return nil }
         return registers == row.registers ? row : PendingRow(table: row.table, key: row.key, registers: registers)
@@ -278,8 +276,7 @@ extension ConflictResolver {
     func deleteOutlivesInsert(_ row: PendingRow) throws -> Bool {
         let states = try StampTable.states(row.table.name, row.encodedKey, connection)
         guard let delete = states[.delete]?.current.stamp else { return false }
-        guard let insert = states[.insert]?.current.stamp else { return true }
-        return delete > insert
+        return states.outlivesLatestInsert(delete, pendingHere: origin)
     }
 
     /// Whether `row` is a losing insert of a row this replica deleted before it inserted it

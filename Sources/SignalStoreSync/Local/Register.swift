@@ -72,6 +72,19 @@ struct RegisterState {
     }
 }
 
+/// The rule of incarnations, on a row's registers by name (``StampTable/states(_:_:_:)``).
+extension Dictionary where Key == Register, Value == RegisterState {
+    /// Whether a delete or a column change stamped `stamp` acts on the row: its latest insert
+    /// is its latest incarnation, and a change older than that insert no longer acts, as on
+    /// every replica that applies them after it (a column holds the insert's value unless its
+    /// update is later; a row inserted again after a delete is there). An insert still pending
+    /// here (`origin`'s own) is applied again after the change, so it does not count.
+    func outlivesLatestInsert(_ stamp: Stamp, pendingHere origin: String) -> Bool {
+        guard let insert = self[.insert], !insert.isPending(origin: origin) else { return true }
+        return stamp > insert.current.stamp
+    }
+}
+
 /// A row's registers other than its insert's: what decides how an insert lands.
 struct LaterRegisters {
     /// The latest delete.
