@@ -77,11 +77,18 @@ extension Dictionary where Key == Register, Value == RegisterState {
     /// Whether a delete or a column change stamped `stamp` acts on the row: its latest insert
     /// is its latest incarnation, and a change older than that insert no longer acts, as on
     /// every replica that applies them after it (a column holds the insert's value unless its
-    /// update is later; a row inserted again after a delete is there). An insert still pending
-    /// here (`origin`'s own) is applied again after the change, so it does not count.
+    /// update is later; a row inserted again after a delete is there).
+    ///
+    /// An insert still pending here (`origin`'s own) is applied again after the change, so the
+    /// latest insert the log holds decides: C deleted customer 10, A (whose delete of it was
+    /// older) inserted it again, then C inserted it again. Where the log puts C's delete, after
+    /// A's insert, it deletes nothing; applied again here when C's row was set aside, it set the
+    /// orders' references to 10 to `NULL` and freed the row's email for C's other pending rows
+    /// (chaos seed 71 with faults).
     func outlivesLatestInsert(_ stamp: Stamp, pendingHere origin: String) -> Bool {
-        guard let insert = self[.insert], !insert.isPending(origin: origin) else { return true }
-        return stamp > insert.current.stamp
+        guard let insert = self[.insert] else { return true }
+        let latest = insert.isPending(origin: origin) ? insert.server?.stamp : insert.current.stamp
+        return latest.map { stamp > $0 } ?? true
     }
 }
 
