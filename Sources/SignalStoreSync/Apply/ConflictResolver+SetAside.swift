@@ -190,14 +190,19 @@ extension ConflictResolver {
 
     /// Records that `remote` lost: it breaks a constraint of the rows the log's earlier
     /// changes left, here as on every replica.
-    func reject(_ remote: RemoteEntry, rule: String) throws {
+    ///
+    /// `stuck`: this replica's pending rows that could not be set aside for it (the rows here
+    /// were then not the log's), named in the record so that the cause can be found.
+    func reject(_ remote: RemoteEntry, rule: String, stuck: String? = nil) throws {
         let entry = remote.entry
         let table = tables.byName[entry.table]
         let key = SyncValueCoding.decodeKey(entry.key) ?? []
         let row = try table.flatMap { table in try intendedRow(remote, table, key) }
         try ConflictLog.add(ConflictLog.Record(
             origin: remote.origin, isLocal: false, table: entry.table, key: entry.key, operation: entry.operation, column: entry.column,
-            row: row, rule: rule, collidedWith: "the rows as the server's log left them before position \(remote.position)"
+            row: row, rule: rule,
+            collidedWith: "the rows as the server's log left them before position \(remote.position)"
+                + (stuck.map { "; this replica's pending changes could not be set aside for it (\($0))" } ?? "")
         ), connection)
         recorded += 1
     }

@@ -35,6 +35,9 @@ final class ConflictResolver {
     /// them (``rebase(_:collidedWith:_:)``): their pending registers wait, and the change meets
     /// the rows as the log has them.
     var setAside: Set<String> = []
+    /// The rows that the last failed ``writeServerStates(_:)`` could not put back, and why: what
+    /// a change rejected because of it names (``reject(_:rule:stuck:)``).
+    var stuck: String?
 
     /// Whether the row `key` of `table` is set aside now.
     func isSetAside(_ table: String, _ key: String) -> Bool {
@@ -276,7 +279,10 @@ final class ConflictResolver {
                 }
             }
             if let failure, waiting.count == queue.count {
-                guard !vacated, try vacateUniqueColumns(of: waiting) else { throw failure }
+                guard !vacated, try vacateUniqueColumns(of: waiting) else {
+                    stuck = waiting.map { "\($0.table.name) [\($0.key.map(\.description).joined(separator: ", "))]" }.joined(separator: ", ") + ": " + failure.message
+                    throw failure
+                }
                 vacated = true
             }
             queue = waiting

@@ -152,11 +152,12 @@ final class RemoteApplier {
     /// the rows the server's log made, where `remote` either fits or loses everywhere.
     private func resolve(_ remote: RemoteEntry, _ error: SQLiteError) throws -> Outcome {
         var rule = error.message
+        resolver.stuck = nil
         let blockers = try resolver.blockers(of: remote, failedWith: error)
         if !blockers.isEmpty, let outcome = try rebased(blockers, remote, rule: &rule) { return outcome }
         let everything = try resolver.allPendingRows()
         if !everything.isEmpty, let outcome = try rebased(everything, remote, rule: &rule) { return outcome }
-        try resolver.reject(remote, rule: rule)
+        try resolver.reject(remote, rule: rule, stuck: resolver.stuck)
         return .rejected
     }
 
