@@ -471,6 +471,33 @@ struct ConstraintTests {
         #expect(syncC.conflicts.value.map(\.operation) == [.insert], "only C's insert of 10 loses: \(syncC.conflicts.value)")
     }
 
+    @Test("issue 39, chaos seed 121 with faults: B sets customer 9's email to NULL, C deletes 9 and inserts it again with a later stamp, then B gives 9 an email A's customer 1 takes first in the log; B's new email loses, and its older NULL does not stand either: C's insert is the row's latest incarnation, so the email is the insert's, as on every replica (before, B kept NULL)")
+    func anEarlierPendingChangeOlderThanTheLatestInsertDoesNotStand() async throws {
+        let folder = TemporaryDirectory()
+        let url = try TestServer.freshURL()
+        let a = try replica(folder, "a"), b = try replica(folder, "b"), c = try replica(folder, "c")
+        let syncA = try a.client(url), syncB = try b.client(url), syncC = try c.client(url)
+        try sqlite3(a.path, "INSERT INTO customers VALUES (1, 'one', 'c1@example.com'), (9, 'nine', 'c9@example.com')")
+        for client in [syncA, syncB, syncC] { try await client.syncOnce() }
+        try sqlite3(b.path, "UPDATE customers SET email = NULL WHERE id = 9")
+        try sqlite3(c.path, "DELETE FROM customers WHERE id = 9; INSERT INTO customers VALUES (9, 'nine from C', 'c4@example.com')")
+        try await syncC.syncOnce()
+        try sqlite3(b.path, "UPDATE customers SET email = 'c16@example.com' WHERE id = 9")
+        try sqlite3(a.path, "UPDATE customers SET email = 'c16@example.com' WHERE id = 1")
+        try await syncA.syncOnce()
+        // B applies C's delete and insert of 9, then A's email for customer 1, which B's newer
+        // email for 9 meets: it loses, and B's older NULL is older than C's insert.
+        for client in [syncB, syncA, syncC] { try await client.syncOnce() }
+
+        #expect(try rows(b, "SELECT name, email FROM customers WHERE id = 9") == [[.text("nine from C"), .text("c4@example.com")]], "\(syncB.conflicts.value)")
+        #expect(try everything(b) == everything(a))
+        #expect(try everything(c) == everything(a))
+        let late = try replica(folder, "late")
+        try await late.client(url).syncOnce()
+        #expect(try everything(late) == everything(a))
+        #expect(syncB.conflicts.value.map(\.column) == ["email"], "only B's new email loses: \(syncB.conflicts.value)")
+    }
+
     @Test("issue 39, chaos seed 7 with faults: A deleted and inserted again customer 6, whose email the log holds, and gave that email to customer 8, which it inserted, deleted and inserted again before uploading; B's order for customer 6 is applied on A (before, setting A's pending rows aside left out customer 8, and A refused B's order with customers' UNIQUE rule)")
     func pendingRowDeletedAndInsertedAgainBeforeTheServerHadIt() async throws {
         let folder = TemporaryDirectory()

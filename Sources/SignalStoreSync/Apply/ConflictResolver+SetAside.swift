@@ -256,9 +256,15 @@ extension ConflictResolver {
     /// A's delete and its `SET NULL` (chaos seed 24 with faults).
     func keepEarlierChange(of register: Register, _ changes: [Outbox.RegisterChange], _ row: PendingRow) throws {
         guard let column = register.column else { return }
-        // A change older than the register's server state no longer acts: the log's later one holds.
-        let server = try StampTable.state(row.table.name, row.encodedKey, register, connection)?.server?.stamp
-        for change in changes where server.map({ Stamp(clock: change.stamp, origin: origin) > $0 }) ?? true {
+        // A change older than the register's server state no longer acts: the log's later one
+        // holds. Nor does one older than the row's latest insert: the column holds the insert's
+        // value (B's older NULL for a customer's email stood after C inserted the customer
+        // again, on B only: chaos seed 121 with faults).
+        let states = try StampTable.states(row.table.name, row.encodedKey, connection)
+        let server = states[register]?.server?.stamp
+        for change in changes {
+            let stamp = Stamp(clock: change.stamp, origin: origin)
+            guard server.map({ stamp > $0 }) ?? true, states.outlivesLatestInsert(stamp, pendingHere: origin) else { continue }
             let value = change.payload.flatMap(SyncValueCoding.decode) ?? .null
             do {
                 try connection.transaction { try KeyedRow.update([column], to: [column: value], key: row.key, in: row.table.schema, connection) }
@@ -266,7 +272,7 @@ extension ConflictResolver {
                 continue
             }
             try Outbox.remove(register, row.table.name, row.encodedKey, after: change.seq, connection)
-            try StampTable.lowerPending(register, row.table.name, row.encodedKey, to: Stamp(clock: change.stamp, origin: origin), value: change.payload, connection)
+            try StampTable.lowerPending(register, row.table.name, row.encodedKey, to: stamp, value: change.payload, connection)
             return
         }
         try Outbox.remove(register, row.table.name, row.encodedKey, connection)
