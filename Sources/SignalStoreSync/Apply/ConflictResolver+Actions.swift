@@ -84,10 +84,10 @@ extension ConflictResolver {
             return (table, delete.key, row)
         }
         try StampTable.confirmUploaded(through: seq, origin: origin, connection)
-        for parent in parents where try StampTable.serverRow(parent.table.name, parent.key, connection) == nil {
-            for foreignKey in tables.foreignKeys where foreignKey.parent == parent.table.name && foreignKey.onDelete == .setNull {
-                try recordSetNull(foreignKey, referencing: foreignKey.referenced.map { parent.row[$0] ?? .null })
-            }
+        let deleted = try parents.filter { try StampTable.serverRow($0.table.name, $0.key, connection) == nil }
+        for foreignKey in tables.foreignKeys where foreignKey.onDelete == .setNull {
+            let references = Set(deleted.filter { $0.table.name == foreignKey.parent }.map { parent in foreignKey.referenced.map { parent.row[$0] ?? .null } })
+            try recordSetNull(foreignKey, referencing: references.filter { !$0.contains(.null) })
         }
     }
 
@@ -97,12 +97,14 @@ extension ConflictResolver {
     }
 
     /// Records `NULL` as the server state of the referencing columns of each row whose server
-    /// state references `values` through `foreignKey`.
-    private func recordSetNull(_ foreignKey: ForeignKey, referencing values: [SQLiteValue]) throws {
-        guard !values.contains(.null), let column = foreignKey.columns.first else { return }
-        for key in try StampTable.serverReferenceCandidates(foreignKey.child, column: column, value: values[0], connection) {
+    /// state references one of `references` through `foreignKey`: one pass over the child
+    /// table's registers for all of them (a delete of many rows is confirmed at once).
+    private func recordSetNull(_ foreignKey: ForeignKey, referencing references: Set<[SQLiteValue]>) throws {
+        guard !references.isEmpty, let column = foreignKey.columns.first else { return }
+        let candidates = try StampTable.serverReferenceCandidates(foreignKey.child, column: column, values: Set(references.map { $0[0] }), connection)
+        for key in candidates {
             guard let server = try StampTable.serverRow(foreignKey.child, key, connection),
-                  foreignKey.columns.map({ server[$0] ?? .null }) == values else { continue }
+                  references.contains(foreignKey.columns.map({ server[$0] ?? .null })) else { continue }
             for column in foreignKey.columns {
                 try StampTable.recordAction(foreignKey.child, key, column: column, value: SyncValueCoding.encode(.null), connection)
             }

@@ -37,23 +37,37 @@ extension StampTable {
         return row
     }
 
-    /// The rows of `table` (encoded keys) whose server state may hold `value` in `column`:
-    /// their insert's value or the column's own update says so. A superset: the caller reads
-    /// each row's server state (``serverRow(_:_:_:)``) to be sure. One pass over the table's
-    /// registers, matching the encoded value's SQL value (`{"i":5}` by 5), not its spelling.
-    static func serverReferenceCandidates(_ table: String, column: String, value: SQLiteValue, _ connection: Connection) throws -> [String] {
-        let tag: String, plain: SQLiteValue
-        switch value {
-        case .null: return []
-        case .integer: (tag, plain) = ("i", value)
-        case .real(let number): (tag, plain) = ("r", .text(number.description))
-        case .text: (tag, plain) = ("t", value)
-        case .blob(let bytes): (tag, plain) = ("b", .text(bytes.base64EncodedString()))
+    /// The rows of `table` (encoded keys) whose server state may hold one of `values` in
+    /// `column`: their insert's value or the column's own update says so. A superset: the
+    /// caller reads each row's server state (``serverRow(_:_:_:)``) to be sure. One pass over
+    /// the table's registers per kind of value (and per 500 values), matching an encoded value's
+    /// SQL value (`{"i":5}` by 5), not its spelling.
+    static func serverReferenceCandidates(_ table: String, column: String, values: Set<SQLiteValue>, _ connection: Connection) throws -> Set<String> {
+        var byTag: [String: [SQLiteValue]] = [:]
+        for value in values {
+            switch value {
+            case .null: continue
+            case .integer: byTag["i", default: []].append(value)
+            case .real(let number): byTag["r", default: []].append(.text(number.description))
+            case .text: byTag["t", default: []].append(value)
+            case .blob(let bytes): byTag["b", default: []].append(.text(bytes.base64EncodedString()))
+            }
         }
-        return try connection.statement("""
-            SELECT DISTINCT row_key FROM \(name) WHERE tbl = ?1 AND base_hlc IS NOT NULL
-              AND ((col = '#insert' AND json_extract(base_value, ?2) = ?4) OR (col = ?3 AND json_extract(base_value, ?5) = ?4))
-            """).rows([.text(table), .text("$.\"\(column)\".\(tag)"), .text(column), plain, .text("$.\(tag)")]).compactMap(\.first?.textValue)
+        var keys: Set<String> = []
+        for (tag, plain) in byTag {
+            for start in stride(from: 0, to: plain.count, by: 500) {
+                let chunk = Array(plain[start..<min(start + 500, plain.count)])
+                let wanted = Array(repeating: "(?)", count: chunk.count).joined(separator: ", ")
+                let rows = try connection.statement("""
+                    WITH wanted(v) AS (VALUES \(wanted))
+                    SELECT DISTINCT row_key FROM \(name) WHERE tbl = ? AND base_hlc IS NOT NULL
+                      AND ((col = '#insert' AND json_extract(base_value, ?) IN (SELECT v FROM wanted))
+                        OR (col = ? AND json_extract(base_value, ?) IN (SELECT v FROM wanted)))
+                    """).rows(chunk + [.text(table), .text("$.\"\(column)\".\(tag)"), .text(column), .text("$.\(tag)")])
+                keys.formUnion(rows.compactMap(\.first?.textValue))
+            }
+        }
+        return keys
     }
 
     /// A foreign key action of a change from the server's log (a parent's delete setting the
