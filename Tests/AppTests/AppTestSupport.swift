@@ -21,7 +21,11 @@ func openStoreWithCustomer(in directory: TemporaryDirectory) throws -> (store: S
 
 /// Waits on the main actor, letting it run, until `condition` holds or `timeout` passes;
 /// returns whether it held.
-func waitUntil(timeout: Duration = .seconds(10), _ condition: () -> Bool) async -> Bool {
+///
+/// The timeout is long because a sleeping task resumes through the shared thread pool, which
+/// synchronous tests elsewhere in the process may hold for many seconds under a sanitizer; the
+/// wait returns as soon as the condition holds.
+func waitUntil(timeout: Duration = .seconds(60), _ condition: () -> Bool) async -> Bool {
     let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {
         if condition() { return true }
@@ -65,3 +69,48 @@ nonisolated private let testsMainQueueKey: DispatchSpecificKey<Bool> = {
     DispatchQueue.main.setSpecific(key: key, value: true)
     return key
 }()
+
+/// Holds every thread of Swift's shared thread pool blocked, as synchronous work elsewhere in a
+/// process can, until ``release(byWatchdog:)``; a watchdog thread releases it after `limit` so a
+/// failing test cannot hang the process.
+nonisolated final class BlockedThreadPool: Sendable {
+    private let width = ProcessInfo.processInfo.activeProcessorCount
+    private let started = DispatchSemaphore(value: 0)
+    private let gate = DispatchSemaphore(value: 0)
+    private let release = Locked<(done: Bool, byWatchdog: Bool)>((false, false))
+
+    /// Starts one blocking task per pool thread and returns once they all run (or 10 s pass).
+    func block(limit: TimeInterval) {
+        for _ in 0..<width {
+            Task.detached { self.waitAtTheGate() }
+        }
+        for _ in 0..<width {
+            _ = started.wait(timeout: .now() + 10)
+        }
+        Thread {
+            Thread.sleep(forTimeInterval: limit)
+            self.release(byWatchdog: true)
+        }.start()
+    }
+
+    /// Lets the blocked threads go; only the first call counts.
+    func release(byWatchdog: Bool = false) {
+        let first = release.withLock { state in
+            guard !state.done else { return false }
+            state = (true, byWatchdog)
+            return true
+        }
+        guard first else { return }
+        for _ in 0..<width { gate.signal() }
+    }
+
+    /// Whether the watchdog, not the test, let the threads go.
+    var wasReleasedByWatchdog: Bool {
+        release.withLock { $0.byWatchdog }
+    }
+
+    private func waitAtTheGate() {
+        started.signal()
+        gate.wait()
+    }
+}

@@ -92,6 +92,27 @@ import Testing
         store.close()
     }
 
+    /// Regression: each `next()` went through the shared thread pool, so a loop on the main actor
+    /// stood still (10 s in CI under a sanitizer) while synchronous work held that pool.
+    @Test func aLoopOnTheMainActorKeepsUpWhileTheThreadPoolIsHeld() async throws {
+        let directory = TemporaryDirectory()
+        let (store, order) = try openStore(in: directory)
+        let pool = BlockedThreadPool()
+        pool.block(limit: 10)
+        var seen: [Int] = []
+        let reader = Task {
+            for await count in order.values(for: \.purchaseNum) {
+                seen.append(count)
+                if count == 1 { order.purchaseNum = 2 } else { break }
+            }
+            pool.release()
+        }
+        await reader.value
+        #expect(seen == [1, 2])
+        #expect(!pool.wasReleasedByWatchdog, "the loop waited for the thread pool")
+        store.close()
+    }
+
     @Test func cancellingTheTaskEndsTheSubscription() async throws {
         let directory = TemporaryDirectory()
         let (store, order) = try openStore(in: directory)

@@ -31,12 +31,15 @@ public struct SignalValues<Value: Sendable, Failure: Error>: AsyncSequence, Send
         /// The next value; `nil` after completion or cancellation.
         /// - Throws: The signal's failure.
         public mutating func next() async throws(Failure) -> Value? {
-            try await buffer.next()
+            try await buffer.next(isolation: nil)
         }
 
-        /// The next value, given the caller's isolation; see ``next()``.
+        /// The next value, waited for on the caller's actor; see ``next()``.
+        ///
+        /// A loop on the main actor takes each value there, without passing through the shared
+        /// thread pool, so it keeps up even while that pool is busy.
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Value? {
-            try await buffer.next()
+            try await buffer.next(isolation: actor)
         }
     }
 }
@@ -72,9 +75,10 @@ final class AsyncEventBuffer<Value: Sendable, Failure: Error>: Sendable {
         waiter?.resume(returning: event)
     }
 
-    func next() async throws(Failure) -> Value? {
-        let event = await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
+    /// The next event's value, waited for on `actor` (no actor: on the shared thread pool).
+    func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Value? {
+        let event = await withTaskCancellationHandler(operation: {
+            await withCheckedContinuation(isolation: actor) { continuation in
                 let ready = state.withLock { state -> Event<Value, Failure>? in
                     if state.isFinished || Task.isCancelled { return .completed }
                     if !state.events.isEmpty { return state.events.removeFirst() }
@@ -83,10 +87,10 @@ final class AsyncEventBuffer<Value: Sendable, Failure: Error>: Sendable {
                 }
                 if let ready { continuation.resume(returning: ready) }
             }
-        } onCancel: {
+        }, onCancel: {
             subscription.dispose()
             push(.completed)
-        }
+        }, isolation: actor)
         switch event {
         case .value(let value):
             return value
