@@ -50,8 +50,10 @@ func waitUntil(timeout: Duration = .seconds(10), _ condition: () -> Bool) -> Boo
 /// The async form of ``waitUntil(timeout:_:)``: checks `condition` between short suspensions,
 /// so the tasks it waits for can run on the cooperative pool. It runs on the caller's actor, so a
 /// main-actor test can wait on main-actor state (and lets the main actor run while it waits).
+/// Each sleep resumes through the pool, which other tests' synchronous work can hold for seconds
+/// under a sanitizer, hence the long timeout; the wait ends as soon as `condition` holds.
 func eventually(
-    timeout: Duration = .seconds(10),
+    timeout: Duration = .seconds(60),
     isolation: isolated (any Actor)? = #isolation,
     _ condition: () -> Bool
 ) async -> Bool {
