@@ -197,11 +197,14 @@ enum Outbox {
     /// (table and encoded key), in outbox order.
     static func deletes(through seq: Int64, of tables: Set<String>, _ connection: Connection) throws -> [(table: String, key: String)] {
         guard !tables.isEmpty else { return [] }
-        return try connection.statement("SELECT tbl, row_key FROM \(Self.table) WHERE seq <= ? AND op = 'delete' ORDER BY seq").rows([.integer(seq)])
-            .compactMap { row in
-                guard case .text(let table) = row[0], tables.contains(table), case .text(let key) = row[1] else { return nil }
-                return (table, key)
-            }
+        let names = tables.sorted()
+        let placeholders = Array(repeating: "?", count: names.count).joined(separator: ", ")
+        return try connection.statement(
+            "SELECT tbl, row_key FROM \(Self.table) WHERE seq <= ? AND op = 'delete' AND tbl IN (\(placeholders)) ORDER BY seq"
+        ).rows([.integer(seq)] + names.map { .text($0) }).compactMap { row in
+            guard case .text(let table) = row[0], case .text(let key) = row[1] else { return nil }
+            return (table, key)
+        }
     }
 
     /// The number of entries waiting to be uploaded (after outbox seq `uploaded`).
