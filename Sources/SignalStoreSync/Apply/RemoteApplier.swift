@@ -61,30 +61,57 @@ final class RemoteApplier {
     /// included.
     var clock: HybridLogicalClock { resolver.clock }
 
-    /// Applies one entry, in a savepoint of its own: one that breaks a constraint leaves
-    /// nothing behind but what the conflict rule decides.
-    func apply(_ remote: RemoteEntry) throws -> Outcome {
+    /// Applies one row change (``rowChanges(_:)``: one entry, or one statement's updates of a
+    /// row), in a savepoint of its own: one that breaks a constraint leaves nothing behind but
+    /// what the conflict rule decides, and its entries stand or lose together.
+    func apply(_ change: [RemoteEntry]) throws -> Outcome {
+        let remote = change[0]
         touchedTables.insert(remote.entry.table)
-        resolver.clock = max(resolver.clock, remote.entry.clock)
-        let references = try resolver.pendingReferences(to: remote) + resolver.reinsertedParents(of: remote)
+        resolver.clock = change.reduce(resolver.clock) { max($0, $1.entry.clock) }
+        var references: [ConflictResolver.PendingRow] = []
+        for entry in change { references += try resolver.pendingReferences(to: entry) + resolver.reinsertedParents(of: entry) }
         do {
-            let changed = try connection.transaction { try resolver.rebase(references, under: remote) { try write(remote) } }
+            let changed = try connection.transaction { try resolver.rebase(references, under: remote) { try write(change) } }
             if !references.isEmpty { forgetRows() }
             return changed ? .applied : .unchanged
         } catch let error as SQLiteError where error.code == SQLiteError.constraint {
             forgetRows()
-            return try resolve(remote, error)
+            return try resolve(change, error)
         } catch let failure as ConflictResolver.SetAsideFailure {
             forgetRows()
-            return try resolve(remote, failure.error)
+            return try resolve(change, failure.error)
         }
     }
 
-    /// Applies one entry without a savepoint of its own, inside ``inOneSavepoint(_:)`` while
-    /// nothing is pending here: a constraint it breaks throws.
-    func applyDirectly(_ remote: RemoteEntry) throws -> Outcome {
-        touchedTables.insert(remote.entry.table)
-        return try write(remote) ? .applied : .unchanged
+    /// Applies one row change without a savepoint of its own, inside ``inOneSavepoint(_:)``
+    /// while nothing is pending here: a constraint it breaks throws.
+    func applyDirectly(_ change: [RemoteEntry]) throws -> Outcome {
+        touchedTables.insert(change[0].entry.table)
+        return try write(change) ? .applied : .unchanged
+    }
+
+    /// `entries` in runs that are applied as one: one statement's updates of a row (one
+    /// origin, consecutive origin seqs, one row, each column once, no key column) are one
+    /// `UPDATE`, as they were written, since each alone can break a rule the statement keeps (a
+    /// composite foreign key moved to another parent, a CHECK that reads two columns). Every
+    /// other entry is a run of its own. The runs depend only on the entries, so every replica
+    /// applies the same ones.
+    func rowChanges(_ entries: [RemoteEntry]) -> [[RemoteEntry]] {
+        var changes: [[RemoteEntry]] = []
+        for entry in entries {
+            if let last = changes.last, joins(entry, last) { changes[changes.count - 1].append(entry) } else { changes.append([entry]) }
+        }
+        return changes
+    }
+
+    private func joins(_ next: RemoteEntry, _ change: [RemoteEntry]) -> Bool {
+        guard let last = change.last, next.entry.operation == .update, last.entry.operation == .update,
+              next.entry.originSeq == last.entry.originSeq + 1, next.origin == last.origin,
+              next.entry.table == last.entry.table, next.entry.key == last.entry.key,
+              let column = next.entry.column, let table = tables.byName[next.entry.table] else { return false }
+        return !table.primaryKey.contains(column)
+            && !(change + [next]).contains { !$0.carried.isEmpty || $0.previousScope != nil }
+            && !change.contains { $0.entry.column == column || table.primaryKey.contains($0.entry.column ?? "") }
     }
 
     /// `body` in one savepoint, or `nil` with everything it wrote undone when it broke a
@@ -124,13 +151,13 @@ final class RemoteApplier {
                 var lost = 0
                 var after: Int64 = 0
                 while case let entries = try Outbox.pending(after: after, limit: Int(Outbox.window), connection), let last = entries.last {
-                    for entry in entries {
+                    for change in rowChanges(entries.map { RemoteEntry(position: 0, origin: resolver.origin, entry: $0) }) {
                         do {
-                            _ = try connection.transaction { try write(RemoteEntry(position: 0, origin: resolver.origin, entry: entry), fromServer: false) }
+                            _ = try connection.transaction { try write(change, fromServer: false) }
                         } catch let error as SQLiteError where error.code == SQLiteError.constraint {
                             forgetRows()
-                            try resolver.lose(entry, rule: error.message)
-                            lost += 1
+                            for remote in change { try resolver.lose(remote.entry, rule: error.message) }
+                            lost += change.count
                         }
                     }
                     after = last.originSeq
@@ -150,23 +177,24 @@ final class RemoteApplier {
     /// The rows in the way are tried first; if that does not settle it (setting them aside
     /// meets other pending changes), every pending change is set aside, which leaves exactly
     /// the rows the server's log made, where `remote` either fits or loses everywhere.
-    private func resolve(_ remote: RemoteEntry, _ error: SQLiteError) throws -> Outcome {
+    private func resolve(_ change: [RemoteEntry], _ error: SQLiteError) throws -> Outcome {
         var rule = error.message
         resolver.stuck = nil
-        let blockers = try resolver.blockers(of: remote, failedWith: error)
-        if !blockers.isEmpty, let outcome = try rebased(blockers, remote, rule: &rule) { return outcome }
+        var blockers: [ConflictResolver.PendingRow] = []
+        for remote in change { blockers += try resolver.blockers(of: remote, failedWith: error) }
+        if !blockers.isEmpty, let outcome = try rebased(blockers, change, rule: &rule) { return outcome }
         let everything = try resolver.allPendingRows()
-        if !everything.isEmpty, let outcome = try rebased(everything, remote, rule: &rule) { return outcome }
-        try resolver.reject(remote, rule: rule, stuck: resolver.stuck)
+        if !everything.isEmpty, let outcome = try rebased(everything, change, rule: &rule) { return outcome }
+        for remote in change { try resolver.reject(remote, rule: rule, stuck: resolver.stuck) }
         return .rejected
     }
 
-    /// `remote` written with `rows` set aside, or `nil` (and the rule it broke) if it still
+    /// `change` written with `rows` set aside, or `nil` (and the rule it broke) if it still
     /// does not fit.
-    private func rebased(_ rows: [ConflictResolver.PendingRow], _ remote: RemoteEntry, rule: inout String) throws -> Outcome? {
+    private func rebased(_ rows: [ConflictResolver.PendingRow], _ change: [RemoteEntry], rule: inout String) throws -> Outcome? {
         defer { forgetRows() }
         do {
-            let changed = try connection.transaction { try resolver.rebase(rows, under: remote) { try write(remote) } }
+            let changed = try connection.transaction { try resolver.rebase(rows, under: change[0]) { try write(change) } }
             return changed ? .applied : .unchanged
         } catch let again as SQLiteError where again.code == SQLiteError.constraint {
             rule = again.message
@@ -183,11 +211,38 @@ final class RemoteApplier {
         insertStamps.removeAll()
     }
 
-    /// Writes one entry by the registers; returns whether it changed a row.
+    /// Writes one row change by the registers; returns whether it changed a row.
     ///
     /// This replica's own pending entries are written `fromServer: false` when the outbox is
     /// replayed.
-    private func write(_ remote: RemoteEntry, fromServer: Bool = true) throws -> Bool {
+    private func write(_ change: [RemoteEntry], fromServer: Bool = true) throws -> Bool {
+        guard change.count > 1 else { return try write(change[0], fromServer: fromServer) }
+        let (table, rowID) = try target(of: change[0])
+        var columns: [String] = [], values: [SQLiteValue] = []
+        for remote in change {
+            guard let (column, value) = try winningUpdate(remote, table, rowID, fromServer: fromServer) else { continue }
+            columns.append(column)
+            values.append(value)
+        }
+        guard let rowID, !columns.isEmpty else { return false }
+        try rowWrite(.update, table, columns).run(values + [.integer(rowID)])
+        return true
+    }
+
+    /// Writes one entry by the registers; returns whether it changed a row.
+    private func write(_ remote: RemoteEntry, fromServer: Bool) throws -> Bool {
+        let entry = remote.entry
+        let (table, rowID) = try target(of: remote)
+        switch entry.operation {
+        case .insert: return try applyInsert(remote, table, rowID, fromServer: fromServer)
+        case .update: return try applyUpdate(remote, table, rowID, fromServer: fromServer)
+        case .delete: return try applyDelete(remote, table, rowID, fromServer: fromServer)
+        }
+    }
+
+    /// The table an entry changes and its row's local rowid (`nil`: not here).
+    /// - Throws: ``SyncError/schemaMismatch`` for a table or key this database does not have.
+    private func target(of remote: RemoteEntry) throws -> (CapturedTable, Int64?) {
         let entry = remote.entry
         guard let table = tables.byName[entry.table] else {
             throw SyncError(.schemaMismatch, "the server's log has changes to table '\(entry.table)', which this database does not sync; migrate it to the same schema as the other replicas, or sync with the same --table list everywhere", table: entry.table)
@@ -201,11 +256,7 @@ final class RemoteApplier {
             rowID = try localRowID(key, in: table)
             rowIDs[name] = rowID
         }
-        switch entry.operation {
-        case .insert: return try applyInsert(remote, table, rowID, fromServer: fromServer)
-        case .update: return try applyUpdate(remote, table, rowID, fromServer: fromServer)
-        case .delete: return try applyDelete(remote, table, rowID, fromServer: fromServer)
-        }
+        return (table, rowID)
     }
 
     private func applyInsert(_ remote: RemoteEntry, _ table: CapturedTable, _ rowID: Int64?, fromServer: Bool) throws -> Bool {
@@ -260,19 +311,26 @@ final class RemoteApplier {
     }
 
     private func applyUpdate(_ remote: RemoteEntry, _ table: CapturedTable, _ rowID: Int64?, fromServer: Bool) throws -> Bool {
+        guard let (column, value) = try winningUpdate(remote, table, rowID, fromServer: fromServer), let rowID else { return false }
+        try rowWrite(.update, table, [column]).run([value, .integer(rowID)])
+        if table.primaryKey.contains(column) { rowIDs.removeAll() }   // the row now has another key
+        return true
+    }
+
+    /// The column and value an update writes, once its register is raised; `nil` when a later
+    /// change outlives it or its row is not here.
+    private func winningUpdate(_ remote: RemoteEntry, _ table: CapturedTable, _ rowID: Int64?, fromServer: Bool) throws -> (String, SQLiteValue)? {
         let entry = remote.entry
         guard let column = entry.column, let payload = entry.payload, let value = SyncValueCoding.decode(payload) else {
             throw SyncError(.server, "the server's log holds an update of '\(entry.table)' without a readable column and value (position \(remote.position)); the log was changed by hand", table: entry.table)
         }
         try table.checkColumns([column], writtenBy: remote)
-        guard try StampTable.raise(.column(column), entry.table, entry.key, to: remote.stamp, value: payload, fromServer: fromServer, connection) else { return false }
+        guard try StampTable.raise(.column(column), entry.table, entry.key, to: remote.stamp, value: payload, fromServer: fromServer, connection) else { return nil }
         // A row that is not here stays away (deleted: deletes win; or its insert is still to
         // come, and will take this value then).
-        guard let rowID else { return false }
-        if let inserted = try insertStamp(RowName(table: entry.table, key: entry.key)), inserted > remote.stamp { return false }
-        try rowWrite(.update, table, [column]).run([value, .integer(rowID)])
-        if table.primaryKey.contains(column) { rowIDs.removeAll() }   // the row now has another key
-        return true
+        guard rowID != nil else { return nil }
+        if let inserted = try insertStamp(RowName(table: entry.table, key: entry.key)), inserted > remote.stamp { return nil }
+        return (column, value)
     }
 
     private func applyDelete(_ remote: RemoteEntry, _ table: CapturedTable, _ rowID: Int64?, fromServer: Bool) throws -> Bool {

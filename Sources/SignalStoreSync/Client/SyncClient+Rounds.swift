@@ -169,26 +169,28 @@ extension SyncClient {
     /// held here takes the row out instead.
     private func applyInOrder(
         _ entries: [RemoteEntry], origin: String, _ scopes: ReplicaScopes, _ connection: Connection,
-        _ applier: RemoteApplier, _ apply: (RemoteEntry) throws -> RemoteApplier.Outcome
+        _ applier: RemoteApplier, _ apply: ([RemoteEntry]) throws -> RemoteApplier.Outcome
     ) throws -> Walk {
         var walk = Walk()
         var ownPassed: Int64?
-        for entry in entries {
+        for change in applier.rowChanges(entries) {
+            let entry = change[0]
             if entry.origin == origin {
-                ownPassed = entry.entry.originSeq
+                ownPassed = change[change.count - 1].entry.originSeq
                 continue
             }
             if let seq = ownPassed {
                 try applier.resolver.confirmUploaded(through: seq)
                 ownPassed = nil
             }
-            walk.downloaded += 1
-            // A move carries its row's history, for a replica that gains the row.
+            walk.downloaded += change.count
+            // A move carries its row's history, for a replica that gains the row. (A row change
+            // of several entries never moves its row to another scope.)
             let arrived = try !scopes.leaves(entry) && applier.arrive(entry)
-            let outcome = scopes.leaves(entry) ? try applier.leave(entry) : try apply(entry)
+            let outcome = scopes.leaves(entry) ? try applier.leave(entry) : try apply(change)
             if arrived && outcome != .applied { walk.applied += 1 }
-            if outcome == .applied { walk.applied += 1 }
-            walk.clock = max(walk.clock, entry.entry.clock)
+            if outcome == .applied { walk.applied += change.count }
+            walk.clock = change.reduce(walk.clock) { max($0, $1.entry.clock) }
         }
         if let seq = ownPassed { try applier.resolver.confirmUploaded(through: seq) }
         return walk

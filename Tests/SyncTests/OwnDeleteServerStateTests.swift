@@ -1,0 +1,88 @@
+#if SIGNALSTORE_SYNC
+import Foundation
+import SignalStore
+@testable import SignalStoreSync
+import SignalStoreTestSupport
+import Testing
+
+/// When the server's log confirms this replica's own deletes, the `SET NULL` they made here
+/// becomes the server state of every row that referenced them, as on every replica that applies
+/// them from the log (issue 39, chaos seed 183): for many parents at once, text keys and
+/// composite foreign keys included.
+@Suite("Sync: confirmed own deletes set the references' server state to NULL", .enabled(if: TestServer.isEnabled && sqlite3Shell != nil, "needs PostgreSQL (SIGNALSTORE_TEST_POSTGRES_URL) and the sqlite3 shell"), .ownThread)
+struct OwnDeleteServerStateTests {
+    static let migrations = [
+        Migration(version: 1, name: "teams and slots", sql: """
+            CREATE TABLE teams (code TEXT PRIMARY KEY, name TEXT);
+            CREATE TABLE players (id INTEGER PRIMARY KEY, team_code TEXT REFERENCES teams (code) ON DELETE SET NULL, note TEXT);
+            CREATE TABLE slots (region TEXT, number INTEGER, PRIMARY KEY (region, number));
+            CREATE TABLE bookings (id INTEGER PRIMARY KEY, region TEXT, number INTEGER,
+                FOREIGN KEY (region, number) REFERENCES slots (region, number) ON DELETE SET NULL);
+            """),
+    ]
+
+    /// The server state of each row of `table` (by its integer key), `nil` where the log has none.
+    private func serverRows(_ replica: Replica, _ table: String) throws -> [Int64: [String: SQLiteValue]] {
+        try replica.store.readConnection { connection in
+            var result: [Int64: [String: SQLiteValue]] = [:]
+            let keys = try connection.statement("SELECT DISTINCT row_key FROM _signalstore_sync_stamps WHERE tbl = ?").rows([.text(table)])
+            for case .text(let key) in keys.compactMap(\.first) {
+                guard let row = try StampTable.serverRow(table, key, connection), let id = row["id"]?.integerValue else { continue }
+                result[id] = row
+            }
+            return result
+        }
+    }
+
+    @Test("chaos seed 183 at scale: B's moves of 600 players and 10 bookings lose to A's, and B deleted their new parents (600 text keys, past the 500 values one lookup takes; composite keys); once B's deletes are confirmed, the server state of every reference is NULL, as the log makes it")
+    func manyParentsTextAndCompositeKeys() async throws {
+        let folder = TemporaryDirectory()
+        let url = try TestServer.freshURL()
+        let a = try Replica(folder, "a", migrations: Self.migrations), b = try Replica(folder, "b", migrations: Self.migrations)
+        let syncA = try a.client(url), syncB = try b.client(url)
+        try sqlite3(a.path, """
+            INSERT INTO teams VALUES ('home', 'home');
+            INSERT INTO slots VALUES ('home', 0);
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 600)
+            INSERT INTO players SELECT i, 'home', NULL FROM n;
+            INSERT INTO teams SELECT 'd' || id, NULL FROM players UNION ALL SELECT 'e' || id, NULL FROM players;
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 10)
+            INSERT INTO bookings SELECT i, 'home', 0 FROM n;
+            INSERT INTO slots SELECT 'd', id FROM bookings UNION ALL SELECT 'e', id FROM bookings;
+            """)
+        for client in [syncA, syncB] { try await client.syncOnce() }
+        try sqlite3(a.path, "UPDATE players SET team_code = 'd' || id; UPDATE bookings SET region = 'd', number = id")
+        try await syncA.syncOnce()
+        // B, before it hears of A's moves: its own moves (stamped later) and its deletes of the
+        // parents A moved to, in one transaction.
+        try sqlite3(b.path, """
+            BEGIN;
+            UPDATE players SET team_code = 'e' || id; UPDATE bookings SET region = 'e', number = id;
+            DELETE FROM teams WHERE code LIKE 'd%'; DELETE FROM slots WHERE region = 'd';
+            COMMIT;
+            """)
+        try sqlite3(a.path, "DELETE FROM teams WHERE code LIKE 'e%'; DELETE FROM slots WHERE region = 'e'")
+        try await syncA.syncOnce()
+        // B's moves lose (their parents are gone first in the log); its deletes go up after A's
+        // moves, where their SET NULL acts on every reference.
+        try await syncB.syncOnce()
+        try await syncB.syncOnce()
+        try await syncA.syncOnce()
+
+        let players = try serverRows(b, "players"), bookings = try serverRows(b, "bookings")
+        #expect(players.count == 600 && bookings.count == 10)
+        let named = players.filter { $0.value["team_code"] != .null }
+        #expect(named.isEmpty, "\(named.count) server states still name a deleted team, e.g. \(named.first.map { "\($0)" } ?? "")")
+        let booked = bookings.filter { $0.value["region"] != .null || $0.value["number"] != .null }
+        #expect(booked.isEmpty, "server states still name a deleted slot: \(booked)")
+        let nulls = "SELECT (SELECT count(*) FROM players WHERE team_code IS NULL), (SELECT count(*) FROM bookings WHERE region IS NULL AND number IS NULL)"
+        for replica in [a, b] {
+            #expect(try replica.store.readConnection { try $0.statement(nulls).rows() } == [[.integer(600), .integer(10)]], "\(replica.path)")
+        }
+        let late = try Replica(folder, "late", migrations: Self.migrations)
+        let syncLate = try late.client(url)
+        try await syncLate.syncOnce()
+        #expect(try late.store.readConnection { try $0.statement(nulls).rows() } == [[.integer(600), .integer(10)]], "\(syncLate.conflicts.value.prefix(3))")
+    }
+}
+#endif
