@@ -84,7 +84,14 @@ extension ConflictResolver {
             if let parent = parents[item.row.name], let parentLost = lost[parent.name] {
                 reason = "\(parent.describeChange) from this replica, which lost to \(parentLost)"
             }
-            try lose(row, local: item.local, rule: rule, collidedWith: reason)
+            do {
+                try lose(row, local: item.local, rule: rule, collidedWith: reason)
+            } catch let error as SQLiteError where error.code == SQLiteError.constraint {
+                // Undoing this replica's own change met the rows here: they are not the log's,
+                // which says nothing about whether the downloaded change fits there.
+                stuck = "\(row.table.name) [\(row.key.map(\.description).joined(separator: ", "))] could not go back to the log's row: " + error.message
+                throw SetAsideFailure(error: error)
+            }
             lost[item.row.name] = reason
         }
         return result

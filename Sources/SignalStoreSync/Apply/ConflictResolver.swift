@@ -35,8 +35,9 @@ final class ConflictResolver {
     /// them (``rebase(_:collidedWith:_:)``): their pending registers wait, and the change meets
     /// the rows as the log has them.
     var setAside: Set<String> = []
-    /// The rows that the last failed ``writeServerStates(_:)`` could not put back, and why: what
-    /// a change rejected because of it names (``reject(_:rule:stuck:)``).
+    /// The rows that the last failed ``writeServerStates(_:)`` could not put back, or the losing
+    /// pending change that could not be undone after a downloaded change, and why: what a change
+    /// rejected because of it names (``reject(_:rule:stuck:)``).
     var stuck: String?
 
     /// Whether the row `key` of `table` is set aside now.
