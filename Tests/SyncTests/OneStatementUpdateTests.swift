@@ -31,60 +31,63 @@ struct OneStatementUpdateTests {
         }
     }
 
-    private let start = """
-        INSERT INTO slots VALUES ('home', 0), ('away', 1), ('away', 2);
-        INSERT INTO bookings VALUES (1, 'home', 0), (2, 'home', 0);
-        INSERT INTO spans VALUES (1, 0, 10), (2, 0, 10);
-        """
+    /// Two replicas that hold the starting rows, and their syncs.
+    private func started(_ folder: TemporaryDirectory, _ url: String) async throws -> (a: Replica, b: Replica, syncA: SyncClient, syncB: SyncClient) {
+        let a = try replica(folder, "a"), b = try replica(folder, "b")
+        let syncA = try a.client(url), syncB = try b.client(url)
+        try sqlite3(a.path, """
+            INSERT INTO slots VALUES ('home', 0), ('away', 1), ('away', 2);
+            INSERT INTO bookings VALUES (1, 'home', 0), (2, 'home', 0);
+            INSERT INTO spans VALUES (1, 0, 10), (2, 0, 10);
+            """)
+        for client in [syncA, syncB] { try await client.syncOnce() }
+        return (a, b, syncA, syncB)
+    }
+
+    /// Expects `replicas` and a replica that joins now to hold `rows`, and nothing listed as lost.
+    private func expectEverywhere(_ rows: [[SQLiteValue]], _ replicas: [(Replica, SyncClient)], _ folder: TemporaryDirectory, _ url: String) async throws {
+        for (replica, sync) in replicas {
+            #expect(try everything(replica) == rows, "\(replica.path): \(sync.conflicts.value)")
+            #expect(sync.conflicts.value.isEmpty, "\(replica.path): \(sync.conflicts.value)")
+        }
+        let late = try replica(folder, "late")
+        try await late.client(url).syncOnce()
+        #expect(try everything(late) == rows)
+    }
+
+    /// A's statements: booking 1 to slot ('away', 1), span 1 to 20…30.
+    private let movesOfA = "UPDATE bookings SET region = 'away', number = 1 WHERE id = 1; UPDATE spans SET lo = 20, hi = 30 WHERE id = 1"
 
     @Test("a replica with nothing pending applies another's moves of a composite reference and of a CHECKed pair")
     func movesReachAReplicaWithNothingPending() async throws {
         let folder = TemporaryDirectory()
         let url = try TestServer.freshURL()
-        let a = try replica(folder, "a"), b = try replica(folder, "b")
-        let syncA = try a.client(url), syncB = try b.client(url)
-        try sqlite3(a.path, start)
-        for client in [syncA, syncB] { try await client.syncOnce() }
-        try sqlite3(a.path, "UPDATE bookings SET region = 'away', number = 1 WHERE id = 1; UPDATE spans SET lo = 20, hi = 30 WHERE id = 1")
+        let (a, b, syncA, syncB) = try await started(folder, url)
+        try sqlite3(a.path, movesOfA)
         for client in [syncA, syncB] { try await client.syncOnce() }
 
-        let moved: [[SQLiteValue]] = [
+        try await expectEverywhere([
             [.integer(1), .text("away"), .integer(1)], [.integer(2), .text("home"), .integer(0)],
             [.integer(1), .integer(20), .integer(30)], [.integer(2), .integer(0), .integer(10)],
-        ]
-        #expect(try everything(b) == moved, "\(syncB.conflicts.value)")
-        #expect(try everything(a) == moved)
-        let late = try replica(folder, "late")
-        try await late.client(url).syncOnce()
-        #expect(try everything(late) == moved)
-        #expect(syncA.conflicts.value.isEmpty && syncB.conflicts.value.isEmpty, "\(syncB.conflicts.value)")
+        ], [(a, syncA), (b, syncB)], folder, url)
     }
 
     @Test("a replica with such moves of its own pending applies another's, and its own stand when its pending changes are replayed after the batch")
     func movesStandBesidePendingOnes() async throws {
         let folder = TemporaryDirectory()
         let url = try TestServer.freshURL()
-        let a = try replica(folder, "a"), b = try replica(folder, "b")
-        let syncA = try a.client(url), syncB = try b.client(url)
-        try sqlite3(a.path, start)
-        for client in [syncA, syncB] { try await client.syncOnce() }
-        try sqlite3(a.path, "UPDATE bookings SET region = 'away', number = 1 WHERE id = 1; UPDATE spans SET lo = 20, hi = 30 WHERE id = 1")
+        let (a, b, syncA, syncB) = try await started(folder, url)
+        try sqlite3(a.path, movesOfA)
         try sqlite3(b.path, "UPDATE bookings SET region = 'away', number = 2 WHERE id = 2; UPDATE spans SET lo = 40, hi = 50 WHERE id = 2")
         try await syncA.syncOnce()
         try await syncB.syncOnce()   // applies A's beside its own pending moves, then replays them
         try await syncB.syncOnce()
         try await syncA.syncOnce()
 
-        let moved: [[SQLiteValue]] = [
+        try await expectEverywhere([
             [.integer(1), .text("away"), .integer(1)], [.integer(2), .text("away"), .integer(2)],
             [.integer(1), .integer(20), .integer(30)], [.integer(2), .integer(40), .integer(50)],
-        ]
-        #expect(try everything(b) == moved, "\(syncB.conflicts.value)")
-        #expect(try everything(a) == moved, "\(syncA.conflicts.value)")
-        let late = try replica(folder, "late")
-        try await late.client(url).syncOnce()
-        #expect(try everything(late) == moved)
-        #expect(syncA.conflicts.value.isEmpty && syncB.conflicts.value.isEmpty, "\(syncA.conflicts.value) \(syncB.conflicts.value)")
+        ], [(a, syncA), (b, syncB)], folder, url)
     }
 }
 #endif
