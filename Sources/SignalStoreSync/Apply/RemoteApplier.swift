@@ -109,9 +109,12 @@ final class RemoteApplier {
               next.entry.originSeq == last.entry.originSeq + 1, next.origin == last.origin,
               next.entry.table == last.entry.table, next.entry.key == last.entry.key,
               let column = next.entry.column, let table = tables.byName[next.entry.table] else { return false }
-        return !table.primaryKey.contains(column)
-            && !(change + [next]).contains { !$0.carried.isEmpty || $0.previousScope != nil }
-            && !change.contains { $0.entry.column == column || table.primaryKey.contains($0.entry.column ?? "") }
+        // Every entry after the first was checked here as `next`: only the first and `next` can
+        // move the row to another scope or change its key.
+        let movesOrRekeys = { (remote: RemoteEntry) in
+            !remote.carried.isEmpty || remote.previousScope != nil || table.primaryKey.contains(remote.entry.column ?? "")
+        }
+        return !movesOrRekeys(next) && !movesOrRekeys(change[0]) && !change.contains { $0.entry.column == column }
     }
 
     /// `body` in one savepoint, or `nil` with everything it wrote undone when it broke a
