@@ -4,7 +4,8 @@
 /// Tables (besides `_signalstore_migrations`, which the migrator owns):
 /// - `_signalstore_changes`: the change feed. `seq` is `AUTOINCREMENT`, so sequence numbers only
 ///   grow, even after pruning. `old_value` and `new_value` have no declared type, so SQLite keeps
-///   each value's exact storage class.
+///   each value's exact storage class. `operation` is checked by comparisons, not by an `IN`
+///   list (see ``operationCheck``).
 /// - `_signalstore_state`: key/value bookkeeping (`pruned_through`: the prune horizon).
 /// - `_signalstore_evictions`: rows a `REPLACE` may be about to delete, staged by the capture
 ///   triggers for the duration of one row's insert or update (see ``CaptureTriggers``).
@@ -21,7 +22,7 @@ package enum Journal {
             seq INTEGER PRIMARY KEY AUTOINCREMENT,
             table_name TEXT NOT NULL,
             row_id INTEGER NOT NULL,
-            operation TEXT NOT NULL CHECK (operation IN ('insert', 'update', 'delete')),
+            operation TEXT NOT NULL \(operationCheck),
             column_name TEXT,
             old_value,
             new_value,
@@ -46,9 +47,11 @@ package enum Journal {
     /// SQL for the current time as seconds since 1970 (a real, millisecond precision).
     static let now = "((julianday('now') - 2440587.5) * 86400.0)"
 
-    /// Creates the journal's tables where missing.
+    /// Creates the journal's tables where missing, and brings an older journal's
+    /// ``operationCheck`` up to date.
     static func create(_ connection: Connection) throws {
         try connection.execute(schema)
+        try upgradeOperationCheck(connection)
     }
 
     /// Makes the database on `connection` a captured one, in the open transaction: the journal's
