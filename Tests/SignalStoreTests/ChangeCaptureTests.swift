@@ -90,9 +90,9 @@ struct ChangeCaptureTests {
         try Store(path: path, migrations: packageMigrations).close()
         let after = try Connection(path: path).statement("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' ORDER BY name").rows()
         #expect(before == after)
-        // Per table: stage-insert, insert, delete, stage-update, evict-update; one per column;
-        // and customers' delete rule for orders.customer_id (ON DELETE SET NULL).
-        #expect(before.count == 2 * 5 + 7 + 3 + 1)
+        // Per table: stage-insert, insert, evict-insert, delete, stage-update, evict-update; one
+        // per column; and customers' delete rule for orders.customer_id (ON DELETE SET NULL).
+        #expect(before.count == 2 * 6 + 7 + 3 + 1)
     }
 
     @Test func representationIsExactForRealsBlobsAndText() throws {

@@ -11,14 +11,18 @@
 ///   the writer turned `recursive_triggers` on, which is off by default. A `BEFORE` trigger
 ///   stages the rows the new row could conflict with (by rowid and by every UNIQUE index) in
 ///   `_signalstore_evictions`; the `AFTER` trigger journals as deletes the staged rows that are
-///   gone (or whose rowid the new row now holds), then clears the staging. A row skipped by
+///   gone (or whose rowid the new row now holds), then clears the staging. It runs only when a
+///   row is staged, which is rare: SQLite runs an `INSERT … SELECT` into a table with triggers
+///   (the store's own connection has one on the journal) through a temporary table, built for
+///   every row the statement writes even when the `SELECT` finds nothing. A row skipped by
 ///   `OR IGNORE` fires no `AFTER` trigger, so nothing is journaled; what it staged is cleared by
 ///   the next `BEFORE` trigger of the table, before anything reads it. The delete trigger
 ///   unstages the row it journals, so a writer with `recursive_triggers` on journals it once.
 ///
 /// SQLite fires the newest `AFTER` trigger first. The rowid trigger is created after the column
 /// triggers, so a key change is journaled before the entries that refer to the new rowid, and
-/// the eviction trigger last, so an evicted row's delete comes before the update that evicted it.
+/// each eviction trigger after the trigger of its statement, so an evicted row's delete comes
+/// before the insert or update that evicted it.
 struct CaptureTriggers {
     static let prefix = "_signalstore:"
 
@@ -29,7 +33,7 @@ struct CaptureTriggers {
 
     /// Trigger name → `CREATE TRIGGER` SQL, in creation order.
     var all: [(name: String, sql: String)] {
-        var triggers = [stageInsertEvictions, insertTrigger, deleteTrigger]
+        var triggers = [stageInsertEvictions, insertTrigger, journalInsertEvictions, deleteTrigger]
         triggers += table.columns.filter { $0 != table.rowIDAlias }.map(updateTrigger)
         triggers.append(table.rowIDAlias.map(updateTrigger) ?? rowIDUpdateTrigger)
         triggers += [stageUpdateEvictions, journalUpdateEvictions]
@@ -58,9 +62,12 @@ struct CaptureTriggers {
 
     private var insertTrigger: (name: String, sql: String) {
         trigger("insert", "AFTER INSERT ON \(quotedTable)", [
-            journalStaged, clearStaging,
             "INSERT INTO \(Journal.changes) (\(Journal.insertColumns)) VALUES (\(quotedLiteral(name)), NEW.rowid, 'insert', NULL, NULL, \(rowJSON(prefix: "NEW")), \(Journal.now))",
         ])
+    }
+
+    private var journalInsertEvictions: (name: String, sql: String) {
+        trigger("evict-insert", "AFTER INSERT ON \(quotedTable)", when: anyStaged, [journalStaged, clearStaging])
     }
 
     private var deleteTrigger: (name: String, sql: String) {
@@ -94,7 +101,7 @@ struct CaptureTriggers {
     }
 
     private var journalUpdateEvictions: (name: String, sql: String) {
-        trigger("evict-update", "AFTER UPDATE\(conflictColumnsClause) ON \(quotedTable)", when: conflictColumnsChanged, [
+        trigger("evict-update", "AFTER UPDATE\(conflictColumnsClause) ON \(quotedTable)", when: "(\(conflictColumnsChanged)) AND \(anyStaged)", [
             journalStaged, clearStaging,
         ])
     }
@@ -114,11 +121,17 @@ struct CaptureTriggers {
     }
 
     /// The same condition in the `BEFORE` and the `AFTER` trigger (they see the same OLD and
-    /// NEW), so the `AFTER` one runs only when the `BEFORE` one cleared the staging first.
+    /// NEW), so the `AFTER` one runs only when the `BEFORE` one cleared the staging first (and
+    /// then only if it staged a row: ``anyStaged``).
     private var conflictColumnsChanged: String {
         let columns = conflictColumns ?? table.columns
         return (["OLD.rowid IS NOT NEW.rowid"] + columns.map { "OLD.\(quotedIdentifier($0)) IS NOT NEW.\(quotedIdentifier($0))" })
             .joined(separator: " OR ")
+    }
+
+    /// Whether this table has a row staged (see the type's documentation).
+    private var anyStaged: String {
+        "EXISTS (SELECT 1 FROM \(Journal.evictions) WHERE table_name = \(quotedLiteral(name)))"
     }
 
     private var clearStaging: String {
