@@ -28,7 +28,8 @@ def make(directory, variant):
     db = sqlite3.connect(path, isolation_level=None)
     triggers = db.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'").fetchall()
     for name, sql in triggers:
-        if variant == "none" or re.search(r":(stage-insert|stage-update|evict-update)$", name):
+        staging = re.search(r":(stage-insert|evict-insert|stage-update|evict-update)$", name)
+        if variant == "none" or (variant == "without_evictions" and staging):
             db.execute(f'DROP TRIGGER "{name}"')
         elif variant == "without_evictions" and "_signalstore_evictions" in sql:
             header, body = sql.split(" BEGIN ", 1)
