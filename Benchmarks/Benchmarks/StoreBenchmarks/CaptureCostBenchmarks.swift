@@ -61,7 +61,7 @@ private func captureCostBenchmark(_ name: String, _ variant: CaptureVariant, _ s
 /// triggers, leaving capture as it was before evictions were journaled.
 private func removeEvictionStaging(_ connection: RawConnection) {
     for (name, sql) in connection.triggers() {
-        if name.hasSuffix(":stage-insert") || name.hasSuffix(":stage-update") || name.hasSuffix(":evict-update") {
+        if [":stage-insert", ":evict-insert", ":stage-update", ":evict-update"].contains(where: { name.hasSuffix($0) }) {
             connection.execute("DROP TRIGGER \"\(name)\"")
         } else if sql.contains("_signalstore_evictions") {
             let statements = sql.components(separatedBy: "; ").filter { !$0.contains("_signalstore_evictions") }
