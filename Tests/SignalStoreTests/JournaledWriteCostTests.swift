@@ -52,14 +52,12 @@ struct JournaledWriteCostTests {
         #expect(try declaration(path).contains(Journal.operationCheck))
     }
 
-    @Test func aJournalMadeByAnEarlierVersionIsUpgradedInPlace() async throws {
-        let directory = TemporaryDirectory()
-        let path = directory.path("db.sqlite")
+    /// A store's file as an earlier version left it: the journal declared with the `IN` list.
+    private func legacyJournal(_ path: String) throws {
         let before = try Store(path: path, migrations: packageMigrations)
         try before.execute("INSERT INTO orders (id, purchase_num, status) VALUES (1, 1, 'open'), (2, 2, 'open')")
         try before.execute("DELETE FROM orders WHERE id = 2")
         before.close()
-        // The file as an earlier version left it: the same table, declared with the IN list.
         let literal = { (text: String) in "'" + text.replacingOccurrences(of: "'", with: "''") + "'" }
         _ = try shell(path, """
             PRAGMA writable_schema = ON;
@@ -67,6 +65,12 @@ struct JournaledWriteCostTests {
             PRAGMA schema_version = 1000;
             """)
         #expect(try declaration(path).contains(Journal.legacyOperationCheck))
+    }
+
+    @Test func aJournalMadeByAnEarlierVersionIsUpgradedInPlace() async throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path("db.sqlite")
+        try legacyJournal(path)
 
         let store = try Store(path: path, migrations: packageMigrations)
         let upgraded = try declaration(path)
@@ -85,5 +89,22 @@ struct JournaledWriteCostTests {
         #expect(refused.error.contains("CHECK constraint failed"))
         #expect(try shell(path, "PRAGMA integrity_check").trimmingCharacters(in: .whitespacesAndNewlines) == "ok")
         store.close()
+    }
+
+    /// Where the schema cannot be rewritten now (here another writer holds the lock past the
+    /// busy timeout; defensive mode or an authorizer refuse it too), the journal keeps the legacy
+    /// check, which accepts the same rows, and opening goes on.
+    @Test func aJournalThatCannotBeUpgradedNowKeepsTheLegacyCheck() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path("db.sqlite")
+        try legacyJournal(path)
+        let holder = try Connection(path: path)
+        try holder.execute("BEGIN IMMEDIATE")
+        let connection = try Connection(path: path, busyTimeout: .milliseconds(50))
+        try Journal.upgradeOperationCheck(connection)
+        try holder.execute("COMMIT")
+        #expect(try declaration(path).contains(Journal.legacyOperationCheck))
+        _ = try shell(path, "INSERT INTO orders (id, purchase_num, status) VALUES (3, 3, 'open')")
+        #expect(try connection.scalar("SELECT max(seq) FROM _signalstore_changes") == .integer(4))
     }
 }

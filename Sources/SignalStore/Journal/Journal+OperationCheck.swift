@@ -22,17 +22,26 @@ extension Journal {
     /// rows nor the file's format change, only the text SQLite compiles. Bumping
     /// `schema_version` makes every connection, in this process or another, read the new
     /// declaration before its next statement.
+    ///
+    /// Where SQLite refuses to rewrite the schema (a library built to open connections in
+    /// defensive mode, an authorizer, another writer holding the lock past the busy timeout),
+    /// the legacy check stays until the next open: it accepts the same rows, at its old cost, and
+    /// opening the database must not fail for a speed-up.
     static func upgradeOperationCheck(_ connection: Connection) throws {
         let declaration = "SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ?"
         guard let sql = try connection.scalar(declaration, [.text(changes)])?.textValue,
               sql.contains(legacyOperationCheck) else { return }
         let upgraded = sql.replacingOccurrences(of: legacyOperationCheck, with: operationCheck)
-        try connection.transaction {
-            let version = try connection.schemaVersion()
-            try connection.execute("PRAGMA writable_schema = ON")
-            defer { try? connection.execute("PRAGMA writable_schema = OFF") }
-            try connection.statement("UPDATE sqlite_schema SET sql = ? WHERE type = 'table' AND name = ?").run([.text(upgraded), .text(changes)])
-            try connection.execute("PRAGMA schema_version = \(version + 1)")
+        do {
+            try connection.transaction {
+                let version = try connection.schemaVersion()
+                try connection.execute("PRAGMA writable_schema = ON")
+                defer { try? connection.execute("PRAGMA writable_schema = OFF") }
+                try connection.statement("UPDATE sqlite_schema SET sql = ? WHERE type = 'table' AND name = ?").run([.text(upgraded), .text(changes)])
+                try connection.execute("PRAGMA schema_version = \(version + 1)")
+            }
+        } catch is SQLiteError {
+            return   // not rewritten now: the legacy check stays (see above)
         }
     }
 }
