@@ -49,6 +49,13 @@ struct JournaledWriteCostTests {
         store.close()
         let other = try Connection(path: path)
         for write in writes { #expect(try temporaryTables(write, other).isEmpty, "\(write)") }
+        // The two triggers allowed above run only while a row is staged.
+        let staged = "EXISTS (SELECT 1 FROM _signalstore_evictions WHERE table_name = "
+        for name in ["_signalstore:orders:evict-insert", "_signalstore:customers:evict-update"] {
+            let sql = try other.scalar("SELECT sql FROM sqlite_schema WHERE name = ?", [.text(name)])?.textValue ?? ""
+            let condition = sql.components(separatedBy: " BEGIN ")[0]
+            #expect(condition.contains(" WHEN ") && condition.contains(staged), "\(name): \(sql)")
+        }
         #expect(try declaration(path).contains(Journal.operationCheck))
     }
 
