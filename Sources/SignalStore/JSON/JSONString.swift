@@ -12,6 +12,12 @@ package enum JSONString {
     /// escaped, and so is every control character.
     package static func append(_ text: String, to output: inout String) {
         output += "\""
+        defer { output += "\"" }
+        // Most text needs no escape: appended whole.
+        guard text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+            output += text
+            return
+        }
         for scalar in text.unicodeScalars {
             switch scalar {
             case "\"": output += "\\\""
@@ -25,6 +31,5 @@ package enum JSONString {
             default: output.unicodeScalars.append(scalar)
             }
         }
-        output += "\""
     }
 }

@@ -14,6 +14,7 @@ package indirect enum JSONValue: Sendable {
     /// The document on one line.
     package var rendered: String {
         var output = ""
+        output.reserveCapacity(256)
         write(to: &output)
         return output
     }
@@ -25,8 +26,9 @@ package indirect enum JSONValue: Sendable {
         case .integer(let value): output += String(value)
         case .number(let value):
             // Reals always show a fraction or exponent, so readers keep them apart from integers.
-            let text = "\(value)"
-            output += text.contains(where: { $0 == "." || $0 == "e" }) ? text : text + ".0"
+            let text = value.description
+            output += text
+            if !text.utf8.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") }) { output += ".0" }
         case .string(let value): JSONString.append(value, to: &output)
         case .array(let values):
             output += "["

@@ -81,14 +81,33 @@ final class OwnEntryCapture: @unchecked Sendable {
         return capture
     }
 
+    /// The `TEMP` trigger's name.
+    private static let triggerName = "signalstore_own_entries"
+
     /// The `TEMP` trigger: it exists on this connection only, so other writers never call the
     /// function (which they do not have).
     private static var triggerSQL: String {
         let columns = Journal.selectColumns.split(separator: ",").map { "NEW.\($0.trimmingCharacters(in: .whitespaces))" }
         return """
-            CREATE TEMP TRIGGER IF NOT EXISTS signalstore_own_entries AFTER INSERT ON main.\(Journal.changes)
+            CREATE TEMP TRIGGER IF NOT EXISTS \(triggerName) AFTER INSERT ON main.\(Journal.changes)
             BEGIN SELECT \(functionName)(\(columns.joined(separator: ", "))); END
             """
+    }
+
+    /// Drops the `TEMP` trigger from `connection`, in its open transaction (a rollback brings
+    /// it back); returns whether it was there. For a writer that writes journal entries itself
+    /// in a transaction (``Journal/HandJournaling``): SQLite keeps a statement journal for
+    /// every statement that fires a trigger, and nothing is collected inside a transaction.
+    static func setAsideTrigger(on connection: Connection) throws -> Bool {
+        guard try connection.scalar("SELECT count(*) FROM sqlite_temp_master WHERE type = 'trigger' AND name = ?", [.text(triggerName)]) == .integer(1) else { return false }
+        try connection.execute("DROP TRIGGER temp.\(triggerName)")
+        return true
+    }
+
+    /// Creates the `TEMP` trigger again after ``setAsideTrigger(on:)``, unless a rollback
+    /// already did.
+    static func restoreTrigger(on connection: Connection) throws {
+        try connection.execute(triggerSQL)
     }
 
     /// Keeps the entry in `arguments` (the columns of `Journal.selectColumns`, in order).

@@ -152,6 +152,21 @@ package final class Connection {
         sqlite3_last_insert_rowid(handle)
     }
 
+    /// Whether the main schema's triggers fire on this connection (`TEMP` triggers always do).
+    ///
+    /// Off, a write fires none of them: not the capture triggers, nor a user's, nor the delete
+    /// rules' (foreign key actions themselves still run). Changing it makes SQLite prepare this
+    /// connection's statements again on their next use, which costs a few tens of microseconds
+    /// each: switch it around runs of writes, not single ones. Only ``Journal/HandJournaling``
+    /// turns it off, and back on before anything else writes.
+    package var firesPersistentTriggers: Bool {
+        get { csqlite_enable_triggers(handle, -1) == 1 }
+        set {
+            let now = csqlite_enable_triggers(handle, newValue ? 1 : 0)
+            precondition(now == (newValue ? 1 : 0), "SQLite did not turn this connection's triggers \(newValue ? "on" : "off")")
+        }
+    }
+
     /// The number of rows changed by the last statement.
     package var changes: Int {
         Int(sqlite3_changes(handle))

@@ -20,3 +20,25 @@ package enum ColumnAffinity: String, Sendable {
         }
     }
 }
+
+extension ColumnAffinity {
+    /// Whether a column of this affinity stores `value` exactly as given: no conversion to
+    /// another storage class. `false` where SQLite converts it (an integer into a `REAL` or
+    /// `TEXT` column, a whole real into an `INTEGER` or `NUMERIC` one, a text into any numeric
+    /// one, which converts it when it reads as a number) or may (a NaN, stored as NULL).
+    ///
+    /// Related SQLite documentation: <https://www.sqlite.org/datatype3.html#type_affinity>
+    package func keeps(_ value: SQLiteValue) -> Bool {
+        switch value {
+        case .null, .blob: return true
+        case .integer: return self == .integer || self == .numeric || self == .blob
+        case .real(let real):
+            switch self {
+            case .real, .blob: return !real.isNaN
+            case .integer, .numeric: return !real.isNaN && (!real.isFinite || real.rounded(.towardZero) != real)
+            case .text: return false
+            }
+        case .text: return self == .text || self == .blob
+        }
+    }
+}

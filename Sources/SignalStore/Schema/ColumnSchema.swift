@@ -11,8 +11,16 @@ package struct ColumnSchema: Sendable, Equatable {
     /// The column's position in the primary key (1-based), 0 if not part of it.
     package let primaryKeyPosition: Int
 
-    /// SQLite's affinity for the declared type.
-    package var affinity: ColumnAffinity {
-        ColumnAffinity(declaredType: declaredType)
+    /// SQLite's affinity for the declared type (worked out once: sync asks for it per
+    /// applied row).
+    package let affinity: ColumnAffinity
+
+    package init(name: String, declaredType: String, notNull: Bool, defaultSQL: String?, primaryKeyPosition: Int) {
+        self.name = name
+        self.declaredType = declaredType
+        self.notNull = notNull
+        self.defaultSQL = defaultSQL
+        self.primaryKeyPosition = primaryKeyPosition
+        affinity = ColumnAffinity(declaredType: declaredType)
     }
 }

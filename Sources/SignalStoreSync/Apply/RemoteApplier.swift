@@ -34,6 +34,13 @@ final class RemoteApplier {
     /// The tables of the entries this batch applied (or rejected).
     private var touchedTables: Set<String> = []
 
+    /// The log positions of the inserts this batch journals by hand
+    /// (``planHandJournaling(_:ownOrigin:)``), and the connection's switch to doing so.
+    var handJournaled: Set<Int64> = []
+    var handJournaling = Journal.HandJournaling()
+    /// How many planned inserts went in with the triggers after all (see ``applyInsert``).
+    var handFallbacks = 0
+
     /// How many changes may wait in the outbox for ``settlePending()`` to replay them after a
     /// batch; with more (a big transaction on its way up), it waits until they are uploaded.
     static let replayLimit: Int64 = 10_000
@@ -119,13 +126,22 @@ final class RemoteApplier {
 
     /// `body` in one savepoint, or `nil` with everything it wrote undone when it broke a
     /// constraint.
+    ///
+    /// The capture triggers are on again when it returns, however it ends (inserts may have
+    /// been journaled by hand in it).
     func inOneSavepoint<Result>(_ body: () throws -> Result) throws -> Result? {
         do {
-            return try connection.transaction { try body() }
+            let result = try connection.transaction { try body() }
+            try stopJournalingByHand()
+            return result
         } catch let error as SQLiteError where error.code == SQLiteError.constraint {
+            try stopJournalingByHand()
             forgetRows()
             touchedTables.removeAll()
             return nil
+        } catch {
+            try? stopJournalingByHand()   // the whole transaction rolls back with the error
+            throw error
         }
     }
 
@@ -280,6 +296,16 @@ final class RemoteApplier {
         for (column, register) in later.columns where register.stamp > remote.stamp && table.columns.contains(column) {
             let value = register.value.flatMap(SyncValueCoding.decode) ?? .null
             if let index = columns.firstIndex(of: column) { values[index] = value } else { columns.append(column); values.append(value) }
+        }
+        if handJournaling.isOn {
+            if rowID == nil, let row = Journal.storedRow(of: table, columns: columns, values: values) {
+                try rowWrite(.insert, table, columns).run(values)
+                let inserted = connection.lastInsertRowID
+                rowIDs[RowName(table: entry.table, key: entry.key)] = inserted
+                try Journal.journalInsert(into: table.name, rowID: inserted, row: row, connection)
+                return true
+            }
+            try fallBackToTriggers()
         }
         if let rowID {
             try rowWrite(.update, table, columns).run(values + [.integer(rowID)])

@@ -118,7 +118,7 @@ extension SyncClient {
             // way: the batch goes in one savepoint, and only a constraint that an entry
             // breaks (rare) makes it go again entry by entry, each in a savepoint of its own.
             let walk = try Outbox.count(after: 0, connection) == 0
-                ? try applier.inOneSavepoint { try applyInOrder(entries, origin: origin, tables.scopes, connection, applier, applier.applyDirectly) }
+                ? try applier.inOneSavepoint { try applyInOrder(entries, origin: origin, tables.scopes, connection, applier, journalingByHand: true, applier.applyDirectly) }
                 : nil
             let walked = try walk ?? applyInOrder(entries, origin: origin, tables.scopes, connection, applier, applier.apply)
             outcome.downloaded = walked.downloaded
@@ -167,13 +167,20 @@ extension SyncClient {
     /// Applies other replicas' entries in log order with `apply`; this replica's own entries,
     /// passed in log order, are no longer pending. An entry that moved its row to a scope not
     /// held here takes the row out instead.
+    ///
+    /// - Parameter journalingByHand: Whether long runs of inserts may go in without the capture
+    ///   triggers (``RemoteApplier/planHandJournaling(_:ownOrigin:)``): only while nothing is
+    ///   pending here, when `apply` is ``RemoteApplier/applyDirectly(_:)``.
     private func applyInOrder(
         _ entries: [RemoteEntry], origin: String, _ scopes: ReplicaScopes, _ connection: Connection,
-        _ applier: RemoteApplier, _ apply: ([RemoteEntry]) throws -> RemoteApplier.Outcome
+        _ applier: RemoteApplier, journalingByHand: Bool = false, _ apply: ([RemoteEntry]) throws -> RemoteApplier.Outcome
     ) throws -> Walk {
         var walk = Walk()
         var ownPassed: Int64?
-        for change in applier.rowChanges(entries) {
+        let changes = applier.rowChanges(entries)
+        if journalingByHand { try applier.planHandJournaling(changes, ownOrigin: origin) }
+        for change in changes {
+            try applier.chooseCapture(for: change)
             let entry = change[0]
             if entry.origin == origin {
                 ownPassed = change[change.count - 1].entry.originSeq
