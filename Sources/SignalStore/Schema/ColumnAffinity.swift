@@ -25,7 +25,9 @@ extension ColumnAffinity {
     /// Whether a column of this affinity stores `value` exactly as given: no conversion to
     /// another storage class. `false` where SQLite converts it (an integer into a `REAL` or
     /// `TEXT` column, a whole real into an `INTEGER` or `NUMERIC` one, a text into any numeric
-    /// one, which converts it when it reads as a number) or may (a NaN, stored as NULL).
+    /// one, which converts it when it reads as a number, `-0.0` into a `REAL` one, which keeps
+    /// whole reals as integers on disk and reads this one back as `0.0`) or may (a NaN, stored
+    /// as NULL).
     ///
     /// Related SQLite documentation: <https://www.sqlite.org/datatype3.html#type_affinity>
     package func keeps(_ value: SQLiteValue) -> Bool {
@@ -34,7 +36,8 @@ extension ColumnAffinity {
         case .integer: return self == .integer || self == .numeric || self == .blob
         case .real(let real):
             switch self {
-            case .real, .blob: return !real.isNaN
+            case .real: return !real.isNaN && !(real == 0 && real.sign == .minus)   // -0.0 is stored as 0
+            case .blob: return !real.isNaN
             case .integer, .numeric: return !real.isNaN && (!real.isFinite || real.rounded(.towardZero) != real)
             case .text: return false
             }
