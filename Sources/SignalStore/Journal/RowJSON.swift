@@ -100,14 +100,28 @@ enum RowJSON {
 
         mutating func parseNumber() -> SQLiteValue? {
             let start = index
-            while index < bytes.count, "+-0123456789.eE".utf8.contains(bytes[index]) { index += 1 }
+            var isReal = false
+            scan: while index < bytes.count {
+                switch bytes[index] {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"): break
+                case UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"): isReal = true
+                default: break scan
+                }
+                index += 1
+            }
             let text = String(decoding: bytes[start..<index], as: UTF8.self)
-            if text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) { return Double(text).map(SQLiteValue.real) }
-            return Int64(text).map(SQLiteValue.integer)
+            return isReal ? Double(text).map(SQLiteValue.real) : Int64(text).map(SQLiteValue.integer)
         }
 
         mutating func parseString() -> String? {
             guard consume(UInt8(ascii: "\"")) else { return nil }
+            // Most strings hold no escape: made from their bytes at once.
+            var end = index
+            while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\") { end += 1 }
+            if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
+                defer { index = end + 1 }
+                return String(decoding: bytes[index..<end], as: UTF8.self)
+            }
             var scalars = String.UnicodeScalarView()
             var utf8: [UInt8] = []
             func flush() {
@@ -169,15 +183,21 @@ enum RowJSON {
             return true
         }
 
-        mutating func consumeWord(_ word: String) -> Bool {
-            let word = Array(word.utf8)
-            guard index + word.count <= bytes.count, Array(bytes[index..<index + word.count]) == word else { return false }
-            index += word.count
+        mutating func consumeWord(_ word: StaticString) -> Bool {
+            let count = word.utf8CodeUnitCount
+            guard index + count <= bytes.count else { return false }
+            for offset in 0..<count where bytes[index + offset] != word.utf8Start[offset] { return false }
+            index += count
             return true
         }
 
         mutating func skipWhitespace() {
-            while index < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[index]) { index += 1 }
+            while index < bytes.count {
+                switch bytes[index] {
+                case 0x20, 0x0A, 0x0D, 0x09: index += 1
+                default: return
+                }
+            }
         }
 
         static func bytes(fromHex hex: String) -> [UInt8]? {
