@@ -1,9 +1,12 @@
-"""A foreign writer for the chaos test: random single-row transactions on one replica's file.
+"""A foreign writer for the chaos test: random transactions on one replica's file, nearly all
+of one row.
 
     python3 chaos_writer.py DATABASE SEED COUNT
 
 Each transaction is one of: a new customer, a customer's new email, a deleted customer, a new
-order, an order moved to another customer, a changed order, a deleted order. Keys and emails
+order, an order moved to another customer, a changed order, a deleted order, and rarely a bulk
+of new orders (every free key of 48 drawn, `OR IGNORE`): a run of inserts long enough for the
+other replicas to apply it without the capture triggers (`Journal.HandJournaling`). Keys and emails
 come from small pools that every replica's writer shares, so replicas collide on primary keys,
 on the UNIQUE email, and on rows that others reference (the schema's `ON DELETE SET NULL`).
 A transaction the schema refuses here is skipped, as an app would. `foreign_keys` is on.
@@ -33,6 +36,11 @@ def main(path: str, seed: int, count: int) -> None:
         row = db.execute("SELECT id FROM orders ORDER BY random() LIMIT 1").fetchone()
         return row[0] if row else None
 
+    def bulk_orders():
+        for key in rng.sample(range(1, ORDER_KEYS + 1), 48):
+            db.execute("INSERT OR IGNORE INTO orders (id, purchase_num, status, customer_id) VALUES (?, ?, 'bulk', ?)",
+                       (key, rng.randrange(100), some_customer()))
+
     def email():
         return f"c{rng.randrange(EMAILS)}@example.com" if rng.random() < 0.9 else None
 
@@ -47,6 +55,7 @@ def main(path: str, seed: int, count: int) -> None:
         (2, lambda: db.execute("UPDATE orders SET purchase_num = ?, status = ? WHERE id = ?",
                                (rng.randrange(100), rng.choice(["new", "paid", "shipped"]), some_order()))),
         (1, lambda: db.execute("DELETE FROM orders WHERE id = ?", (some_order(),))),
+        (0.2, bulk_orders),
     ]
     weights = [weight for weight, _ in operations]
     committed = 0
