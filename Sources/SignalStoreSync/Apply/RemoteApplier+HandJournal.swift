@@ -14,6 +14,15 @@ import SignalStore
 /// runs of at least ``handJournalRun`` inserts are planned, and a batch whose planned inserts
 /// keep needing the triggers after all (rows already here, values the columns convert) stops
 /// planning after ``handFallbackLimit`` of them.
+struct HandJournalPlan {
+    /// The log positions of the inserts planned.
+    var positions: Set<Int64> = []
+    /// The connection's switch between the triggers and journaling by hand.
+    var switcher = Journal.HandJournaling()
+    /// How many planned inserts went in with the triggers after all.
+    var fallbacks = 0
+}
+
 extension RemoteApplier {
     /// The shortest run of inserts worth switching the triggers off for.
     static let handJournalRun = 32
@@ -28,7 +37,7 @@ extension RemoteApplier {
         var allowed: [String: Bool] = [:]
         var run: [Int64] = []
         func closeRun() {
-            if run.count >= Self.handJournalRun { handJournaled.formUnion(run) }
+            if run.count >= Self.handJournalRun { handJournal.positions.formUnion(run) }
             run.removeAll(keepingCapacity: true)
         }
         for change in changes {
@@ -45,21 +54,21 @@ extension RemoteApplier {
     /// Before each change of a batch: journaling by hand for an insert planned so, the
     /// triggers for anything else.
     func chooseCapture(for change: [RemoteEntry]) throws {
-        try handJournaling.set(handJournaled.contains(change[0].position), connection)
+        try handJournal.switcher.set(handJournal.positions.contains(change[0].position), connection)
     }
 
     /// A planned insert that cannot be journaled by hand goes in with the triggers; after
     /// ``handFallbackLimit`` of those, the rest of the batch does too.
     func fallBackToTriggers() throws {
-        handFallbacks += 1
-        if handFallbacks > Self.handFallbackLimit { handJournaled.removeAll() }
-        try handJournaling.set(false, connection)
+        handJournal.fallbacks += 1
+        if handJournal.fallbacks > Self.handFallbackLimit { handJournal.positions.removeAll() }
+        try handJournal.switcher.set(false, connection)
     }
 
     /// The triggers again, and nothing more planned: after a batch's walk.
     func stopJournalingByHand() throws {
-        handJournaled.removeAll()
-        try handJournaling.set(false, connection)
+        handJournal.positions.removeAll()
+        try handJournal.switcher.set(false, connection)
     }
 }
 #endif

@@ -34,12 +34,8 @@ final class RemoteApplier {
     /// The tables of the entries this batch applied (or rejected).
     private var touchedTables: Set<String> = []
 
-    /// The log positions of the inserts this batch journals by hand
-    /// (``planHandJournaling(_:ownOrigin:)``), and the connection's switch to doing so.
-    var handJournaled: Set<Int64> = []
-    var handJournaling = Journal.HandJournaling()
-    /// How many planned inserts went in with the triggers after all (see ``applyInsert``).
-    var handFallbacks = 0
+    /// The inserts this batch journals by hand (``planHandJournaling(_:ownOrigin:)``).
+    var handJournal = HandJournalPlan()
 
     /// How many changes may wait in the outbox for ``settlePending()`` to replay them after a
     /// batch; with more (a big transaction on its way up), it waits until they are uploaded.
@@ -297,7 +293,7 @@ final class RemoteApplier {
             let value = register.value.flatMap(SyncValueCoding.decode) ?? .null
             if let index = columns.firstIndex(of: column) { values[index] = value } else { columns.append(column); values.append(value) }
         }
-        if handJournaling.isOn {
+        if handJournal.switcher.isOn {
             if rowID == nil, let row = Journal.storedRow(of: table, columns: columns, values: values) {
                 try rowWrite(.insert, table, columns).run(values)
                 let inserted = connection.lastInsertRowID
