@@ -41,15 +41,14 @@ extension Journal {
         }
     }
 
-    /// Whether the capture triggers are the only triggers on `table` (a user's trigger or a
-    /// missing capture trigger would be skipped with them), so an insert into it can be
-    /// journaled by hand.
+    /// Whether the store's own triggers (named with ``CaptureTriggers/prefix``) are the only
+    /// triggers on `table`, its insert trigger among them (a user's trigger would be skipped
+    /// with them), so an insert into it can be journaled by hand.
     package static func insertsCanBeJournaledByHand(_ table: CapturedTable, _ connection: Connection) throws -> Bool {
-        let capture = Set(CaptureTriggers(table: table).all.map(\.name))
         let present = try connection.statement("SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = ?")
             .rows([.text(table.name)])
             .compactMap(\.first?.textValue)
-        return present.allSatisfy(capture.contains) && present.contains(CaptureTriggers.prefix + table.name + ":insert")
+        return present.allSatisfy { $0.hasPrefix(CaptureTriggers.prefix) } && present.contains(CaptureTriggers.prefix + table.name + ":insert")
     }
 
     /// The row an `INSERT` of `values` into `columns` stores, in schema order, or `nil` when
