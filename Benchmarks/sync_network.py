@@ -51,6 +51,12 @@ def wait_for(path, sql, expected, timeout=60):
     raise SystemExit(f"timed out waiting for {sql} = {expected} on {path}")
 
 
+def cpu_seconds(pid):
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")   # utime + stime
+
+
 def peak_kib(pid):
     with open(f"/proc/{pid}/status") as status:
         return next(int(line.split()[1]) for line in status if line.startswith("VmHWM"))
@@ -85,13 +91,16 @@ def main():
             log.truncate(0)
         base = count(b, "SELECT count(*) FROM orders")
         statements = ["BEGIN;"] + [f"INSERT INTO orders (id, purchase_num, status) VALUES ({100_000 + i}, {i}, 'bulk');" for i in range(ROWS)] + ["COMMIT;"]
+        cpu_before = [cpu_seconds(p.pid) for p in procs]
         start = time.monotonic()
         subprocess.run(["sqlite3", a], input="\n".join(statements), text=True, check=True)
         committed = time.monotonic()
         done = wait_for(b, "SELECT count(*) FROM orders", base + ROWS, timeout=120)
         offline = any("offline" in open(path + ".log").read() for path in (a, b))
         print(f"{ROWS:,}-row transaction: committed on A in {committed - start:.2f} s, on B {done - committed:.2f} s after the commit; "
-              f"offline reported: {'yes' if offline else 'no'}; peak memory of the sync processes: "
+              f"offline reported: {'yes' if offline else 'no'}; CPU of the sync processes meanwhile: "
+              + ", ".join(f"{cpu_seconds(p.pid) - before:.2f} s" for p, before in zip(procs, cpu_before))
+              + "; peak memory of the sync processes: "
               + ", ".join(f"{peak_kib(p.pid) / 1024:.0f} MiB" for p in procs))
     finally:
         for p in procs:

@@ -31,13 +31,11 @@ extension ServerLog {
     /// replica that gained the scopes missed.
     func history(of scopes: [String], after position: Int64, through cursor: Int64, limit: Int) async throws(SyncError) -> (entries: [RemoteEntry], through: Int64) {
         do {
-            let rows = try await allRows("""
-                SELECT position, origin, origin_seq, hlc, tbl, row_key, op, coalesce(col, ''), coalesce(payload, ''), scope, previous_scope, carried
-                FROM \(unescaped: schema).log
+            return try await packedEntries("""
+                SELECT * FROM \(unescaped: schema).log
                 WHERE position > \(position) AND position <= \(cursor) AND (scope = ANY(\(scopes)::text[]) OR previous_scope = ANY(\(scopes)::text[]))
                 ORDER BY position LIMIT \(Int64(limit))
-                """)
-            return try Self.entries(rows, after: position)
+                """, payload: "payload", after: position)
         } catch {
             throw ServerErrors.describe(error, url: url, while: "downloading from")
         }

@@ -200,13 +200,11 @@ struct ServerLog: Sendable {
                 head = max(position, next - 1)
             }
             guard head > position else { return ([], position) }
-            let rows = try await allRows("""
-                SELECT position, origin, origin_seq, hlc, tbl, row_key, op, coalesce(col, ''),
-                       CASE WHEN origin = \(origin) THEN '' ELSE coalesce(payload, '') END, scope, previous_scope, carried
+            let (entries, last) = try await packedEntries("""
+                SELECT *, CASE WHEN origin = \(origin) THEN NULL ELSE payload END AS sent
                 FROM \(unescaped: schema).log WHERE position > \(position) AND position <= \(head) AND tbl = ANY(\(tables)::text[])
                 ORDER BY position LIMIT \(Int64(limit))
-                """)
-            let (entries, last) = try Self.entries(rows, after: position)
+                """, payload: "sent", after: position)
             return (entries, entries.count < limit ? head : last)
         } catch {
             throw ServerErrors.describe(error, url: url, while: "downloading from")
@@ -228,31 +226,14 @@ struct ServerLog: Sendable {
         return try await result.get().rows
     }
 
-    /// The entries of a download's rows, and the position of the last.
-    static func entries(_ rows: [PostgresRow], after position: Int64) throws -> (entries: [RemoteEntry], through: Int64) {
-        var entries: [RemoteEntry] = []
-        var through = position
-        entries.reserveCapacity(rows.count)
-        // Cell by cell: decoding the row as one 12-tuple looked its generic type up per row,
-        // a cost a big transaction's download paid 50,000 times.
-        for row in rows {
-            var cells = row.makeIterator()
-            func next<Value: PostgresDecodable>(_: Value.Type) throws -> Value {
-                guard let cell = cells.next() else { throw SyncError(.server, "the server's log returned fewer columns than asked for; the log was changed by hand") }
-                return try cell.decode(Value.self)
-            }
-            let position = try next(Int64.self), entryOrigin = try next(String.self), seq = try next(Int64.self), hlc = try next(Int64.self)
-            let table = try next(String.self), key = try next(String.self), op = try next(String.self), column = try next(String.self)
-            let payload = try next(String.self), scope = try next(String?.self), previousScope = try next(String?.self), carried = try next(String?.self)
-            through = position
-            var entry = try RemoteEntry(position: position, origin: entryOrigin, originSeq: seq, clock: hlc, table: table, key: key,
-                                        operation: op, column: column, payload: payload)
-            entry.scope = scope
-            entry.previousScope = previousScope
-            entry.carried = try carried.map { try RemoteEntry.history($0, of: table, key) } ?? []
-            entries.append(entry)
-        }
-        return (entries, through)
+    /// The entries of the log rows `rows` selects (every column, in log order), packed into one
+    /// text by the server (``PackedEntries``), `payload` naming the column sent as the payload;
+    /// and the position of the last entry (`position` when there is none).
+    func packedEntries(_ rows: PostgresQuery, payload: String, after position: Int64) async throws -> (entries: [RemoteEntry], through: Int64) {
+        var query = rows
+        query.sql = PackedEntries.batchSQL(payload: payload, rows: rows.sql)
+        let packed = try await allRows(query).first?.decode(String?.self)
+        return try PackedEntries.entries(packed ?? nil, after: position)
     }
 
     /// Deletes every log entry of `tables` that a later-stamped entry of the same register

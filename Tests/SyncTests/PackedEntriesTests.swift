@@ -1,0 +1,64 @@
+#if SIGNALSTORE_SYNC
+import Foundation
+import SignalStoreTestSupport
+@testable import SignalStoreSync
+import Testing
+
+/// A download's entries come packed by the server into one text (issue 39: a debug build spent
+/// a third of its CPU decoding 12 cells per entry). What PostgreSQL packs must read back field
+/// for field, whatever the fields hold, and a text that is not a packed batch must fail clearly.
+@Suite("Sync: a download packed by PostgreSQL reads back field for field", .enabled(if: TestServer.isEnabled))
+struct PackedEntriesTests {
+    /// Texts a length-prefixed field must carry: the format's own separators, digits, a lone
+    /// `-` (the mark of NULL), multi-byte characters (lengths count bytes), line breaks.
+    static let texts = ["", "-", "12:34", "3:abc", " - ", "é", "🙂👍🏽 ünïcode", "line\nbreak\r\n", "tab\tand 'quote' \"double\"", "{\"i\":7}"]
+
+    @Test("every field, NULL or any text, in one batch packed by the real server")
+    func fieldsReadBackExactly() throws {
+        let url = try #require(TestServer.baseURL)
+        var rows: [String] = []
+        var expected: [RemoteEntry] = []
+        for (index, text) in Self.texts.enumerated() {
+            let position = Int64(index + 1), hlc = Int64.max - Int64(index)
+            let column: String? = index % 2 == 0 ? nil : text
+            let scope: String? = index % 3 == 0 ? nil : "scope " + text
+            rows.append("(\(position), \(quoted("origin \(index % 2)")), \(index * 1000), \(hlc), \(quoted("tbl " + text)), \(quoted("[" + text + "]")), 'update', "
+                        + "\(column.map(quoted) ?? "NULL"), \(quoted(text)), \(scope.map(quoted) ?? "NULL"), NULL, NULL)")
+            var entry = try RemoteEntry(position: position, origin: "origin \(index % 2)", originSeq: Int64(index * 1000), clock: hlc,
+                                        table: "tbl " + text, key: "[" + text + "]", operation: "update", column: column ?? "", payload: text)
+            entry.scope = scope
+            expected.append(entry)
+        }
+        let sql = "WITH log(position, origin, origin_seq, hlc, tbl, row_key, op, col, payload, scope, previous_scope, carried) AS (VALUES "
+            + rows.joined(separator: ", ") + ") "
+            + PackedEntries.batchSQL(payload: "payload", rows: "SELECT * FROM log ORDER BY position")
+        let result = try runProgram(URL(fileURLWithPath: psql!), [url.components(separatedBy: "?").first! + "?sslmode=disable", "-v", "ON_ERROR_STOP=1", "-At", "-c", sql])
+        try #require(result.status == 0, "psql: \(result.error)")
+        let packed = String(result.output.dropLast())   // psql ends the row with a line break
+        let (entries, through) = try PackedEntries.entries(packed, after: 0)
+        #expect(entries == expected)
+        #expect(through == Int64(Self.texts.count))
+    }
+
+    @Test("no rows is no entries, and the cursor stays")
+    func empty() throws {
+        #expect(try PackedEntries.entries(nil, after: 41) == ([], 41))
+        #expect(try PackedEntries.entries("", after: 41) == ([], 41))
+    }
+
+    @Test("a text that is not a packed batch fails in one line that says so", arguments: [
+        "1 2 3", "1 2 3 1:a", "x 2 3 1:a1:b1:c6:update------", "1 2 3 1:a1:b1:c6:update----", "1 2 3 1:a1:b1:c6:update-----junk",
+        "1 2 3 9:a1:b1:c6:update-----", "1 2 3 -1:b1:c6:update-----", "99999999999999999999 2 3 1:a1:b1:c6:update-----",
+    ])
+    func malformed(text: String) {
+        let error = #expect(throws: SyncError.self) { try PackedEntries.entries(text, after: 0) }
+        #expect(error?.message.contains("batch of log entries this version cannot read") == true)
+        #expect(error?.message.contains("\n") == false)
+        #expect((try? PackedEntries.entries("1 2 3 1:a1:b1:c6:update-----", after: 0))?.entries.count == 1)
+    }
+
+    private func quoted(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+    }
+}
+#endif
