@@ -75,6 +75,17 @@ public struct Change: Sendable, Equatable, CustomStringConvertible {
         return nil
     }
 
+    /// For inserts and deletes: the row's columns and values as ``row`` has them, in the table's
+    /// column order, read without building a dictionary. `nil` for updates.
+    package var rowMembers: [(column: String, value: SQLiteValue)]? {
+        switch operation {
+        case .insert: if case .text(let json) = newValue { return RowJSON.decodeMembers(json) }
+        case .delete: if case .text(let json) = oldValue { return RowJSON.decodeMembers(json) }
+        case .update: break
+        }
+        return nil
+    }
+
     /// `#12 orders[42] update purchase_num: 1 → 3`
     public var description: String {
         switch operation {

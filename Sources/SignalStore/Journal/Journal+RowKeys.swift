@@ -40,8 +40,8 @@ extension Journal {
                 let id = RowID(table: entry.table, rowID: entry.rowID)
                 switch entry.operation {
                 case .insert, .delete:
-                    guard let row = entry.row else { continue }
-                    let values = key.compactMap { row[$0] }
+                    guard let row = entry.rowMembers else { continue }
+                    let values = key.compactMap { column in row.first { $0.column == column }?.value }
                     guard values.count == key.count else { continue }
                     keys[entry.seq] = values
                     // Before an insert the rowid was free (entries before it name an earlier

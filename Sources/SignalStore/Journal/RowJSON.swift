@@ -11,6 +11,15 @@ enum RowJSON {
         return parser.parseRow()
     }
 
+    /// The row's columns and values in the order the JSON has them (the table's column order,
+    /// as the triggers write it), without building a dictionary.
+    static func decodeMembers(_ json: String) -> [(column: String, value: SQLiteValue)]? {
+        var parser = Parser(bytes: Array(json.utf8))
+        guard let members = parser.parseMembers() else { return nil }
+        parser.skipWhitespace()
+        return parser.index == parser.bytes.count ? members : nil
+    }
+
     /// Decodes one flat object in which a nested object that is not a value marker is kept as
     /// its JSON text: an entry of ``ChangeJSON``, whose `row` is such an object.
     static func decodeEntry(_ json: String) -> [String: SQLiteValue]? {
@@ -60,14 +69,22 @@ enum RowJSON {
         var keepsNestedObjectsAsText = false
 
         mutating func parseRow() -> [String: SQLiteValue]? {
+            guard let members = parseMembers() else { return nil }
+            var row: [String: SQLiteValue] = Dictionary(minimumCapacity: members.count)
+            for (column, value) in members { row[column] = value }
+            return row
+        }
+
+        /// An object's members, in order.
+        mutating func parseMembers() -> [(column: String, value: SQLiteValue)]? {
             guard consume(UInt8(ascii: "{")) else { return nil }
-            var row: [String: SQLiteValue] = [:]
-            if consume(UInt8(ascii: "}")) { return row }
+            var members: [(column: String, value: SQLiteValue)] = []
+            if consume(UInt8(ascii: "}")) { return members }
             repeat {
                 guard let key = parseString(), consume(UInt8(ascii: ":")), let value = parseValue() else { return nil }
-                row[key] = value
+                members.append((key, value))
             } while consume(UInt8(ascii: ","))
-            return consume(UInt8(ascii: "}")) ? row : nil
+            return consume(UInt8(ascii: "}")) ? members : nil
         }
 
         mutating func parseValue() -> SQLiteValue? {

@@ -143,7 +143,7 @@ enum Outbox {
         guard let table = tables.byName[entry.table], let key else { return }
         clock = .next(after: clock, wallClock: entry.timestamp)
         let payload: String? = switch entry.operation {
-        case .insert: entry.row.map(SyncValueCoding.encodeRow)
+        case .insert: entry.rowMembers.map(SyncValueCoding.encodeRow)
         case .update: SyncValueCoding.encode(entry.newValue ?? .null)
         case .delete: nil
         }

@@ -28,7 +28,21 @@ enum SyncValueCoding {
 
     /// The JSON text of a whole row.
     static func encodeRow(_ row: [String: SQLiteValue]) -> String {
-        "{" + row.keys.sorted().map { "\(JSONString.literal($0)):\(encode(row[$0] ?? .null))" }.joined(separator: ",") + "}"
+        encodeRow(row.map { (column: $0.key, value: $0.value) })
+    }
+
+    /// The JSON text of a whole row given as its members (each column once, in any order).
+    static func encodeRow(_ members: [(column: String, value: SQLiteValue)]) -> String {
+        var text = "{"
+        text.reserveCapacity(16 * members.count + 2)
+        for (index, member) in members.sorted(by: { $0.column < $1.column }).enumerated() {
+            if index > 0 { text += "," }
+            JSONString.append(member.column, to: &text)
+            text += ":"
+            text += encode(member.value)
+        }
+        text += "}"
+        return text
     }
 
     /// The value that ``encode(_:)`` wrote, or `nil` if `json` is not one.
