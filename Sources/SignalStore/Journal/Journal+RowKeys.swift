@@ -6,13 +6,15 @@ extension Journal {
     /// entries are walked from the newest back, from the rows as they are now: a later delete,
     /// insert or key change tells what the key was. Call inside a transaction that sees the
     /// journal's head, so "now" is just after the last entry.
-    /// - Parameter keyColumns: A table's primary-key columns, in key order; `nil` or empty for a
-    ///   table whose rows are named by rowid only.
+    /// - Parameters:
+    ///   - keyColumns: A table's primary-key columns, in key order; `nil` or empty for a table
+    ///     whose rows are named by rowid only.
+    ///   - keyingInserts: `false` leaves inserts out (see ``KeyWalk/keys(of:keyColumns:keyingInserts:_:)``).
     package static func keysAtWrite(
-        _ entries: [Change], keyColumns: (String) -> [String]?, _ connection: Connection
+        _ entries: [Change], keyColumns: (String) -> [String]?, keyingInserts: Bool = true, _ connection: Connection
     ) throws -> [Int64: [SQLiteValue]] {
         var walk = KeyWalk()
-        return try walk.keys(of: entries, keyColumns: keyColumns, connection)
+        return try walk.keys(of: entries, keyColumns: keyColumns, keyingInserts: keyingInserts, connection)
     }
 
     /// A walk back through the journal that finds the key each entry's row had when the entry
@@ -30,8 +32,11 @@ extension Journal {
 
         /// The keys of one window's entries (in seq order), by seq. The windows after it must
         /// have been walked already.
+        /// - Parameter keyingInserts: `false` leaves inserts out of the result, for a caller
+        ///   that reads each insert's row anyway (its key is in it) and need not pay for
+        ///   decoding it twice; the walk is the same.
         package mutating func keys(
-            of entries: [Change], keyColumns: (String) -> [String]?, _ connection: Connection
+            of entries: [Change], keyColumns: (String) -> [String]?, keyingInserts: Bool = true, _ connection: Connection
         ) throws -> [Int64: [SQLiteValue]] {
             var keys: [Int64: [SQLiteValue]] = [:]
             var current: [RowID: [SQLiteValue]?] = [:]   // rows' keys now, looked up once per window
@@ -39,6 +44,10 @@ extension Journal {
                 guard let key = keyColumns(entry.table), !key.isEmpty else { continue }
                 let id = RowID(table: entry.table, rowID: entry.rowID)
                 switch entry.operation {
+                case .insert where !keyingInserts:
+                    // Before an insert the rowid was free (entries before it name an earlier
+                    // row, whose delete comes first on the way back).
+                    keyAfter[id] = nil
                 case .insert, .delete:
                     guard let row = entry.rowMembers else { continue }
                     let values = key.compactMap { column in row.first { $0.column == column }?.value }

@@ -55,7 +55,7 @@ enum Outbox {
         let keyColumns: (String) -> [String]? = { tables.byName[$0]?.primaryKey }
         if head - from <= window {
             let entries = try Journal.entries(after: from, connection)
-            let keys = try Journal.keysAtWrite(entries, keyColumns: keyColumns, connection)
+            let keys = try Journal.keysAtWrite(entries, keyColumns: keyColumns, keyingInserts: false, connection)
             for entry in movesLast(entries, tables) { try stamp(entry, key: keys[entry.seq].map(SyncValueCoding.encodeKey), tables, &position.clock, origin: position.origin, connection) }
         } else {
             try connection.execute("CREATE TEMP TABLE \(keysTable) (seq INTEGER PRIMARY KEY, row_key TEXT NOT NULL)")
@@ -64,7 +64,7 @@ enum Outbox {
             var upper = head
             while upper > from {
                 let lower = max(from, upper - window)
-                let keys = try walk.keys(of: entries(after: lower, through: upper, connection), keyColumns: keyColumns, connection)
+                let keys = try walk.keys(of: entries(after: lower, through: upper, connection), keyColumns: keyColumns, keyingInserts: false, connection)
                 let insert = try connection.statement("INSERT INTO temp.\(keysTable) (seq, row_key) VALUES (?, ?)")
                 for (seq, key) in keys { try insert.run([.integer(seq), .text(SyncValueCoding.encodeKey(key))]) }
                 upper = lower
@@ -139,14 +139,24 @@ enum Outbox {
     }
 
     /// Stamps one journal entry (with its row's key then) into the outbox.
+    /// An insert's key may be left `nil`: it is read from the row, which the payload needs anyway.
     private static func stamp(_ entry: Change, key: String?, _ tables: SyncedTables, _ clock: inout HybridLogicalClock, origin: String, _ connection: Connection) throws {
-        guard let table = tables.byName[entry.table], let key else { return }
-        clock = .next(after: clock, wallClock: entry.timestamp)
-        let payload: String? = switch entry.operation {
-        case .insert: entry.rowMembers.map(SyncValueCoding.encodeRow)
-        case .update: SyncValueCoding.encode(entry.newValue ?? .null)
-        case .delete: nil
+        guard let table = tables.byName[entry.table] else { return }
+        let payload: String?
+        var key = key
+        switch entry.operation {
+        case .insert:
+            guard let row = entry.rowMembers else { return }
+            if key == nil, !table.primaryKey.isEmpty {
+                let values = table.primaryKey.compactMap { column in row.first { $0.column == column }?.value }
+                if values.count == table.primaryKey.count { key = SyncValueCoding.encodeKey(values) }
+            }
+            payload = SyncValueCoding.encodeRow(row)
+        case .update: payload = SyncValueCoding.encode(entry.newValue ?? .null)
+        case .delete: payload = nil
         }
+        guard let key else { return }
+        clock = .next(after: clock, wallClock: entry.timestamp)
         let syncEntry = SyncEntry(
             originSeq: 0, clock: clock, table: table.name, key: key,
             operation: entry.operation, column: entry.column, payload: payload
