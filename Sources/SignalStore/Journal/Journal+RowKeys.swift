@@ -17,6 +17,13 @@ extension Journal {
         return try walk.keys(of: entries, keyColumns: keyColumns, keyingInserts: keyingInserts, connection)
     }
 
+    /// The values of the key columns `keyColumns` (in key order) in a row given as its members
+    /// (``Change/rowMembers``), or `nil` if the row lacks one.
+    package static func key(_ keyColumns: [String], of row: [(column: String, value: SQLiteValue)]) -> [SQLiteValue]? {
+        let values = keyColumns.compactMap { column in row.first { $0.column == column }?.value }
+        return values.count == keyColumns.count ? values : nil
+    }
+
     /// A walk back through the journal that finds the key each entry's row had when the entry
     /// was written (see ``keysAtWrite(_:keyColumns:_:)``), one window of entries at a time:
     /// give it the windows from the newest to the oldest. Between windows it keeps only the
@@ -49,9 +56,7 @@ extension Journal {
                     // row, whose delete comes first on the way back).
                     keyAfter[id] = nil
                 case .insert, .delete:
-                    guard let row = entry.rowMembers else { continue }
-                    let values = key.compactMap { column in row.first { $0.column == column }?.value }
-                    guard values.count == key.count else { continue }
+                    guard let row = entry.rowMembers, let values = Journal.key(key, of: row) else { continue }
                     keys[entry.seq] = values
                     // Before an insert the rowid was free (entries before it name an earlier
                     // row, whose delete comes first on the way back).

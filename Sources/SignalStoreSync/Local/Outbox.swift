@@ -147,10 +147,7 @@ enum Outbox {
         switch entry.operation {
         case .insert:
             guard let row = entry.rowMembers else { return }
-            if key == nil, !table.primaryKey.isEmpty {
-                let values = table.primaryKey.compactMap { column in row.first { $0.column == column }?.value }
-                if values.count == table.primaryKey.count { key = SyncValueCoding.encodeKey(values) }
-            }
+            if key == nil, !table.primaryKey.isEmpty { key = Journal.key(table.primaryKey, of: row).map(SyncValueCoding.encodeKey) }
             payload = SyncValueCoding.encodeRow(row)
         case .update: payload = SyncValueCoding.encode(entry.newValue ?? .null)
         case .delete: payload = nil
