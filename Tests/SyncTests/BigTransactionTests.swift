@@ -1,6 +1,6 @@
 #if SIGNALSTORE_SYNC
 import Foundation
-import SignalStoreSync
+@testable import SignalStoreSync
 import SignalStoreTestSupport
 import Testing
 
@@ -37,6 +37,30 @@ struct BigTransactionTests {
         #expect(try b.store.readConnection { try $0.scalar("SELECT count(*) FROM orders") } == .integer(12_000 - 4))
         let moved = try b.store.readConnection { try $0.statement("SELECT id, purchase_num, status FROM orders WHERE id > 100000 ORDER BY id").rows() }
         #expect(moved.map { $0.map(\.description).joined(separator: " ") } == ["103000 77 'early'", "106000 77 'early'", "109000 77 'bulk'", "112000 77 'bulk'"])
+    }
+
+    @Test("rows too big for one packed download batch arrive over several, none skipped")
+    func bigRowsSpanSeveralBatches() async throws {
+        let folder = TemporaryDirectory()
+        let url = try TestServer.freshURL()
+        let a = try Replica(folder, "a"), b = try Replica(folder, "b")
+        let syncA = try a.client(url), syncB = try b.client(url)
+        try await syncA.syncOnce()
+        // Three rows of 17 MB: the third starts past the 32 MiB a packed batch holds
+        // (PackedEntries.byteLimit), so it comes in a second batch; the cursor must stop
+        // after the second row, not jump to the log's head.
+        let size = 17_000_000
+        try #require(PackedEntries.byteLimit < 2 * size && PackedEntries.byteLimit > size)
+        try sqlite3(a.path, """
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3)
+            INSERT INTO orders (id, purchase_num, status) SELECT i, i, hex(randomblob(\(size / 2))) FROM n
+            """)
+        #expect(try await syncA.syncOnce().uploaded == 3)
+        try await syncB.syncOnce()
+        let digest = "SELECT group_concat(id || ':' || length(status) || ':' || substr(status, 1, 16), ' ') FROM orders"
+        let onB = try b.store.readConnection { try $0.scalar(digest) }
+        #expect(onB == (try a.store.readConnection { try $0.scalar(digest) }))
+        #expect(try b.store.readConnection { try $0.scalar("SELECT count(*) FROM orders WHERE length(status) = \(size)") } == .integer(3))
     }
 }
 #endif

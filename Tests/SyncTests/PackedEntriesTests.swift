@@ -29,15 +29,39 @@ struct PackedEntriesTests {
             entry.scope = scope
             expected.append(entry)
         }
-        let sql = "WITH log(position, origin, origin_seq, hlc, tbl, row_key, op, col, payload, scope, previous_scope, carried) AS (VALUES "
-            + rows.joined(separator: ", ") + ") "
-            + PackedEntries.batchSQL(payload: "payload", rows: "SELECT * FROM log ORDER BY position")
-        let result = try runProgram(URL(fileURLWithPath: psql!), [url.components(separatedBy: "?").first! + "?sslmode=disable", "-v", "ON_ERROR_STOP=1", "-At", "-c", sql])
-        try #require(result.status == 0, "psql: \(result.error)")
-        let packed = String(result.output.dropLast())   // psql ends the row with a line break
+        let (packed, selected) = try Self.pack(rows, url: url)
         let (entries, through) = try PackedEntries.entries(packed, after: 0)
         #expect(entries == expected)
         #expect(through == Int64(Self.texts.count))
+        #expect(selected == Self.texts.count)
+    }
+
+    @Test("a batch ends where its payloads, keys and histories pass the byte limit, the entry that passes it included")
+    func batchEndsAtTheByteLimit() throws {
+        let url = try #require(TestServer.baseURL)
+        // Each entry: a 2-byte key and a 10-byte payload, 12 bytes; a limit of 30 keeps the
+        // entries that start before byte 30: the first three (0, 12, 24).
+        let rows = (1...5).map { "(\($0), 'o', \($0), \($0), 't', '[\($0)]', 'update', 'c', '0123456789', NULL, NULL, NULL)" }
+        let (packed, selected) = try Self.pack(rows, url: url, byteLimit: 30)
+        let (entries, through) = try PackedEntries.entries(packed, after: 0)
+        #expect(entries.map(\.position) == [1, 2, 3])
+        #expect(through == 3)
+        #expect(selected == 5)
+        let (first, _) = try Self.pack(rows, url: url, byteLimit: 1)
+        #expect(try PackedEntries.entries(first, after: 0).entries.map(\.position) == [1], "the first entry always comes")
+    }
+
+    /// `rows` (SQL tuples of the log's columns) packed by the server, and how many it selected.
+    static func pack(_ rows: [String], url: String, byteLimit: Int = PackedEntries.byteLimit) throws -> (packed: String, selected: Int) {
+        let sql = "WITH log(position, origin, origin_seq, hlc, tbl, row_key, op, col, payload, scope, previous_scope, carried) AS (VALUES "
+            + rows.joined(separator: ", ") + ") "
+            + PackedEntries.batchSQL(payload: "payload", rows: "SELECT * FROM log ORDER BY position", byteLimit: byteLimit)
+        let result = try runProgram(URL(fileURLWithPath: psql!), [url.components(separatedBy: "?").first! + "?sslmode=disable", "-v", "ON_ERROR_STOP=1", "-At", "-c", sql])
+        try #require(result.status == 0, "psql: \(result.error)")
+        // One row, `packed|count`, ended by a line break; the count holds no `|`.
+        let line = result.output.dropLast()
+        let bar = try #require(line.lastIndex(of: "|"))
+        return (String(line[..<bar]), try #require(Int(line[line.index(after: bar)...])))
     }
 
     @Test("no rows is no entries, and the cursor stays")

@@ -71,7 +71,7 @@ extension SyncClient {
                 guard let position = try ReplicaState.read(connection) else { throw SyncError(store: .closed) }
                 return (position.serverCursor, position.origin)
             }
-            let (entries, through) = try await log.download(after: cursor, own: origin, tables: tables.names, limit: Self.batchSize)
+            let (entries, through, complete) = try await log.download(after: cursor, own: origin, tables: tables.names, limit: Self.batchSize)
             watchdog.touch()
             guard through > cursor else { return }
             let outcome = try apply(entries, through: through, tables)
@@ -84,8 +84,8 @@ extension SyncClient {
                 progressValue.value.conflicts += outcome.conflicts
                 refreshConflictList()
             }
-            // A batch short of full was everything the log held: no need to ask again.
-            if entries.count < Self.batchSize { return }
+            // A batch that got everything the log held: no need to ask again.
+            if complete { return }
         }
     }
 

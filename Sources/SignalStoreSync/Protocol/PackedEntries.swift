@@ -21,10 +21,21 @@ enum PackedEntries {
         return "position || ' ' || origin_seq || ' ' || hlc || ' ' || " + fields.joined(separator: " || ")
     }
 
+    /// How many bytes of payloads, keys and histories one packed batch holds at most, besides
+    /// its last entry. PostgreSQL's text values stop at 1 GB: 5,000 entries of rows with large
+    /// blobs would not fit in one, where rows sent one by one did; a batch that reaches this
+    /// size ends there and the rest comes in the next.
+    static let byteLimit = 32 << 20
+
     /// The SQL that packs the rows `rows` selects (the log's columns, in log order) into one
-    /// text, `NULL` when there are none.
-    static func batchSQL(payload: String, rows: String) -> String {
-        "SELECT string_agg(\(entrySQL(payload: payload)), '' ORDER BY position) FROM (\(rows)) AS batch"
+    /// text (`NULL` when there are none), as many as fit in `byteLimit` (always the first);
+    /// and how many rows `rows` selected.
+    static func batchSQL(payload: String, rows: String, byteLimit: Int = byteLimit) -> String {
+        let size = "coalesce(octet_length(\(payload)), 0) + coalesce(octet_length(carried), 0) + octet_length(row_key)"
+        return """
+            SELECT string_agg(\(entrySQL(payload: payload)), '' ORDER BY position) FILTER (WHERE before < \(byteLimit)), count(*)
+            FROM (SELECT *, sum(\(size)) OVER (ORDER BY position) - (\(size)) AS before FROM (\(rows)) AS selected) AS batch
+            """
     }
 
     /// The entries of a packed batch, in order, and the position of the last (`position` when

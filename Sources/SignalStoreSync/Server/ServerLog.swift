@@ -189,23 +189,25 @@ struct ServerLog: Sendable {
     /// in the log matters (where the cursor passes them).
     ///
     /// `through` is where the cursor may go: past the last entry, and when the download got
-    /// fewer than `limit`, to the log's head, past every entry this replica does not read
+    /// everything there was (`complete`: fewer than `limit`, none left out for the batch's
+    /// size, ``PackedEntries/byteLimit``), to the log's head, past every entry this replica does not read
     /// (other tables, other scopes), so no later download scans them again. The head is read
     /// first: an upload moves it in the transaction that stores its entries, so every entry up
     /// to it is committed, and the query after it sees them all.
-    func download(after position: Int64, own origin: String, tables: [String], limit: Int) async throws(SyncError) -> (entries: [RemoteEntry], through: Int64) {
+    func download(after position: Int64, own origin: String, tables: [String], limit: Int) async throws(SyncError) -> (entries: [RemoteEntry], through: Int64, complete: Bool) {
         do {
             var head = position
             for try await next in try await connection.query("SELECT next FROM \(unescaped: schema).counter WHERE id = 1", logger: logger).decode(Int64.self) {
                 head = max(position, next - 1)
             }
-            guard head > position else { return ([], position) }
-            let (entries, last) = try await packedEntries("""
+            guard head > position else { return ([], position, true) }
+            let (entries, last, selected) = try await packedEntries("""
                 SELECT *, CASE WHEN origin = \(origin) THEN NULL ELSE payload END AS sent
                 FROM \(unescaped: schema).log WHERE position > \(position) AND position <= \(head) AND tbl = ANY(\(tables)::text[])
                 ORDER BY position LIMIT \(Int64(limit))
                 """, payload: "sent", after: position)
-            return (entries, entries.count < limit ? head : last)
+            let complete = selected < limit && entries.count == selected
+            return (entries, complete ? head : last, complete)
         } catch {
             throw ServerErrors.describe(error, url: url, while: "downloading from")
         }
@@ -227,13 +229,17 @@ struct ServerLog: Sendable {
     }
 
     /// The entries of the log rows `rows` selects (every column, in log order), packed into one
-    /// text by the server (``PackedEntries``), `payload` naming the column sent as the payload;
-    /// and the position of the last entry (`position` when there is none).
-    func packedEntries(_ rows: PostgresQuery, payload: String, after position: Int64) async throws -> (entries: [RemoteEntry], through: Int64) {
+    /// text by the server (``PackedEntries``), `payload` naming the column sent as the payload:
+    /// the first of them, as many as fit in one batch. Also the position of the last entry
+    /// (`position` when there is none) and how many rows `rows` selected.
+    func packedEntries(_ rows: PostgresQuery, payload: String, after position: Int64) async throws -> (entries: [RemoteEntry], through: Int64, selected: Int) {
         var query = rows
         query.sql = PackedEntries.batchSQL(payload: payload, rows: rows.sql)
-        let packed = try await allRows(query).first?.decode(String?.self)
-        return try PackedEntries.entries(packed ?? nil, after: position)
+        var packed: String?
+        var selected: Int64 = 0
+        if let row = try await allRows(query).first { (packed, selected) = try row.decode((String?, Int64).self) }
+        let (entries, through) = try PackedEntries.entries(packed, after: position)
+        return (entries, through, Int(selected))
     }
 
     /// Deletes every log entry of `tables` that a later-stamped entry of the same register
