@@ -17,6 +17,12 @@ extension SyncClient {
     /// progress timed out (seen in the test suite's first seconds, hundreds of tests starting
     /// at once on 2 cores: a connect went 8 s without resuming).
     func onOwnThread<Value: Sendable>(_ body: () async throws(SyncError) -> Value) async throws(SyncError) -> Value {
+        try await Self.onOwnThread(url, body)
+    }
+
+    /// Runs `body` on a thread of its own, named after `url`: ``onOwnThread(_:)`` for calls
+    /// that are not a client's (the administrator's ``SyncScopes``).
+    static func onOwnThread<Value: Sendable>(_ url: PostgresURL, _ body: () async throws(SyncError) -> Value) async throws(SyncError) -> Value {
         let executor = ThreadExecutor(name: "SignalStoreSync \(url.host):\(url.port)/\(url.schema)")
         defer { executor.finish() }
         let outcome = await Self.$thread.withValue(executor) { () async -> Swift.Result<Value, SyncError> in

@@ -73,15 +73,20 @@ public enum SyncScopes {
         }
     }
 
+    /// Runs `body` with a connection to the server, on a thread of its own as a client's round
+    /// does: an app whose tasks keep the cooperative pool busy must not make the connect look
+    /// like a dead link.
     private static func withAdmin<Result: Sendable>(_ url: PostgresURL, _ body: @Sendable (ServerLog) async throws(SyncError) -> Result) async throws(SyncError) -> Result {
-        let log = try await SyncClient.connectWithDeadline(url).log
-        do {
-            let result = try await body(log)
-            await log.close()
-            return result
-        } catch {
-            await log.close()
-            throw error
+        try await SyncClient.onOwnThread(url) { () async throws(SyncError) -> Result in
+            let log = try await SyncClient.connectWithDeadline(url).log
+            do throws(SyncError) {
+                let result = try await body(log)
+                await log.close()
+                return result
+            } catch {
+                await log.close()
+                throw error
+            }
         }
     }
 }
