@@ -33,8 +33,8 @@ struct BusyDatabaseTests {
         let bStore = try Store(path: bPath, migrations: packageMigrations, pollInterval: .milliseconds(10), busyTimeout: .milliseconds(200))
         let b = SyncClient(store: bStore, url: try PostgresURL(url), pollInterval: .milliseconds(200))
         let statuses = b.status.signal.record()
-        let syncA = Task { try await a.client(url).run() }
-        let syncB = Task { try await b.run() }
+        let syncA = taskOnOwnThread { try await a.client(url).run() }
+        let syncB = taskOnOwnThread { try await b.run() }
         defer { syncA.cancel(); syncB.cancel() }
         #expect(await eventuallyAsync { statuses.values.last == .idle })
 

@@ -50,7 +50,7 @@ struct ConvergenceTests {
         // No poll comes within the test's timeouts: whatever arrives came by NOTIFY.
         let listening = SyncClient(store: b.store, url: try PostgresURL(url), pollInterval: .seconds(3_600))
         let statuses = listening.status.signal.record()
-        let running = Task { try await listening.run() }
+        let running = taskOnOwnThread { try await listening.run() }
         #expect(await eventuallyAsync { statuses.values.last == .idle }, "\(statuses.values)")
 
         for id in 1...3 {

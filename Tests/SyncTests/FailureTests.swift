@@ -15,7 +15,7 @@ struct FailureTests {
         let retries = { statuses.values.compactMap { status -> Duration? in
             if case .offline(_, let retryIn) = status { retryIn } else { nil }
         } }
-        let running = Task { try await sync.run() }
+        let running = taskOnOwnThread { try await sync.run() }
         // Six waits take at most 0.25 + 0.5 + 1 + 2 + 2 + 2 s; the bound leaves room for a CI
         // machine whose two cores the rest of the suite keeps busy (20 s once missed the sixth).
         #expect(await eventuallyAsync(timeout: .seconds(60)) { retries().count >= 6 }, "\(statuses.values)")
@@ -38,7 +38,7 @@ struct FailureTests {
         let a = try Replica(folder, "a"), b = try Replica(folder, "b")
         let clients = try [a, b].map { SyncClient(store: $0.store, url: try PostgresURL(url), pollInterval: .seconds(3600)) }
         let statuses = clients.map { $0.status.signal.record() }
-        let tasks = clients.map { client in Task { try await client.run() } }
+        let tasks = clients.map { client in taskOnOwnThread { try await client.run() } }
         defer { tasks.forEach { $0.cancel() } }
         try a.store.execute("INSERT INTO orders (id, purchase_num, status) VALUES (1, 1, 'before')")
         #expect(try await eventuallyAsync { try b.contents() == a.contents() })
@@ -67,7 +67,7 @@ struct FailureTests {
         let sync = SyncClient(store: replica.store, url: try PostgresURL("postgres://app:secret@127.0.0.1:\(silent.port)/app?sslmode=disable"))
         let statuses = sync.status.signal.record()
         defer { withExtendedLifetime(silent) {} }   // open until the end, not just until `port` is read
-        let running = Task { try await sync.run() }
+        let running = taskOnOwnThread { try await sync.run() }
         #expect(await eventuallyAsync { statuses.values.last == .connecting })
         try await Task.sleep(for: .milliseconds(200))   // the startup message is sent; no answer comes
         running.cancel()

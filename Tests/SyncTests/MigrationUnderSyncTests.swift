@@ -23,7 +23,7 @@ struct MigrationUnderSyncTests {
         let a = try Replica(folder, "a"), b = try Replica(folder, "b"), c = try Replica(folder, "c")
         let clients = try [a, b, c].map { try $0.client(url) }
         let statuses = clients.map { $0.status.signal.record() }
-        let tasks = clients.map { client in Task { try await client.run() } }
+        let tasks = clients.map { client in taskOnOwnThread { try await client.run() } }
         defer { tasks.forEach { $0.cancel() } }
         try a.store.execute("INSERT INTO orders (id, purchase_num, status) VALUES (1, 1, 'before')")
         #expect(try await eventuallyAsync { try [b, c].allSatisfy { try value($0, "SELECT status FROM orders WHERE id = 1") == .text("before") } })

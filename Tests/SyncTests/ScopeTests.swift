@@ -166,7 +166,7 @@ struct ScopeTests {
         let deployment = try await Deployment()
         let replica = deployment.replicas[3]   // scope 3 only
         let client = try replica.client(deployment.roleURLs[3])
-        let running = Task { try await client.run() }
+        let running = taskOnOwnThread { try await client.run() }
         defer { running.cancel() }
         #expect(await eventuallyAsync { client.progress.value.scopes == ["3"] })
         // The same role's other replica, as the CLI runs it: its status lines say what changed.

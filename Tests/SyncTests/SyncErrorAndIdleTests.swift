@@ -106,8 +106,8 @@ struct SyncErrorAndIdleTests {
         let b = try Replica(folder, "b")
         let clientB = try b.client(url)
         let statusesB = clientB.status.signal.record()
-        let syncA = Task { try await a.client(url).run() }
-        let syncB = Task { try await clientB.run() }
+        let syncA = taskOnOwnThread { try await a.client(url).run() }
+        let syncB = taskOnOwnThread { try await clientB.run() }
         defer { syncA.cancel(); syncB.cancel() }
         try a.store.execute("INSERT INTO orders (id, purchase_num, status) VALUES (1, 1, 'open')")
         #expect(try await eventuallyAsync { try b.contents() == a.contents() })
