@@ -190,10 +190,10 @@ struct ServerLog: Sendable {
     ///
     /// `through` is where the cursor may go: past the last entry, and when the download got
     /// everything there was (`complete`: fewer than `limit`, none left out for the batch's
-    /// size, ``PackedEntries/byteLimit``), to the log's head, past every entry this replica does not read
-    /// (other tables, other scopes), so no later download scans them again. The head is read
-    /// first: an upload moves it in the transaction that stores its entries, so every entry up
-    /// to it is committed, and the query after it sees them all.
+    /// size, ``PackedEntries/byteLimit``), to the log's head, past every entry this replica
+    /// does not read (other tables, other scopes), so no later download scans them again. The
+    /// head is read first: an upload moves it in the transaction that stores its entries, so
+    /// every entry up to it is committed, and the query after it sees them all.
     func download(after position: Int64, own origin: String, tables: [String], limit: Int) async throws(SyncError) -> (entries: [RemoteEntry], through: Int64, complete: Bool) {
         do {
             var head = position
