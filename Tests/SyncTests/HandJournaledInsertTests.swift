@@ -117,6 +117,45 @@ struct HandJournaledInsertTests {
         #expect(try Self.rows(a, "audited") == Self.rows(b, "audited"))
     }
 
+    @Test("a run of inserts over rows this replica knows (deleted here by a later delete, inserted twice in the run by two replicas) goes in by the registers: every replica ends with the rows a fresh replica of the log holds")
+    func aRunOverKnownRowsFollowsTheRegisters() async throws {
+        let folder = TemporaryDirectory()
+        let url = try TestServer.freshURL()
+        let replicas = try ["a", "b", "c", "fresh"].map { try Replica(folder, $0, migrations: Self.migrations) }
+        let (a, b, c) = (replicas[0], replicas[1], replicas[2])
+        let syncs = try replicas.map { try $0.client(url, tables: Self.synced) }
+        let (syncA, syncB, syncC) = (syncs[0], syncs[1], syncs[2])
+        for sync in syncs.dropLast() { try await sync.syncOnce() }
+        // B holds rows 1–5 and their registers.
+        try Self.insertReadings(1...5, into: a.path)
+        try await syncA.syncOnce()
+        try await syncB.syncOnce()
+        // C, offline, inserts rows 1–60 with values of its own; then A deletes rows 1–5, and B
+        // learns of the deletes before C's older inserts.
+        let cRows = (1...60).map { "(\($0), \(1_000 + $0), 'c \($0)', 'c-\($0)')" }.joined(separator: ", ")
+        try sqlite3(c.path, "INSERT INTO readings (id, count, label, code) VALUES \(cRows)")
+        try sqlite3(a.path, "DELETE FROM readings WHERE id <= 5")
+        try await syncA.syncOnce()
+        try await syncB.syncOnce()
+        try await syncC.syncOnce()
+        // A inserts 41–80: rows 41–60 are twice in B's next batch, one run of 100 inserts.
+        try Self.insertReadings(41...80, into: a.path)
+        try await syncA.syncOnce()
+        let progress = try await syncB.syncOnce()
+        #expect(progress.downloaded >= 100, "\(progress)")
+        #expect(syncB.conflicts.value.isEmpty, "\(syncB.conflicts.value.map(\.description))")
+        try await syncC.syncOnce()
+        try await syncA.syncOnce()
+        try await syncs[3].syncOnce()
+
+        let expected = try Self.rows(replicas[3], "readings")
+        #expect(expected.count == 75, "rows 6–80")
+        for replica in [a, b, c] { #expect(try Self.rows(replica, "readings") == expected, "\(replica.path)") }
+        // Rows 1–5 stay deleted: the deletes outlive C's inserts.
+        #expect(try !Self.rows(b, "readings").contains { $0.hasPrefix("3 | ") })
+        #expect(Self.inserts(b, "readings", expecting: 80).count == 80)
+    }
+
     @Test("an insert in the middle of a run that breaks a rule only this replica has loses as it would with the triggers: the batch goes again change by change, every other row journaled once")
     func aConstraintInTheRunFallsBackToTheTriggers() async throws {
         let folder = TemporaryDirectory()

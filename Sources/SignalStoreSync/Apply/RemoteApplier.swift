@@ -26,7 +26,8 @@ final class RemoteApplier {
     private var rowIDs: [RowName: Int64?] = [:]
     private var insertStamps: [RowName: Stamp?] = [:]
 
-    private struct RowName: Hashable {
+    /// A row by its table and encoded key.
+    struct RowName: Hashable {
         let table: String
         let key: String
     }
@@ -247,6 +248,7 @@ final class RemoteApplier {
     /// Writes one entry by the registers; returns whether it changed a row.
     private func write(_ remote: RemoteEntry, fromServer: Bool) throws -> Bool {
         let entry = remote.entry
+        if insertsUnregisteredRow(remote) { return try applyFirstInsert(remote, table(of: remote)) }
         let (table, rowID) = try target(of: remote)
         switch entry.operation {
         case .insert: return try applyInsert(remote, table, rowID, fromServer: fromServer)
@@ -259,12 +261,7 @@ final class RemoteApplier {
     /// - Throws: ``SyncError/schemaMismatch`` for a table or key this database does not have.
     private func target(of remote: RemoteEntry) throws -> (CapturedTable, Int64?) {
         let entry = remote.entry
-        guard let table = tables.byName[entry.table] else {
-            throw SyncError(.schemaMismatch, "the server's log has changes to table '\(entry.table)', which this database does not sync; migrate it to the same schema as the other replicas, or sync with the same --table list everywhere", table: entry.table)
-        }
-        guard let key = SyncValueCoding.decodeKey(entry.key), key.count == table.primaryKey.count else {
-            throw SyncError(.schemaMismatch, "a change to '\(entry.table)' from replica \(remote.origin) names its row by a key that does not fit this table's primary key (\(table.primaryKey.joined(separator: ", "))); the replicas' schemas differ: migrate them to the same version", table: entry.table)
-        }
+        let (table, key) = try tableAndKey(of: remote)
         let name = RowName(table: entry.table, key: entry.key)
         let rowID: Int64?
         if let known = rowIDs[name] { rowID = known } else {
@@ -274,14 +271,48 @@ final class RemoteApplier {
         return (table, rowID)
     }
 
-    private func applyInsert(_ remote: RemoteEntry, _ table: CapturedTable, _ rowID: Int64?, fromServer: Bool) throws -> Bool {
+    private func table(of remote: RemoteEntry) throws -> CapturedTable {
+        try tableAndKey(of: remote).0
+    }
+
+    /// The table an entry changes and its row's key.
+    /// - Throws: ``SyncError/schemaMismatch`` for a table or key this database does not have.
+    private func tableAndKey(of remote: RemoteEntry) throws -> (CapturedTable, [SQLiteValue]) {
+        let entry = remote.entry
+        guard let table = tables.byName[entry.table] else {
+            throw SyncError(.schemaMismatch, "the server's log has changes to table '\(entry.table)', which this database does not sync; migrate it to the same schema as the other replicas, or sync with the same --table list everywhere", table: entry.table)
+        }
+        guard let key = SyncValueCoding.decodeKey(entry.key), key.count == table.primaryKey.count else {
+            throw SyncError(.schemaMismatch, "a change to '\(entry.table)' from replica \(remote.origin) names its row by a key that does not fit this table's primary key (\(table.primaryKey.joined(separator: ", "))); the replicas' schemas differ: migrate them to the same version", table: entry.table)
+        }
+        return (table, key)
+    }
+
+    /// An insert's payload and its columns and values, in the order written.
+    private func insertedRow(_ remote: RemoteEntry, _ table: CapturedTable) throws -> (payload: String, columns: [String], values: [SQLiteValue]) {
         let entry = remote.entry
         guard let payload = entry.payload, let inserted = SyncValueCoding.decodeRowInOrder(payload) else {
             throw SyncError(.server, "the server's log holds an insert into '\(entry.table)' without a readable row (position \(remote.position)); the log was changed by hand", table: entry.table)
         }
-        var columns = inserted.map(\.column), values = inserted.map(\.value)
+        let columns = inserted.map(\.column)
         try table.checkColumns(columns, writtenBy: remote)
-        guard try StampTable.raise(.insert, entry.table, entry.key, to: remote.stamp, value: payload, fromServer: fromServer, connection) else { return false }
+        return (payload, columns, inserted.map(\.value))
+    }
+
+    /// The insert of a row that held no register here (``insertsUnregisteredRow(_:)``): it is
+    /// the row's first change here, so no later change outlives it and no row is in its place.
+    private func applyFirstInsert(_ remote: RemoteEntry, _ table: CapturedTable) throws -> Bool {
+        let (payload, columns, values) = try insertedRow(remote, table)
+        try StampTable.raise(.insert, remote.entry.table, remote.entry.key, to: remote.stamp, value: payload, fromServer: true, connection)
+        insertStamps[RowName(table: remote.entry.table, key: remote.entry.key)] = remote.stamp
+        return try writeInserted(remote, table, nil, columns, values)
+    }
+
+    private func applyInsert(_ remote: RemoteEntry, _ table: CapturedTable, _ rowID: Int64?, fromServer: Bool) throws -> Bool {
+        let entry = remote.entry
+        let inserted = try insertedRow(remote, table)
+        var columns = inserted.columns, values = inserted.values
+        guard try StampTable.raise(.insert, entry.table, entry.key, to: remote.stamp, value: inserted.payload, fromServer: fromServer, connection) else { return false }
         insertStamps[RowName(table: entry.table, key: entry.key)] = remote.stamp
         // A row set aside under this insert takes the server's later registers: its own pending
         // ones are applied again after it (one that outlived the insert by its stamp would
@@ -293,6 +324,13 @@ final class RemoteApplier {
             let value = register.value.flatMap(SyncValueCoding.decode) ?? .null
             if let index = columns.firstIndex(of: column) { values[index] = value } else { columns.append(column); values.append(value) }
         }
+        return try writeInserted(remote, table, rowID, columns, values)
+    }
+
+    /// Writes an insert's row: a new row (journaled by hand when the switch is on), or over
+    /// the row that is here.
+    private func writeInserted(_ remote: RemoteEntry, _ table: CapturedTable, _ rowID: Int64?, _ columns: [String], _ values: [SQLiteValue]) throws -> Bool {
+        let entry = remote.entry
         if handJournal.switcher.isOn {
             if rowID == nil, let row = Journal.storedRow(of: table, columns: columns, values: values) {
                 try rowWrite(.insert, table, columns).run(values)

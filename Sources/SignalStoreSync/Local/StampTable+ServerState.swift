@@ -8,10 +8,7 @@ extension StampTable {
     /// as the server's log has them (`server`: this replica's pending changes left out).
     static func laterRegisters(_ table: String, _ key: String, server: Bool = false, _ connection: Connection) throws -> LaterRegisters {
         var result = LaterRegisters()
-        let sql = server
-            ? "SELECT col, base_hlc, base_origin, base_value FROM \(name) WHERE tbl = ? AND row_key = ? AND col <> '#insert' AND base_hlc IS NOT NULL"
-            : "SELECT col, hlc, origin, value FROM \(name) WHERE tbl = ? AND row_key = ? AND col <> '#insert'"
-        for row in try connection.statement(sql).rows([.text(table), .text(key)]) {
+        for row in try connection.statement(server ? laterServerRegistersSQL : laterRegistersSQL).rows([.text(table), .text(key)]) {
             guard case .text(let name) = row[0], let stamp = storedStamp(row[1], row[2], row[3]) else { continue }
             switch Register(name: name) {
             case .delete: result.delete = stamp
@@ -21,6 +18,10 @@ extension StampTable {
         }
         return result
     }
+
+    private static let laterRegistersSQL = "SELECT col, hlc, origin, value FROM \(name) WHERE tbl = ? AND row_key = ? AND col <> '#insert'"
+    private static let laterServerRegistersSQL =
+        "SELECT col, base_hlc, base_origin, base_value FROM \(name) WHERE tbl = ? AND row_key = ? AND col <> '#insert' AND base_hlc IS NOT NULL"
 
     /// The row as the server's log makes it (this replica's pending changes left out), or `nil`
     /// if the row does not exist there or its inserted values are unknown.

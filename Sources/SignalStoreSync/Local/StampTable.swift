@@ -39,16 +39,37 @@ enum StampTable {
         try connection.statement("DELETE FROM \(name) WHERE tbl = ? AND row_key = ?").run([.text(table), .text(key)])
     }
 
+    /// Which of `keys` (encoded keys of rows of `table`) have a register here: one read per
+    /// ``keysPerRead`` keys.
+    static func rowsWithRegisters(_ table: String, among keys: [String], _ connection: Connection) throws -> Set<String> {
+        var registered: Set<String> = []
+        for start in stride(from: 0, to: keys.count, by: keysPerRead) {
+            let chunk = keys[start..<min(start + keysPerRead, keys.count)]
+            // A short chunk fills the rest with NULL, which matches no key: one statement serves all.
+            let arguments = [.text(table)] + chunk.map(SQLiteValue.text) + Array(repeating: .null, count: keysPerRead - chunk.count)
+            for row in try connection.statement(registeredKeysSQL).rows(arguments) {
+                if case .text(let key) = row[0] { registered.insert(key) }
+            }
+        }
+        return registered
+    }
+
+    /// How many keys ``rowsWithRegisters(_:among:_:)`` looks up in one read.
+    static let keysPerRead = 500
+    private static let registeredKeysSQL =
+        "SELECT DISTINCT row_key FROM \(name) WHERE tbl = ? AND row_key IN (\(Array(repeating: "?", count: keysPerRead).joined(separator: ", ")))"
+
     static func stamp(_ table: String, _ key: String, _ register: Register, _ connection: Connection) throws -> StoredStamp? {
         try state(table, key, register, connection)?.current
     }
 
     static func state(_ table: String, _ key: String, _ register: Register, _ connection: Connection) throws -> RegisterState? {
-        let rows = try connection.statement("SELECT hlc, origin, value, base_hlc, base_origin, base_value FROM \(name) WHERE tbl = ? AND row_key = ? AND col = ?")
-            .rows([.text(table), .text(key), .text(register.name)])
+        let rows = try connection.statement(stateSQL).rows([.text(table), .text(key), .text(register.name)])
         guard let row = rows.first, let current = storedStamp(row[0], row[1], row[2]) else { return nil }
         return RegisterState(current: current, server: storedStamp(row[3], row[4], row[5]))
     }
+
+    private static let stateSQL = "SELECT hlc, origin, value, base_hlc, base_origin, base_value FROM \(name) WHERE tbl = ? AND row_key = ? AND col = ?"
 
     /// Every register of a row, by name.
     static func states(_ table: String, _ key: String, _ connection: Connection) throws -> [Register: RegisterState] {
@@ -75,29 +96,35 @@ enum StampTable {
     static func raise(_ register: Register, _ table: String, _ key: String, to stamp: Stamp, value: String? = nil, fromServer: Bool, _ connection: Connection) throws -> Bool {
         let arguments: [SQLiteValue] = [.text(table), .text(key), .text(register.name), .integer(stamp.clock.rawValue), .text(stamp.origin), value.map(SQLiteValue.text) ?? .null]
         guard fromServer else {
-            try connection.statement("""
-                INSERT INTO \(name) (tbl, row_key, col, hlc, origin, value) VALUES (?, ?, ?, ?, ?, ?)
-                ON CONFLICT (tbl, row_key, col) DO UPDATE SET hlc = excluded.hlc, origin = excluded.origin, value = excluded.value
-                WHERE excluded.hlc > hlc OR (excluded.hlc = hlc AND excluded.origin > origin)
-                """).run(arguments)
+            try connection.statement(raiseLocalSQL).run(arguments)
             return connection.changes > 0
         }
-        try connection.statement("""
-            INSERT INTO \(name) (tbl, row_key, col, hlc, origin, value, base_hlc, base_origin, base_value) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?4, ?5, ?6)
-            ON CONFLICT (tbl, row_key, col) DO UPDATE SET hlc = excluded.hlc, origin = excluded.origin, value = excluded.value,
-                base_hlc = excluded.hlc, base_origin = excluded.origin, base_value = excluded.value
-            WHERE excluded.hlc > hlc OR (excluded.hlc = hlc AND excluded.origin > origin)
-            """).run(arguments)
+        try connection.statement(raiseFromServerSQL).run(arguments)
         if connection.changes > 0 { return true }
         // A later pending change of this replica's own holds the register: the server state
         // still moves.
-        try connection.statement("""
-            UPDATE \(name) SET base_hlc = ?4, base_origin = ?5, base_value = ?6
-            WHERE tbl = ?1 AND row_key = ?2 AND col = ?3
-              AND (base_hlc IS NULL OR ?4 > base_hlc OR (?4 = base_hlc AND ?5 > base_origin))
-            """).run(arguments)
+        try connection.statement(raiseServerStateSQL).run(arguments)
         return false
     }
+
+    // `raise`'s statements, built once: a batch raises a register per entry, and the
+    // connection finds a statement by its text.
+    private static let raiseLocalSQL = """
+        INSERT INTO \(name) (tbl, row_key, col, hlc, origin, value) VALUES (?, ?, ?, ?, ?, ?)
+        ON CONFLICT (tbl, row_key, col) DO UPDATE SET hlc = excluded.hlc, origin = excluded.origin, value = excluded.value
+        WHERE excluded.hlc > hlc OR (excluded.hlc = hlc AND excluded.origin > origin)
+        """
+    private static let raiseFromServerSQL = """
+        INSERT INTO \(name) (tbl, row_key, col, hlc, origin, value, base_hlc, base_origin, base_value) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?4, ?5, ?6)
+        ON CONFLICT (tbl, row_key, col) DO UPDATE SET hlc = excluded.hlc, origin = excluded.origin, value = excluded.value,
+            base_hlc = excluded.hlc, base_origin = excluded.origin, base_value = excluded.value
+        WHERE excluded.hlc > hlc OR (excluded.hlc = hlc AND excluded.origin > origin)
+        """
+    private static let raiseServerStateSQL = """
+        UPDATE \(name) SET base_hlc = ?4, base_origin = ?5, base_value = ?6
+        WHERE tbl = ?1 AND row_key = ?2 AND col = ?3
+          AND (base_hlc IS NULL OR ?4 > base_hlc OR (?4 = base_hlc AND ?5 > base_origin))
+        """
 
     /// The cursor passed this replica's entries through outbox seq `seq` in the server's log:
     /// their stamps become the server state of their registers, and they leave the outbox.
