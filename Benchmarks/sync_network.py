@@ -115,9 +115,17 @@ def memory_curve():
         path = os.path.join(folder, "m.sqlite")
         schema = "m_" + uuid.uuid4().hex[:12]
         subprocess.run([BINARY, "migrate", "--db", path, "--migrations", "Migrations"], check=True, stdout=subprocess.DEVNULL)
+        log = open(path + ".log", "w")
         process = subprocess.Popen([BINARY, "sync", "--postgres", BASE_URL + "&schema=" + schema, "--db", path],
-                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                                   stdout=log, stderr=log)
         try:
+            # The transaction starts once sync is running: a sync that starts while a long
+            # transaction holds the file stops after its lock timeout (`--timeout`).
+            started = time.monotonic()
+            while "synced" not in open(path + ".log").read():
+                if process.poll() is not None or time.monotonic() - started > 60:
+                    raise SystemExit("sync did not start: " + open(path + ".log").read().strip())
+                time.sleep(0.05)
             statements = ["BEGIN;"] + [f"INSERT INTO orders (id, purchase_num, status) VALUES ({i}, {i}, 'bulk');" for i in range(rows)] + ["COMMIT;"]
             subprocess.run(["sqlite3", path], input="\n".join(statements), text=True, check=True)
             deadline = time.monotonic() + 600
