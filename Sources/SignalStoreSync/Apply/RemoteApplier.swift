@@ -94,33 +94,6 @@ final class RemoteApplier {
         return try write(change) ? .applied : .unchanged
     }
 
-    /// `entries` in runs that are applied as one: one statement's updates of a row (one
-    /// origin, consecutive origin seqs, one row, each column once, no key column) are one
-    /// `UPDATE`, as they were written, since each alone can break a rule the statement keeps (a
-    /// composite foreign key moved to another parent, a CHECK that reads two columns). Every
-    /// other entry is a run of its own. The runs depend only on the entries, so every replica
-    /// applies the same ones.
-    func rowChanges(_ entries: [RemoteEntry]) -> [[RemoteEntry]] {
-        var changes: [[RemoteEntry]] = []
-        for entry in entries {
-            if let last = changes.last, joins(entry, last) { changes[changes.count - 1].append(entry) } else { changes.append([entry]) }
-        }
-        return changes
-    }
-
-    private func joins(_ next: RemoteEntry, _ change: [RemoteEntry]) -> Bool {
-        guard let last = change.last, next.entry.operation == .update, last.entry.operation == .update,
-              next.entry.originSeq == last.entry.originSeq + 1, next.origin == last.origin,
-              next.entry.table == last.entry.table, next.entry.key == last.entry.key,
-              let column = next.entry.column, let table = tables.byName[next.entry.table] else { return false }
-        // Every entry after the first was checked here as `next`: only the first and `next` can
-        // move the row to another scope or change its key.
-        let movesOrRekeys = { (remote: RemoteEntry) in
-            !remote.carried.isEmpty || remote.previousScope != nil || table.primaryKey.contains(remote.entry.column ?? "")
-        }
-        return !movesOrRekeys(next) && !movesOrRekeys(change[0]) && !change.contains { $0.entry.column == column }
-    }
-
     /// `body` in one savepoint, or `nil` with everything it wrote undone when it broke a
     /// constraint.
     ///
@@ -269,23 +242,6 @@ final class RemoteApplier {
             rowIDs[name] = rowID
         }
         return (table, rowID)
-    }
-
-    private func table(of remote: RemoteEntry) throws -> CapturedTable {
-        try tableAndKey(of: remote).0
-    }
-
-    /// The table an entry changes and its row's key.
-    /// - Throws: ``SyncError/schemaMismatch`` for a table or key this database does not have.
-    private func tableAndKey(of remote: RemoteEntry) throws -> (CapturedTable, [SQLiteValue]) {
-        let entry = remote.entry
-        guard let table = tables.byName[entry.table] else {
-            throw SyncError(.schemaMismatch, "the server's log has changes to table '\(entry.table)', which this database does not sync; migrate it to the same schema as the other replicas, or sync with the same --table list everywhere", table: entry.table)
-        }
-        guard let key = SyncValueCoding.decodeKey(entry.key), key.count == table.primaryKey.count else {
-            throw SyncError(.schemaMismatch, "a change to '\(entry.table)' from replica \(remote.origin) names its row by a key that does not fit this table's primary key (\(table.primaryKey.joined(separator: ", "))); the replicas' schemas differ: migrate them to the same version", table: entry.table)
-        }
-        return (table, key)
     }
 
     /// An insert's payload and its columns and values, in the order written.
