@@ -88,7 +88,12 @@ extension RemoteApplier {
     /// ``handFallbackLimit`` of those, the rest of the batch does too.
     func fallBackToTriggers() throws {
         handJournal.fallbacks += 1
-        if handJournal.fallbacks > Self.handFallbackLimit { handJournal.positions.removeAll() }
+        if handJournal.fallbacks > Self.handFallbackLimit {
+            // Nothing more is journaled by hand: the later runs' rows need no register read.
+            handJournal.positions.removeAll()
+            handJournal.runs.removeAll()
+            handJournal.unregistered.removeAll()
+        }
         try handJournal.switcher.set(false, connection)
     }
 
