@@ -59,6 +59,17 @@ struct JSONParsingTests {
         #expect(JSONValue(parsing: String(repeating: "[", count: 500) + String(repeating: "]", count: 500)) != nil)
     }
 
+    @Test("a row rendered straight from its values reads as the document JSONValue(row:) renders: every kind of SQLite value")
+    func rowRenderedDirectly() {
+        let values: [SQLiteValue] = [
+            .null, .integer(0), .integer(-42), .integer(.max), .integer(.min), .real(1.5), .real(-0.0), .real(3), .real(1e300),
+            .real(.infinity), .real(-.infinity), .text(""), .text("a \"quoted\" \\ line\n\u{0}é😀"), .blob(Data()), .blob(Data([0x00, 0xAB, 0xFF])),
+        ]
+        let row = values.enumerated().map { ("column \($0.offset) \"x\"", $0.element) }
+        #expect(JSONValue.rendered(row: row) == JSONValue(row: row).rendered)
+        #expect(JSONValue.rendered(row: []) == "{}")
+    }
+
     private func parsedString(_ text: String) -> String? {
         guard case .string(let value)? = JSONValue(parsing: text) else { return nil }
         return value

@@ -26,11 +26,7 @@ package indirect enum JSONValue: Sendable {
         case .null: output.append(contentsOf: "null".utf8)
         case .bool(let value): output.append(contentsOf: (value ? "true" : "false").utf8)
         case .integer(let value): output.append(contentsOf: String(value).utf8)
-        case .number(let value):
-            // Reals always show a fraction or exponent, so readers keep them apart from integers.
-            let text = value.description.utf8
-            output.append(contentsOf: text)
-            if !text.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") }) { output.append(contentsOf: ".0".utf8) }
+        case .number(let value): Self.write(number: value, to: &output)
         case .string(let value): JSONString.append(value, to: &output)
         case .array(let values):
             output.append(UInt8(ascii: "["))
@@ -49,6 +45,13 @@ package indirect enum JSONValue: Sendable {
             }
             output.append(UInt8(ascii: "}"))
         }
+    }
+
+    private static func write(number value: Double, to output: inout [UInt8]) {
+        // Reals always show a fraction or exponent, so readers keep them apart from integers.
+        let text = value.description.utf8
+        output.append(contentsOf: text)
+        if !text.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") }) { output.append(contentsOf: ".0".utf8) }
     }
 }
 
@@ -69,5 +72,27 @@ extension JSONValue {
     /// A row as a JSON object, columns in the order given.
     package init(row: [(String, SQLiteValue)]) {
         self = .object(row.map { ($0.0, JSONValue($0.1)) })
+    }
+
+    /// `JSONValue(row: row).rendered`, written without building the document first: what
+    /// journaling a row and exporting a table do per row.
+    package static func rendered(row: [(String, SQLiteValue)]) -> String {
+        var output: [UInt8] = []
+        output.reserveCapacity(256)
+        output.append(UInt8(ascii: "{"))
+        for (index, (column, value)) in row.enumerated() {
+            if index > 0 { output.append(UInt8(ascii: ",")) }
+            JSONString.append(column, to: &output)
+            output.append(UInt8(ascii: ":"))
+            switch value {
+            case .null: output.append(contentsOf: "null".utf8)
+            case .integer(let value): output.append(contentsOf: String(value).utf8)
+            case .real(let value) where value.isFinite: write(number: value, to: &output)
+            case .text(let text): JSONString.append(text, to: &output)
+            case .real, .blob: JSONValue(value).write(to: &output)
+            }
+        }
+        output.append(UInt8(ascii: "}"))
+        return String(decoding: output, as: UTF8.self)
     }
 }

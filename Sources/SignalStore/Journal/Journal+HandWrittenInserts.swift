@@ -71,7 +71,7 @@ extension Journal {
     /// `rowID`, as the insert trigger would: one `insert` entry with the whole row as JSON.
     /// Call it right after the row's `INSERT`, in the same transaction, with ``HandJournaling`` on.
     package static func journalInsert(into table: String, rowID: Int64, row: [(String, SQLiteValue)], _ connection: Connection) throws {
-        try connection.statement(insertEntrySQL).run([.text(table), .integer(rowID), .text(JSONValue(row: row).rendered)])
+        try connection.statement(insertEntrySQL).run([.text(table), .integer(rowID), .text(JSONValue.rendered(row: row))])
     }
 
     private static let insertEntrySQL = "INSERT INTO \(changes) (\(insertColumns)) VALUES (?, ?, 'insert', NULL, NULL, ?, \(now))"

@@ -42,7 +42,7 @@ enum TableExport {
                     switch format {
                     case .csv: text += csvLine(row.values)
                     case .json:
-                        text += (first ? "\n" : ",\n") + JSONValue(row: Array(zip(tableQuery.table.columnNames, row.values))).rendered
+                        text += (first ? "\n" : ",\n") + JSONValue.rendered(row: Array(zip(tableQuery.table.columnNames, row.values)))
                         first = false
                     }
                 }

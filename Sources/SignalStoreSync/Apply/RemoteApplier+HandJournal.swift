@@ -15,19 +15,18 @@ import SignalStore
 /// keep needing the triggers after all (rows already here, values the columns convert) stops
 /// planning after ``handFallbackLimit`` of them.
 ///
-/// When a run begins, one read per 500 rows finds which of its rows hold no register here
-/// (``unregistered``): such a row was never here, so its insert needs neither the row looked
-/// up nor its later registers read. (Were it here after all, its `INSERT` breaks the primary
-/// key and the batch goes again entry by entry.)
+/// When a run begins, one read per 500 rows finds which of its rows hold no register here:
+/// such a row was never here, so its first insert in the run needs neither the row looked up
+/// nor its later registers read. (Were it here after all, its `INSERT` breaks the primary key
+/// and the batch goes again entry by entry.) The plan marks those inserts by log position, so
+/// an applied entry costs one lookup of an integer, not hashes of its row's name.
 struct HandJournalPlan {
-    /// The log positions of the inserts planned.
-    var positions: Set<Int64> = []
-    /// Each planned run's rows (keys by table), by the log position of its first insert;
-    /// taken out when the run begins.
-    var runs: [Int64: [String: [String]]] = [:]
-    /// The rows of the runs begun so far that held no register here when their run began and
-    /// have not been inserted since.
-    var unregistered: Set<RemoteApplier.RowName> = []
+    /// The log positions of the inserts planned, each with whether it is the first insert of
+    /// a row that held no register here when its run began (known once the run begins).
+    var positions: [Int64: Bool] = [:]
+    /// Each planned run's inserts (log position and key, by table), by the log position of its
+    /// first insert; taken out when the run begins.
+    var runs: [Int64: [String: [(position: Int64, key: String)]]] = [:]
     /// The connection's switch between the triggers and journaling by hand.
     var switcher = Journal.HandJournaling()
     /// How many planned inserts went in with the triggers after all.
@@ -49,8 +48,8 @@ extension RemoteApplier {
         var run: [RemoteEntry] = []
         func closeRun() {
             if run.count >= Self.handJournalRun {
-                handJournal.positions.formUnion(run.map(\.position))
-                handJournal.runs[run[0].position] = Dictionary(grouping: run, by: \.entry.table).mapValues { $0.map(\.entry.key) }
+                for remote in run { handJournal.positions[remote.position] = false }
+                handJournal.runs[run[0].position] = Dictionary(grouping: run, by: \.entry.table).mapValues { $0.map { ($0.position, $0.entry.key) } }
             }
             run.removeAll(keepingCapacity: true)
         }
@@ -67,21 +66,28 @@ extension RemoteApplier {
 
     /// Before each change of a batch: journaling by hand for an insert planned so, the
     /// triggers for anything else. The first insert of a run reads which of the run's rows
-    /// hold no register here (``HandJournalPlan/unregistered``).
+    /// hold no register here, and marks each such row's first insert in the run.
     func chooseCapture(for change: [RemoteEntry]) throws {
         let position = change[0].position
-        for (table, keys) in handJournal.runs.removeValue(forKey: position) ?? [:] {
-            let registered = try StampTable.rowsWithRegisters(table, among: keys, connection)
-            for key in keys where !registered.contains(key) { handJournal.unregistered.insert(RowName(table: table, key: key)) }
+        for (table, inserts) in handJournal.runs.removeValue(forKey: position) ?? [:] {
+            let registered = try StampTable.rowsWithRegisters(table, among: inserts.map(\.key), connection)
+            // A row inserted twice in the run is registered by its first insert.
+            var seen: Set<String> = []
+            for (position, key) in inserts where seen.insert(key).inserted && !registered.contains(key) {
+                handJournal.positions[position] = true
+            }
         }
-        try handJournal.switcher.set(handJournal.positions.contains(position), connection)
+        try handJournal.switcher.set(handJournal.positions[position] != nil, connection)
     }
 
-    /// Whether `remote` inserts a row that held no register here when its run began, and takes
-    /// it out of ``HandJournalPlan/unregistered``: the row is registered from now on.
+    /// Whether `remote` is the first insert of a row that held no register here when its run
+    /// began (``chooseCapture(for:)``).
+    ///
+    /// Such an insert leaves nothing in the batch's memory of rows (``forgetRows()``): that
+    /// memory holds only rows whose registers were raised, or it was cleared since, so it
+    /// holds nothing of this row, and a later change of the row reads it from the database.
     func insertsUnregisteredRow(_ remote: RemoteEntry) -> Bool {
-        handJournal.switcher.isOn && remote.entry.operation == .insert
-            && handJournal.unregistered.remove(RowName(table: remote.entry.table, key: remote.entry.key)) != nil
+        handJournal.switcher.isOn && handJournal.positions[remote.position] == true
     }
 
     /// A planned insert that cannot be journaled by hand goes in with the triggers; after
@@ -92,7 +98,6 @@ extension RemoteApplier {
             // Nothing more is journaled by hand: the later runs' rows need no register read.
             handJournal.positions.removeAll()
             handJournal.runs.removeAll()
-            handJournal.unregistered.removeAll()
         }
         try handJournal.switcher.set(false, connection)
     }
@@ -101,7 +106,6 @@ extension RemoteApplier {
     func stopJournalingByHand() throws {
         handJournal.positions.removeAll()
         handJournal.runs.removeAll()
-        handJournal.unregistered.removeAll()
         try handJournal.switcher.set(false, connection)
     }
 }

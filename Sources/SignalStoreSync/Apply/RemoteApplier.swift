@@ -260,8 +260,7 @@ final class RemoteApplier {
     private func applyFirstInsert(_ remote: RemoteEntry, _ table: CapturedTable) throws -> Bool {
         let (payload, columns, values) = try insertedRow(remote, table)
         try StampTable.raise(.insert, remote.entry.table, remote.entry.key, to: remote.stamp, value: payload, fromServer: true, connection)
-        insertStamps[RowName(table: remote.entry.table, key: remote.entry.key)] = remote.stamp
-        return try writeInserted(remote, table, nil, columns, values)
+        return try writeInserted(remote, table, nil, columns, values, remembering: false)
     }
 
     private func applyInsert(_ remote: RemoteEntry, _ table: CapturedTable, _ rowID: Int64?, fromServer: Bool) throws -> Bool {
@@ -285,13 +284,14 @@ final class RemoteApplier {
 
     /// Writes an insert's row: a new row (journaled by hand when the switch is on), or over
     /// the row that is here.
-    private func writeInserted(_ remote: RemoteEntry, _ table: CapturedTable, _ rowID: Int64?, _ columns: [String], _ values: [SQLiteValue]) throws -> Bool {
-        let entry = remote.entry
+    /// - Parameter remembering: Whether the batch's memory of rows learns the new row's rowid
+    ///   (not for a row's first insert: ``insertsUnregisteredRow(_:)``).
+    private func writeInserted(_ remote: RemoteEntry, _ table: CapturedTable, _ rowID: Int64?, _ columns: [String], _ values: [SQLiteValue], remembering: Bool = true) throws -> Bool {
         if handJournal.switcher.isOn {
             if rowID == nil, let row = Journal.storedRow(of: table, columns: columns, values: values) {
                 try rowWrite(.insert, table, columns).run(values)
                 let inserted = connection.lastInsertRowID
-                rowIDs[RowName(table: entry.table, key: entry.key)] = inserted
+                if remembering { rowIDs[RowName(table: remote.entry.table, key: remote.entry.key)] = inserted }
                 try Journal.journalInsert(into: table.name, rowID: inserted, row: row, connection)
                 return true
             }
@@ -301,7 +301,7 @@ final class RemoteApplier {
             try rowWrite(.update, table, columns).run(values + [.integer(rowID)])
         } else {
             try rowWrite(.insert, table, columns).run(values)
-            rowIDs[RowName(table: entry.table, key: entry.key)] = connection.lastInsertRowID
+            if remembering { rowIDs[RowName(table: remote.entry.table, key: remote.entry.key)] = connection.lastInsertRowID }
         }
         return true
     }
