@@ -10,15 +10,20 @@ extension RemoteApplier {
     /// composite foreign key moved to another parent, a CHECK that reads two columns). Every
     /// other entry is a run of its own. The runs depend only on the entries, so every replica
     /// applies the same ones.
-    func rowChanges(_ entries: [RemoteEntry]) -> [[RemoteEntry]] {
-        var changes: [[RemoteEntry]] = []
-        for entry in entries {
-            if let last = changes.last, joins(entry, last) { changes[changes.count - 1].append(entry) } else { changes.append([entry]) }
+    ///
+    /// Each run is a slice of `entries`: no entry is copied.
+    func rowChanges(_ entries: [RemoteEntry]) -> [RowChange] {
+        var changes: [RowChange] = []
+        var start = entries.startIndex
+        for index in entries.indices.dropFirst() where !joins(entries[index], entries[start..<index]) {
+            changes.append(entries[start..<index])
+            start = index
         }
+        if !entries.isEmpty { changes.append(entries[start...]) }
         return changes
     }
 
-    private func joins(_ next: RemoteEntry, _ change: [RemoteEntry]) -> Bool {
+    private func joins(_ next: RemoteEntry, _ change: RowChange) -> Bool {
         guard let last = change.last, next.entry.operation == .update, last.entry.operation == .update,
               next.entry.originSeq == last.entry.originSeq + 1, next.origin == last.origin,
               next.entry.table == last.entry.table, next.entry.key == last.entry.key,
@@ -28,7 +33,7 @@ extension RemoteApplier {
         let movesOrRekeys = { (remote: RemoteEntry) in
             !remote.carried.isEmpty || remote.previousScope != nil || table.primaryKey.contains(remote.entry.column ?? "")
         }
-        return !movesOrRekeys(next) && !movesOrRekeys(change[0]) && !change.contains { $0.entry.column == column }
+        return !movesOrRekeys(next) && !movesOrRekeys(change.firstEntry) && !change.contains { $0.entry.column == column }
     }
 
     /// The table an entry changes (its key checked as ``tableAndKey(of:)`` checks it).
@@ -48,5 +53,16 @@ extension RemoteApplier {
         }
         return (table, key)
     }
+}
+
+/// One row change of a batch (``RemoteApplier/rowChanges(_:)``): one entry, or one statement's
+/// updates of a row, as a slice of the batch's entries. Never empty.
+typealias RowChange = ArraySlice<RemoteEntry>
+
+extension ArraySlice<RemoteEntry> {
+    /// The change's first entry.
+    var firstEntry: RemoteEntry { self[startIndex] }
+    /// The change's last entry.
+    var lastEntry: RemoteEntry { self[index(before: endIndex)] }
 }
 #endif

@@ -43,23 +43,31 @@ extension RemoteApplier {
     /// ``applyDirectly(_:)``) are journaled by hand: runs of at least ``handJournalRun``
     /// single-entry inserts from other replicas (`ownOrigin`'s are passed over), moving no row
     /// between scopes, into tables whose only triggers are the capture triggers.
-    func planHandJournaling(_ changes: [[RemoteEntry]], ownOrigin: String) throws {
+    func planHandJournaling(_ changes: [RowChange], ownOrigin: String) throws {
         var allowed: [String: Bool] = [:]
-        var run: [RemoteEntry] = []
+        var run = changes.startIndex..<changes.startIndex   // the run so far, by index in `changes`
         func closeRun() {
-            if run.count >= Self.handJournalRun {
-                for remote in run { handJournal.positions[remote.position] = false }
-                handJournal.runs[run[0].position] = Dictionary(grouping: run, by: \.entry.table).mapValues { $0.map { ($0.position, $0.entry.key) } }
+            guard run.count >= Self.handJournalRun else { return }
+            var inserts: [String: [(position: Int64, key: String)]] = [:]
+            for change in changes[run] {
+                let remote = change.firstEntry
+                handJournal.positions[remote.position] = false
+                inserts[remote.entry.table, default: []].append((remote.position, remote.entry.key))
             }
-            run.removeAll(keepingCapacity: true)
+            handJournal.runs[changes[run.lowerBound].firstEntry.position] = inserts
         }
-        for change in changes {
-            let remote = change[0]
-            guard change.count == 1, remote.entry.operation == .insert, remote.origin != ownOrigin,
-                  remote.carried.isEmpty, remote.previousScope == nil, let table = tables.byName[remote.entry.table]
-            else { closeRun(); continue }
-            if allowed[table.name] == nil { allowed[table.name] = try Journal.insertsCanBeJournaledByHand(table, connection) }
-            if allowed[table.name] == true { run.append(remote) } else { closeRun() }
+        for index in changes.indices {
+            let change = changes[index], remote = change.firstEntry
+            if change.count == 1, remote.entry.operation == .insert, remote.origin != ownOrigin,
+               remote.carried.isEmpty, remote.previousScope == nil, let table = tables.byName[remote.entry.table] {
+                if allowed[table.name] == nil { allowed[table.name] = try Journal.insertsCanBeJournaledByHand(table, connection) }
+                if allowed[table.name] == true {
+                    run = run.lowerBound..<(index + 1)
+                    continue
+                }
+            }
+            closeRun()
+            run = (index + 1)..<(index + 1)
         }
         closeRun()
     }
@@ -67,8 +75,8 @@ extension RemoteApplier {
     /// Before each change of a batch: journaling by hand for an insert planned so, the
     /// triggers for anything else. The first insert of a run reads which of the run's rows
     /// hold no register here, and marks each such row's first insert in the run.
-    func chooseCapture(for change: [RemoteEntry]) throws {
-        let position = change[0].position
+    func chooseCapture(for change: RowChange) throws {
+        let position = change.firstEntry.position
         for (table, inserts) in handJournal.runs.removeValue(forKey: position) ?? [:] {
             let registered = try StampTable.rowsWithRegisters(table, among: inserts.map(\.key), connection)
             // A row inserted twice in the run is registered by its first insert.

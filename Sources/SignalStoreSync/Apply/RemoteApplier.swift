@@ -68,8 +68,8 @@ final class RemoteApplier {
     /// Applies one row change (``rowChanges(_:)``: one entry, or one statement's updates of a
     /// row), in a savepoint of its own: one that breaks a constraint leaves nothing behind but
     /// what the conflict rule decides, and its entries stand or lose together.
-    func apply(_ change: [RemoteEntry]) throws -> Outcome {
-        let remote = change[0]
+    func apply(_ change: RowChange) throws -> Outcome {
+        let remote = change.firstEntry
         touchedTables.insert(remote.entry.table)
         resolver.clock = change.reduce(resolver.clock) { max($0, $1.entry.clock) }
         var references: [ConflictResolver.PendingRow] = []
@@ -89,8 +89,8 @@ final class RemoteApplier {
 
     /// Applies one row change without a savepoint of its own, inside ``inOneSavepoint(_:)``
     /// while nothing is pending here: a constraint it breaks throws.
-    func applyDirectly(_ change: [RemoteEntry]) throws -> Outcome {
-        touchedTables.insert(change[0].entry.table)
+    func applyDirectly(_ change: RowChange) throws -> Outcome {
+        touchedTables.insert(change.firstEntry.entry.table)
         return try write(change) ? .applied : .unchanged
     }
 
@@ -166,7 +166,7 @@ final class RemoteApplier {
     /// The rows in the way are tried first; if that does not settle it (setting them aside
     /// meets other pending changes), every pending change is set aside, which leaves exactly
     /// the rows the server's log made, where `remote` either fits or loses everywhere.
-    private func resolve(_ change: [RemoteEntry], _ error: SQLiteError) throws -> Outcome {
+    private func resolve(_ change: RowChange, _ error: SQLiteError) throws -> Outcome {
         var rule = error.message
         resolver.stuck = nil
         var blockers: [ConflictResolver.PendingRow] = []
@@ -180,10 +180,10 @@ final class RemoteApplier {
 
     /// `change` written with `rows` set aside, or `nil` (and the rule it broke) if it still
     /// does not fit.
-    private func rebased(_ rows: [ConflictResolver.PendingRow], _ change: [RemoteEntry], rule: inout String) throws -> Outcome? {
+    private func rebased(_ rows: [ConflictResolver.PendingRow], _ change: RowChange, rule: inout String) throws -> Outcome? {
         defer { forgetRows() }
         do {
-            let changed = try connection.transaction { try resolver.rebase(rows, under: change[0]) { try write(change) } }
+            let changed = try connection.transaction { try resolver.rebase(rows, under: change.firstEntry) { try write(change) } }
             return changed ? .applied : .unchanged
         } catch let again as SQLiteError where again.code == SQLiteError.constraint {
             rule = again.message
@@ -204,9 +204,9 @@ final class RemoteApplier {
     ///
     /// This replica's own pending entries are written `fromServer: false` when the outbox is
     /// replayed.
-    private func write(_ change: [RemoteEntry], fromServer: Bool = true) throws -> Bool {
-        guard change.count > 1 else { return try write(change[0], fromServer: fromServer) }
-        let (table, rowID) = try target(of: change[0])
+    private func write(_ change: RowChange, fromServer: Bool = true) throws -> Bool {
+        guard change.count > 1 else { return try write(change.firstEntry, fromServer: fromServer) }
+        let (table, rowID) = try target(of: change.firstEntry)
         var columns: [String] = [], values: [SQLiteValue] = []
         for remote in change {
             guard let (column, value) = try winningUpdate(remote, table, rowID, fromServer: fromServer) else { continue }

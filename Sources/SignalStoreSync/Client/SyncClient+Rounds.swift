@@ -173,7 +173,7 @@ extension SyncClient {
     ///   pending here, when `apply` is ``RemoteApplier/applyDirectly(_:)``.
     private func applyInOrder(
         _ entries: [RemoteEntry], origin: String, _ scopes: ReplicaScopes, _ connection: Connection,
-        _ applier: RemoteApplier, journalingByHand: Bool = false, _ apply: ([RemoteEntry]) throws -> RemoteApplier.Outcome
+        _ applier: RemoteApplier, journalingByHand: Bool = false, _ apply: (RowChange) throws -> RemoteApplier.Outcome
     ) throws -> Walk {
         var walk = Walk()
         var ownPassed: Int64?
@@ -181,9 +181,9 @@ extension SyncClient {
         if journalingByHand { try applier.planHandJournaling(changes, ownOrigin: origin) }
         for change in changes {
             try applier.chooseCapture(for: change)
-            let entry = change[0]
+            let entry = change.firstEntry
             if entry.origin == origin {
-                ownPassed = change[change.count - 1].entry.originSeq
+                ownPassed = change.lastEntry.entry.originSeq
                 continue
             }
             if let seq = ownPassed {
