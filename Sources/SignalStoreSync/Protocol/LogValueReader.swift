@@ -39,6 +39,7 @@ struct LogValueReader {
     static func row(_ json: String) -> [(column: String, value: SQLiteValue)]? {
         read(json) { reader in
             var members: [(column: String, value: SQLiteValue)] = []
+            members.reserveCapacity(16)   // most rows: one allocation, not one per doubling
             try reader.expect(UInt8(ascii: "{"))
             if !reader.consume(UInt8(ascii: "}")) {
                 repeat {
