@@ -129,7 +129,7 @@ final class RemoteApplier {
     /// changes wait, until they are uploaded.
     func settlePending() throws {
         guard !touchedTables.isEmpty, !touchedTables.isSubset(of: tables.independent) else { return }
-        let waiting = try Outbox.count(after: 0, connection)
+        let waiting = try Outbox.count(after: 0, limit: Self.replayLimit + 1, connection)
         guard waiting > 1, waiting <= Self.replayLimit else { return }
         struct NothingLost: Error {}
         do {

@@ -42,11 +42,11 @@ extension SyncClient {
     private func upload(_ log: ServerLog, _ tables: SyncedTables) async throws(SyncError) {
         while true {
             try stampPending(tables)
-            let (waiting, origin) = try reading { connection -> (Int64, String) in
+            let (waiting, origin) = try reading { connection -> (Bool, String) in
                 guard let position = try ReplicaState.read(connection) else { throw SyncError(store: .closed) }
-                return (try Outbox.count(after: position.uploadedThrough, connection), position.origin)
+                return (try Outbox.hasEntries(after: position.uploadedThrough, connection), position.origin)
             }
-            guard waiting > 0 else { return }
+            guard waiting else { return }
             let upload = try await log.upload(origin: origin) { _, stored in
                 try self.noteUploaded(through: stored)
                 do {
@@ -117,7 +117,7 @@ extension SyncClient {
             // With nothing pending here, no change of this replica's can be in an entry's
             // way: the batch goes in one savepoint, and only a constraint that an entry
             // breaks (rare) makes it go again entry by entry, each in a savepoint of its own.
-            let walk = try Outbox.count(after: 0, connection) == 0
+            let walk = try !Outbox.hasEntries(after: 0, connection)
                 ? try applier.inOneSavepoint { try applyInOrder(entries, origin: origin, tables.scopes, connection, applier, journalingByHand: true, applier.applyDirectly) }
                 : nil
             let walked = try walk ?? applyInOrder(entries, origin: origin, tables.scopes, connection, applier, applier.apply)
