@@ -21,7 +21,7 @@ extension StampTable {
 
     private static let laterRegistersSQL = "SELECT col, hlc, origin, value FROM \(name) WHERE tbl = ? AND row_key = ? AND col <> '#insert'"
     private static let laterServerRegistersSQL =
-        "SELECT col, base_hlc, base_origin, base_value FROM \(name) WHERE tbl = ? AND row_key = ? AND col <> '#insert' AND base_hlc IS NOT NULL"
+        "SELECT col, base_hlc, base_origin, \(serverValue) FROM \(name) WHERE tbl = ? AND row_key = ? AND col <> '#insert' AND base_hlc IS NOT NULL"
 
     /// The row as the server's log makes it (this replica's pending changes left out), or `nil`
     /// if the row does not exist there or its inserted values are unknown.
@@ -62,8 +62,8 @@ extension StampTable {
                 let rows = try connection.statement("""
                     WITH wanted(v) AS (VALUES \(wanted))
                     SELECT DISTINCT row_key FROM \(name) WHERE tbl = ? AND base_hlc IS NOT NULL
-                      AND ((col = '#insert' AND json_extract(base_value, ?) IN (SELECT v FROM wanted))
-                        OR (col = ? AND json_extract(base_value, ?) IN (SELECT v FROM wanted)))
+                      AND ((col = '#insert' AND json_extract(\(serverValue), ?) IN (SELECT v FROM wanted))
+                        OR (col = ? AND json_extract(\(serverValue), ?) IN (SELECT v FROM wanted)))
                     """).rows(chunk + [.text(table), .text("$.\"\(column)\".\(tag)"), .text(column), .text("$.\(tag)")])
                 keys.formUnion(rows.compactMap(\.first?.textValue))
             }

@@ -8,6 +8,17 @@ import SignalStore
 enum StampTable {
     static let name = "_signalstore_sync_stamps"
 
+    /// The value of a register's server state. A register whose server state is its current
+    /// state (the same stamp, so the same write) keeps the value once, in `value`, with
+    /// `base_value` `NULL`: a row inserted here or from the log then stores its payload once,
+    /// not twice (confirming an uploaded page rewrote every row twice its size). A stored
+    /// `base_value` always counts; writes that move the current state off the server state
+    /// copy the value into `base_value` first (``keepServerValue``).
+    static let serverValue = "CASE WHEN base_value IS NULL AND base_hlc = hlc AND base_origin = origin THEN value ELSE base_value END"
+
+    /// The assignment that keeps the server state's value in an `UPDATE` of the current state.
+    private static let keepServerValue = "base_value = \(serverValue)"
+
     /// Creates the table on first use, and adds the server state columns to a file that synced
     /// with an earlier SignalStore.
     static func create(_ connection: Connection) throws {
@@ -69,18 +80,20 @@ enum StampTable {
         return RegisterState(current: current, server: storedStamp(row[3], row[4], row[5]))
     }
 
-    private static let stateSQL = "SELECT hlc, origin, value, base_hlc, base_origin, base_value FROM \(name) WHERE tbl = ? AND row_key = ? AND col = ?"
+    private static let stateSQL = "SELECT hlc, origin, value, base_hlc, base_origin, \(serverValue) FROM \(name) WHERE tbl = ? AND row_key = ? AND col = ?"
 
     /// Every register of a row, by name.
     static func states(_ table: String, _ key: String, _ connection: Connection) throws -> [Register: RegisterState] {
         var result: [Register: RegisterState] = [:]
-        for row in try connection.statement("SELECT col, hlc, origin, value, base_hlc, base_origin, base_value FROM \(name) WHERE tbl = ? AND row_key = ?")
+        for row in try connection.statement(statesSQL)
             .rows([.text(table), .text(key)]) {
             guard case .text(let name) = row[0], let current = storedStamp(row[1], row[2], row[3]) else { continue }
             result[Register(name: name)] = RegisterState(current: current, server: storedStamp(row[4], row[5], row[6]))
         }
         return result
     }
+
+    private static let statesSQL = "SELECT col, hlc, origin, value, base_hlc, base_origin, \(serverValue) FROM \(name) WHERE tbl = ? AND row_key = ?"
 
     static func storedStamp(_ hlc: SQLiteValue, _ origin: SQLiteValue, _ value: SQLiteValue) -> StoredStamp? {
         guard case .integer(let hlc) = hlc, case .text(let origin) = origin else { return nil }
@@ -111,17 +124,17 @@ enum StampTable {
     // connection finds a statement by its text.
     private static let raiseLocalSQL = """
         INSERT INTO \(name) (tbl, row_key, col, hlc, origin, value) VALUES (?, ?, ?, ?, ?, ?)
-        ON CONFLICT (tbl, row_key, col) DO UPDATE SET hlc = excluded.hlc, origin = excluded.origin, value = excluded.value
+        ON CONFLICT (tbl, row_key, col) DO UPDATE SET hlc = excluded.hlc, origin = excluded.origin, value = excluded.value, \(keepServerValue)
         WHERE excluded.hlc > hlc OR (excluded.hlc = hlc AND excluded.origin > origin)
         """
     private static let raiseFromServerSQL = """
-        INSERT INTO \(name) (tbl, row_key, col, hlc, origin, value, base_hlc, base_origin, base_value) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?4, ?5, ?6)
+        INSERT INTO \(name) (tbl, row_key, col, hlc, origin, value, base_hlc, base_origin, base_value) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?4, ?5, NULL)
         ON CONFLICT (tbl, row_key, col) DO UPDATE SET hlc = excluded.hlc, origin = excluded.origin, value = excluded.value,
-            base_hlc = excluded.hlc, base_origin = excluded.origin, base_value = excluded.value
+            base_hlc = excluded.hlc, base_origin = excluded.origin, base_value = NULL
         WHERE excluded.hlc > hlc OR (excluded.hlc = hlc AND excluded.origin > origin)
         """
     private static let raiseServerStateSQL = """
-        UPDATE \(name) SET base_hlc = ?4, base_origin = ?5, base_value = ?6
+        UPDATE \(name) SET base_hlc = ?4, base_origin = ?5, base_value = CASE WHEN ?4 = hlc AND ?5 = origin THEN NULL ELSE ?6 END
         WHERE tbl = ?1 AND row_key = ?2 AND col = ?3
           AND (base_hlc IS NULL OR ?4 > base_hlc OR (?4 = base_hlc AND ?5 > base_origin))
         """
@@ -130,7 +143,8 @@ enum StampTable {
     /// their stamps become the server state of their registers, and they leave the outbox.
     static func confirmUploaded(through seq: Int64, origin: String, _ connection: Connection) throws {
         try connection.statement("""
-            UPDATE \(name) SET base_hlc = uploaded.hlc, base_origin = ?2, base_value = uploaded.payload
+            UPDATE \(name) SET base_hlc = uploaded.hlc, base_origin = ?2,
+                base_value = CASE WHEN uploaded.hlc = \(name).hlc AND ?2 = \(name).origin THEN NULL ELSE uploaded.payload END
             FROM (SELECT tbl, row_key, CASE op WHEN 'insert' THEN '#insert' WHEN 'delete' THEN '#delete' ELSE col END AS register,
                          max(hlc) AS hlc, payload
                   FROM \(Outbox.table) WHERE seq <= ?1 GROUP BY 1, 2, 3) AS uploaded
@@ -143,7 +157,7 @@ enum StampTable {
     /// Sets a register as this replica has it to an earlier pending change of its own: the
     /// later ones lost.
     static func lowerPending(_ register: Register, _ table: String, _ key: String, to stamp: Stamp, value: String?, _ connection: Connection) throws {
-        try connection.statement("UPDATE \(name) SET hlc = ?, origin = ?, value = ? WHERE tbl = ? AND row_key = ? AND col = ?")
+        try connection.statement("UPDATE \(name) SET hlc = ?, origin = ?, value = ?, \(keepServerValue) WHERE tbl = ? AND row_key = ? AND col = ?")
             .run([.integer(stamp.clock.rawValue), .text(stamp.origin), value.map(SQLiteValue.text) ?? .null, .text(table), .text(key), .text(register.name)])
     }
 
@@ -152,7 +166,7 @@ enum StampTable {
     static func restoreServerState(_ register: Register, _ table: String, _ key: String, _ connection: Connection) throws {
         try connection.statement("DELETE FROM \(name) WHERE tbl = ? AND row_key = ? AND col = ? AND base_hlc IS NULL")
             .run([.text(table), .text(key), .text(register.name)])
-        try connection.statement("UPDATE \(name) SET hlc = base_hlc, origin = base_origin, value = base_value WHERE tbl = ? AND row_key = ? AND col = ?")
+        try connection.statement("UPDATE \(name) SET hlc = base_hlc, origin = base_origin, value = \(serverValue), base_value = NULL WHERE tbl = ? AND row_key = ? AND col = ?")
             .run([.text(table), .text(key), .text(register.name)])
     }
 }
