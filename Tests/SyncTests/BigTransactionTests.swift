@@ -1,5 +1,6 @@
 #if SIGNALSTORE_SYNC
 import Foundation
+import SignalStore
 @testable import SignalStoreSync
 import SignalStoreTestSupport
 import Testing
@@ -37,6 +38,48 @@ struct BigTransactionTests {
         #expect(try b.store.readConnection { try $0.scalar("SELECT count(*) FROM orders") } == .integer(12_000 - 4))
         let moved = try b.store.readConnection { try $0.statement("SELECT id, purchase_num, status FROM orders WHERE id > 100000 ORDER BY id").rows() }
         #expect(moved.map { $0.map(\.description).joined(separator: " ") } == ["103000 77 'early'", "106000 77 'early'", "109000 77 'bulk'", "112000 77 'bulk'"])
+    }
+
+    @Test("a big transaction is stamped a window at a time, in transactions of their own; local writes in between (rows of the unstamped windows re-keyed and deleted) leave every entry with the key it was written with")
+    func stampedAWindowAtATime() async throws {
+        let folder = TemporaryDirectory()
+        let url = try TestServer.freshURL()
+        let a = try Replica(folder, "a"), b = try Replica(folder, "b")
+        let syncA = try a.client(url), syncB = try b.client(url)
+        try await syncA.syncOnce()
+        try sqlite3(a.path, """
+            BEGIN;
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 12000)
+            INSERT INTO orders (id, purchase_num, status) SELECT i, i, 'bulk' FROM n;
+            UPDATE orders SET status = 'late' WHERE id IN (3000, 7000, 8000, 11000);
+            COMMIT;
+            """)
+        // One window, in a transaction of its own, as a round stamps before its first upload.
+        let window = try a.store.writeTransaction { connection -> (stamped: Int64, outbox: Int64) in
+            let tables = try SyncedTables(nil, connection)
+            var position = try #require(try ReplicaState.read(connection))
+            let before = position.stampedThrough
+            try Outbox.stampPending(tables, at: &position, windows: 1, connection)
+            try ReplicaState.save(position, connection)
+            return (position.stampedThrough - before, try Outbox.count(after: 0, connection))
+        }
+        #expect(window.stamped == Outbox.window && window.outbox == Outbox.window)
+        // Before the rest is stamped: rows whose inserts and updates wait to be stamped change
+        // their keys or go, and a stamped row changes its key.
+        try sqlite3(a.path, """
+            BEGIN;
+            UPDATE orders SET id = 107000 WHERE id = 7000;
+            DELETE FROM orders WHERE id = 8000;
+            UPDATE orders SET id = 111000, purchase_num = 5 WHERE id = 11000;
+            UPDATE orders SET id = 103000 WHERE id = 3000;
+            COMMIT;
+            """)
+        let uploaded = try await syncA.syncOnce()
+        #expect(uploaded.uploaded == 12_000 + 4 + 5, "\(uploaded)")   // inserts, updates; the second transaction's changes
+        try await syncB.syncOnce()
+        #expect(try b.contents() == a.contents())
+        let moved = try b.store.readConnection { try $0.statement("SELECT id, purchase_num, status FROM orders WHERE id > 100000 OR id = 8000 ORDER BY id").rows() }
+        #expect(moved.map { $0.map(\.description).joined(separator: " ") } == ["103000 3000 'late'", "107000 7000 'late'", "111000 5 'late'"])
     }
 
     @Test("rows too big for one packed download batch arrive over several, none skipped")

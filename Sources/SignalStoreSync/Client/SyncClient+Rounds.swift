@@ -33,7 +33,9 @@ extension SyncClient {
         return tables
     }
 
-    /// Uploads the outbox a batch at a time. Each batch goes up in a PostgreSQL transaction
+    /// Uploads the outbox a batch at a time, stamping new journal entries a window at a time
+    /// before each: a big transaction's first pages are on the server, and other replicas
+    /// apply them, while the rest is still to stamp. Each batch goes up in a PostgreSQL transaction
     /// that first applies whatever other replicas uploaded before it (holding the log's lock,
     /// so nothing else can come in between): this replica's changes then always come after
     /// everything it has applied, which the conflict rule needs. A replica whose schema is
@@ -41,12 +43,15 @@ extension SyncClient {
     /// where the log puts them, as every replica checks them).
     private func upload(_ log: ServerLog, _ tables: SyncedTables) async throws(SyncError) {
         while true {
-            try stampPending(tables)
+            let unstamped = try stampPending(tables, windows: 1)
             let (waiting, origin) = try reading { connection -> (Bool, String) in
                 guard let position = try ReplicaState.read(connection) else { throw SyncError(store: .closed) }
                 return (try Outbox.hasEntries(after: position.uploadedThrough, connection), position.origin)
             }
-            guard waiting else { return }
+            guard waiting else {
+                if unstamped { continue }   // a window of entries of tables that do not sync
+                return
+            }
             let upload = try await log.upload(origin: origin) { _, stored in
                 try self.noteUploaded(through: stored)
                 do {
@@ -61,7 +66,7 @@ extension SyncClient {
             progressValue.value.uploaded += upload.count
             try giveUp(upload.refused, stored: upload.stored, tables)
             try noteUploaded(through: upload.stored)
-            if upload.count == 0 && upload.refused.isEmpty { return }
+            if upload.count == 0 && upload.refused.isEmpty && !unstamped { return }
         }
     }
 
@@ -110,7 +115,8 @@ extension SyncClient {
     ///   (``ServerLog/history(of:after:through:limit:)``): this replica's own entries among them
     ///   are applied too, as its rows of that scope left with the scope.
     func apply(_ entries: [RemoteEntry], through: Int64, _ tables: SyncedTables, history: Bool = false) throws(SyncError) -> BatchOutcome {
-        try echoing(tables) { connection, position, stampedLocal -> BatchOutcome in
+        let othersChanges = { (position: ReplicaState.Position) in history || entries.contains { $0.origin != position.origin } }
+        return try echoing(tables, stampingFirst: othersChanges) { connection, position, stampedLocal -> BatchOutcome in
             var outcome = BatchOutcome(stampedLocal: stampedLocal)
             let applier = RemoteApplier(tables: tables, connection: connection, origin: position.origin, clock: position.clock)
             let origin = history ? "" : position.origin
@@ -134,17 +140,24 @@ extension SyncClient {
     /// Runs `body` in one local write transaction whose journal entries are sync's echo:
     /// local writes made before it are stamped into the outbox first (`body` learns whether
     /// there were any), and what `body` writes is never uploaded and rings no doorbell.
+    ///
+    /// - Parameter stampingFirst: Whether `body` needs the local writes stamped first; `false`
+    ///   for a batch only of this replica's own entries, which writes no row (the cursor passes
+    ///   them and their uploads are confirmed): local writes not yet stamped stay so, and a big
+    ///   transaction is still stamped a window at a time while its pages come back.
     func echoing<Result>(
-        _ tables: SyncedTables, _ body: (Connection, inout ReplicaState.Position, _ stampedLocal: Bool) throws -> Result
+        _ tables: SyncedTables, stampingFirst: (ReplicaState.Position) -> Bool = { _ in true },
+        _ body: (Connection, inout ReplicaState.Position, _ stampedLocal: Bool) throws -> Result
     ) throws(SyncError) -> Result {
         let previousEcho = appliedThrough.withLock { $0 }
         do {
             return try local { connection -> Result in
                 guard var position = try ReplicaState.read(connection) else { throw SyncError(store: .closed) }
                 let before = position.stampedThrough
-                try Outbox.stampPending(tables, at: &position, connection)
+                let stamping = stampingFirst(position)
+                if stamping { try Outbox.stampPending(tables, at: &position, connection) }
                 let result = try body(connection, &position, position.stampedThrough > before)
-                position.stampedThrough = try Journal.highestSeq(connection)
+                if stamping { position.stampedThrough = try Journal.highestSeq(connection) }
                 try ReplicaState.save(position, connection)
                 // Set before the commit publishes the echo to the doorbell's subscriber.
                 appliedThrough.withLock { $0 = position.stampedThrough }
@@ -208,19 +221,21 @@ extension SyncClient {
         if let all = try? reading(ConflictLog.all) { conflictsValue.value = all }
     }
 
-    /// Stamps new journal entries into the outbox, in a write transaction only when there are
-    /// any: a pass that finds nothing new writes nothing.
-    private func stampPending(_ tables: SyncedTables) throws(SyncError) {
+    /// Stamps new journal entries into the outbox, at most `windows` windows of them
+    /// (``Outbox/window`` entries each), in a write transaction only when there are any: a pass
+    /// that finds nothing new writes nothing. Returns whether entries are left to stamp.
+    private func stampPending(_ tables: SyncedTables, windows: Int) throws(SyncError) -> Bool {
         let (stamped, head) = try reading { connection in
             (try ReplicaState.read(connection)?.stampedThrough, try Journal.highestSeq(connection))
         }
         guard let stamped else { throw SyncError(store: .closed) }
-        guard head > stamped else { return }
-        try local { connection in
+        guard head > stamped else { return false }
+        return try local { connection in
             guard var position = try ReplicaState.read(connection) else { throw SyncError(store: .closed) }
             let before = position
-            try Outbox.stampPending(tables, at: &position, connection)
+            try Outbox.stampPending(tables, at: &position, windows: windows, connection)
             if position != before { try ReplicaState.save(position, connection) }
+            return try position.stampedThrough < Journal.highestSeq(connection)
         }
     }
 

@@ -40,47 +40,98 @@ enum Outbox {
     /// the memory of this many.
     static let window: Int64 = 5_000
 
-    /// Stamps every journal entry after `position.stampedThrough` and moves it into the outbox.
+    /// Stamps the journal entries after `position.stampedThrough` and moves them into the
+    /// outbox: all of them, or the first `limit` windows' worth (``window`` entries each), so a
+    /// big transaction's first pages can go up while the rest waits to be stamped.
     ///
     /// Runs inside a write transaction, so the database is exactly at the journal's head: the
     /// primary key of each entry's row is found by walking the entries back from the rows as
     /// they are now (a later delete or key change tells what the key was). Up to ``window``
     /// entries are read in one go; more are walked back a window at a time into a temporary
-    /// table of keys, then stamped forward a window at a time.
-    static func stampPending(_ tables: SyncedTables, at position: inout ReplicaState.Position, _ connection: Connection) throws {
+    /// table of keys (``KeyTable``), then stamped forward a window at a time, in this
+    /// transaction or in later ones: the keys stay true however many entries come after.
+    static func stampPending(_ tables: SyncedTables, at position: inout ReplicaState.Position, windows limit: Int = .max, _ connection: Connection) throws {
         let head = try Journal.highestSeq(connection)
-        let from = position.stampedThrough
-        guard head > from else { return }
-        _ = try Journal.entriesWithoutGap(after: from, limit: 0, connection)   // fails if entries were pruned
+        guard head > position.stampedThrough else { return }
+        _ = try Journal.entriesWithoutGap(after: position.stampedThrough, limit: 0, connection)   // fails if entries were pruned
         let keyColumns: (String) -> [String]? = { tables.byName[$0]?.primaryKey }
-        if head - from <= window {
-            let entries = try Journal.entries(after: from, connection)
-            let keys = try Journal.keysAtWrite(entries, keyColumns: keyColumns, keyingInserts: false, connection)
-            for entry in movesLast(entries, tables) { try stamp(entry, key: keys[entry.seq].map(SyncValueCoding.encodeKey), tables, &position.clock, origin: position.origin, connection) }
-        } else {
-            try connection.execute("CREATE TEMP TABLE \(keysTable) (seq INTEGER PRIMARY KEY, row_key TEXT NOT NULL)")
-            defer { try? connection.execute("DROP TABLE IF EXISTS temp.\(keysTable)") }
-            var walk = Journal.KeyWalk()
-            var upper = head
-            while upper > from {
-                let lower = max(from, upper - window)
-                let keys = try walk.keys(of: entries(after: lower, through: upper, connection), keyColumns: keyColumns, keyingInserts: false, connection)
-                let insert = try connection.statement("INSERT INTO temp.\(keysTable) (seq, row_key) VALUES (?, ?)")
-                for (seq, key) in keys { try insert.run([.integer(seq), .text(SyncValueCoding.encodeKey(key))]) }
-                upper = lower
+        var stamped = 0
+        while position.stampedThrough < head, stamped < limit {
+            let from = position.stampedThrough
+            if let walked = try KeyTable.walked(after: from, connection) {
+                let upper = min(walked, from + window)
+                let keys = try KeyTable.take(after: from, through: upper, connection)
+                for entry in try entries(after: from, through: upper, connection) { try stamp(entry, key: keys[entry.seq], tables, &position.clock, origin: position.origin, connection) }
+                position.stampedThrough = upper
+            } else if head - from <= window {
+                let entries = try Journal.entries(after: from, connection)
+                let keys = try Journal.keysAtWrite(entries, keyColumns: keyColumns, keyingInserts: false, connection)
+                for entry in movesLast(entries, tables) { try stamp(entry, key: keys[entry.seq].map(SyncValueCoding.encodeKey), tables, &position.clock, origin: position.origin, connection) }
+                position.stampedThrough = head
+            } else {
+                try KeyTable.walk(after: from, through: head, keyColumns: keyColumns, connection)
+                continue
             }
-            var lower = from
-            while lower < head {
-                let upper = min(head, lower + window)
-                var keys: [Int64: String] = [:]
-                for row in try connection.statement("SELECT seq, row_key FROM temp.\(keysTable) WHERE seq > ? AND seq <= ?").rows([.integer(lower), .integer(upper)]) {
-                    if case .integer(let seq) = row[0], case .text(let key) = row[1] { keys[seq] = key }
-                }
-                for entry in try entries(after: lower, through: upper, connection) { try stamp(entry, key: keys[entry.seq], tables, &position.clock, origin: position.origin, connection) }
-                lower = upper
-            }
+            stamped += 1
         }
-        position.stampedThrough = head
+    }
+
+    /// Where a big transaction's keys wait between the walk back and the stamping, which may
+    /// take several transactions: the keys of the entries in (`after`, `through`] walked back
+    /// from `through` (the journal's head then), as temporary tables of the writer connection.
+    /// Entries written since do not change what an earlier entry's key was, so the keys stay
+    /// true until they are stamped; a rolled-back transaction takes its part of the walk back
+    /// with it, and a new connection walks again.
+    enum KeyTable {
+        private static let keys = "_signalstore_sync_keys"
+        private static let range = "_signalstore_sync_keys_range"
+
+        /// Walks the entries in (`lower`, `upper`] back, a window at a time, and keeps their keys.
+        static func walk(after lower: Int64, through upper: Int64, keyColumns: (String) -> [String]?, _ connection: Connection) throws {
+            try drop(connection)
+            try connection.execute("""
+                CREATE TEMP TABLE \(keys) (seq INTEGER PRIMARY KEY, row_key TEXT NOT NULL);
+                CREATE TEMP TABLE \(range) (after INTEGER NOT NULL, through INTEGER NOT NULL);
+                """)
+            var walk = Journal.KeyWalk()
+            var end = upper
+            while end > lower {
+                let start = max(lower, end - window)
+                let found = try walk.keys(of: entries(after: start, through: end, connection), keyColumns: keyColumns, keyingInserts: false, connection)
+                let insert = try connection.statement("INSERT INTO temp.\(keys) (seq, row_key) VALUES (?, ?)")
+                for (seq, key) in found { try insert.run([.integer(seq), .text(SyncValueCoding.encodeKey(key))]) }
+                end = start
+            }
+            try connection.statement("INSERT INTO temp.\(range) (after, through) VALUES (?, ?)").run([.integer(lower), .integer(upper)])
+        }
+
+        /// The last entry walked, if a walk holds the keys of the entries right after `seq`.
+        static func walked(after seq: Int64, _ connection: Connection) throws -> Int64? {
+            guard try connection.scalar("SELECT count(*) FROM temp.sqlite_master WHERE name = ?", [.text(range)])?.integerValue == 1,
+                  let row = try connection.statement("SELECT after, through FROM temp.\(range)").rows().first,
+                  row[0].integerValue == seq else { return nil }
+            return row[1].integerValue
+        }
+
+        /// The keys of the entries in (`lower`, `upper`] (encoded, by seq), no longer kept;
+        /// the tables go once the walk is all taken.
+        static func take(after lower: Int64, through upper: Int64, _ connection: Connection) throws -> [Int64: String] {
+            var found: [Int64: String] = [:]
+            for row in try connection.statement("SELECT seq, row_key FROM temp.\(keys) WHERE seq > ? AND seq <= ?").rows([.integer(lower), .integer(upper)]) {
+                if case .integer(let seq) = row[0], case .text(let key) = row[1] { found[seq] = key }
+            }
+            if try walked(after: lower, connection) == upper {
+                try drop(connection)
+            } else {
+                try connection.statement("DELETE FROM temp.\(keys) WHERE seq <= ?").run([.integer(upper)])
+                try connection.statement("UPDATE temp.\(range) SET after = ?").run([.integer(upper)])
+            }
+            return found
+        }
+
+        private static func drop(_ connection: Connection) throws {
+            try connection.execute("DROP TABLE IF EXISTS temp.\(keys); DROP TABLE IF EXISTS temp.\(range)")
+        }
     }
 
     /// `entries` with each update of a scope column moved after the updates of the same row
@@ -105,9 +156,6 @@ enum Outbox {
         }
         return ordered
     }
-
-    /// Where a big transaction's keys wait between the walk back and the stamping.
-    private static let keysTable = "_signalstore_sync_keys"
 
     private static func entries(after lower: Int64, through upper: Int64, _ connection: Connection) throws -> [Change] {
         try Journal.entries(after: lower, limit: Int(upper - lower), connection).filter { $0.seq <= upper }
