@@ -1,5 +1,6 @@
 #if SIGNALSTORE_SYNC
 import PostgresNIO
+import SignalStore
 
 /// How an upload's entries go into the log, and what comes back when the server refuses some.
 extension ServerLog {
@@ -19,17 +20,35 @@ extension ServerLog {
         var reason: String
     }
 
-    /// Appends `entries` at positions from `next` in one statement.
+    /// Appends `entries` at positions from `next` in one statement. The entries go as one
+    /// JSON text (``uploadText(_:)``) that the server takes apart, not as eight bound arrays:
+    /// postgres-nio encodes an array element by element, which took 29 % of the sender's CPU
+    /// for a 50,000-row transaction in a debug build.
     func insert(_ entries: [SyncEntry], origin: String, at next: Int64, _ connection: PostgresConnection) async throws {
-        let positions = (0..<Int64(entries.count)).map { next + $0 }
         try await connection.query("""
             INSERT INTO \(unescaped: schema).log (position, origin, origin_seq, hlc, tbl, row_key, op, col, payload)
-            SELECT p, \(origin), s, h, t, k, o, NULLIF(c, ''), NULLIF(v, '')
-            FROM unnest(\(positions)::bigint[], \(entries.map(\.originSeq))::bigint[], \(entries.map(\.clock.rawValue))::bigint[],
-                        \(entries.map(\.table))::text[], \(entries.map(\.key))::text[], \(entries.map(\.operation.rawValue))::text[],
-                        \(entries.map { $0.column ?? "" })::text[], \(entries.map { $0.payload ?? "" })::text[])
-                 AS u(p, s, h, t, k, o, c, v)
+            SELECT \(next) + u.n - 1, \(origin), (u.e->>0)::bigint, (u.e->>1)::bigint, u.e->>2, u.e->>3, u.e->>4, u.e->>5, u.e->>6
+            FROM jsonb_array_elements(\(Self.uploadText(entries))::jsonb) WITH ORDINALITY AS u(e, n)
             """, logger: logger)
+    }
+
+    /// `entries` as one JSON array, each entry an array of its outbox seq, stamp, table, key,
+    /// operation, column and payload (`null` for none). Every text is a JSON string, so any
+    /// character survives; the payloads hold no NUL (their values are JSON-escaped already),
+    /// which `jsonb` would refuse.
+    static func uploadText(_ entries: [SyncEntry]) -> String {
+        var text = "["
+        text.reserveCapacity(entries.reduce(2) { $0 + 64 + $1.key.utf8.count + ($1.payload?.utf8.count ?? 0) * 5 / 4 })
+        for (index, entry) in entries.enumerated() {
+            text += index == 0 ? "[" : ",["
+            text += "\(entry.originSeq),\(entry.clock.rawValue),"
+            for (field, value) in [entry.table, entry.key, entry.operation.rawValue, entry.column, entry.payload].enumerated() {
+                if field > 0 { text += "," }
+                if let value { JSONString.append(value, to: &text) } else { text += "null" }
+            }
+            text += "]"
+        }
+        return text + "]"
     }
 
     /// Appends `entries` from position `next`, leaving out those the server refuses: the batch
