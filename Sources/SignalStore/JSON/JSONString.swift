@@ -32,12 +32,14 @@ package enum JSONString {
             output.append(contentsOf: text.utf8)
             return
         }
+        // Two appends, not an array literal: a literal allocated an array per escaped byte,
+        // and every payload sync uploads is JSON, full of quotes.
         for byte in text.utf8 {
             switch byte {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"): output += [UInt8(ascii: "\\"), byte]
-            case UInt8(ascii: "\n"): output += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
-            case UInt8(ascii: "\r"): output += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
-            case UInt8(ascii: "\t"): output += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"): output.append(UInt8(ascii: "\\")); output.append(byte)
+            case UInt8(ascii: "\n"): output.append(UInt8(ascii: "\\")); output.append(UInt8(ascii: "n"))
+            case UInt8(ascii: "\r"): output.append(UInt8(ascii: "\\")); output.append(UInt8(ascii: "r"))
+            case UInt8(ascii: "\t"): output.append(UInt8(ascii: "\\")); output.append(UInt8(ascii: "t"))
             case ..<0x20:
                 let hex = String(byte, radix: 16)
                 output.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).utf8)

@@ -37,18 +37,19 @@ extension ServerLog {
     /// character survives; the payloads hold no NUL (their values are JSON-escaped already),
     /// which `jsonb` would refuse.
     static func uploadText(_ entries: [SyncEntry]) -> String {
-        var text = "["
-        text.reserveCapacity(entries.reduce(2) { $0 + 64 + $1.key.utf8.count + ($1.payload?.utf8.count ?? 0) * 5 / 4 })
+        var bytes: [UInt8] = [UInt8(ascii: "[")]
+        bytes.reserveCapacity(entries.reduce(2) { $0 + 80 + $1.key.utf8.count + ($1.payload?.utf8.count ?? 0) * 5 / 4 })
         for (index, entry) in entries.enumerated() {
-            text += index == 0 ? "[" : ",["
-            text += "\(entry.originSeq),\(entry.clock.rawValue),"
-            for (field, value) in [entry.table, entry.key, entry.operation.rawValue, entry.column, entry.payload].enumerated() {
-                if field > 0 { text += "," }
-                if let value { JSONString.append(value, to: &text) } else { text += "null" }
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            bytes.append(contentsOf: "[\(entry.originSeq),\(entry.clock.rawValue)".utf8)
+            for value in [entry.table, entry.key, entry.operation.rawValue, entry.column, entry.payload] {
+                bytes.append(UInt8(ascii: ","))
+                if let value { JSONString.append(value, to: &bytes) } else { bytes.append(contentsOf: "null".utf8) }
             }
-            text += "]"
+            bytes.append(UInt8(ascii: "]"))
         }
-        return text + "]"
+        bytes.append(UInt8(ascii: "]"))
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Appends `entries` from position `next`, leaving out those the server refuses: the batch
