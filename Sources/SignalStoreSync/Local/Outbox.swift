@@ -58,16 +58,19 @@ enum Outbox {
         var stamped = 0
         while position.stampedThrough < head, stamped < limit {
             let from = position.stampedThrough
-            if let walked = try KeyTable.walked(after: from, connection) {
-                let upper = min(walked, from + window)
-                let keys = try KeyTable.take(after: from, through: upper, connection)
-                for entry in try entries(after: from, through: upper, connection) { try stamp(entry, key: keys[entry.seq], tables, &position.clock, origin: position.origin, connection) }
-                position.stampedThrough = upper
-            } else if head - from <= window {
+            // A window's worth or less is walked from the head in memory, first: a commit of a
+            // few rows, the common case, asks the temporary tables nothing (what a big walk
+            // left of itself then goes with the next big walk, or with the connection).
+            if head - from <= window {
                 let entries = try Journal.entries(after: from, connection)
                 let keys = try Journal.keysAtWrite(entries, keyColumns: keyColumns, keyingInserts: false, connection)
                 for entry in movesLast(entries, tables) { try stamp(entry, key: keys[entry.seq].map(SyncValueCoding.encodeKey), tables, &position.clock, origin: position.origin, connection) }
                 position.stampedThrough = head
+            } else if let walked = try KeyTable.walked(after: from, connection) {
+                let upper = min(walked, from + window)
+                let keys = try KeyTable.take(after: from, through: upper, connection)
+                for entry in try entries(after: from, through: upper, connection) { try stamp(entry, key: keys[entry.seq], tables, &position.clock, origin: position.origin, connection) }
+                position.stampedThrough = upper
             } else {
                 try KeyTable.walk(after: from, through: head, keyColumns: keyColumns, connection)
                 continue
