@@ -38,10 +38,18 @@ struct LogValueReaderTests {
         #expect(SyncValueCoding.decodeRow("{ \"a\" : { \"t\" : \"x\" } }") == ["a": .text("x")])
     }
 
+    @Test("empty text is no value, no key and no row")
+    func empty() {
+        #expect(SyncValueCoding.decode("") == nil)
+        #expect(SyncValueCoding.decodeKey("") == nil)
+        #expect(SyncValueCoding.decodeRow("") == nil)
+    }
+
     @Test("anything else is nil, never a guess or a crash", arguments: [
         "nul", "nulls", "{}", "{\"i\":}", "{\"i\":1.5}", "{\"i\":9223372036854775808}", "{\"i\":-9223372036854775809}",
         "{\"i\":\"1\"}", "{\"x\":1}", "{\"t\":1}", "{\"t\":\"open", "{\"t\":\"bad \\q escape\"}", "{\"t\":\"\\ud83d alone\"}",
         "{\"t\":\"\\u12\"}", "{\"r\":\"not a number\"}", "{\"b\":\"!!\"}", "{\"i\":1", "{\"i\":1}}", "[{\"i\":1}", "[{\"i\":1},]",
+        "{\"\":1}", "{\"ii\":1}", "{\"i", "{\"i\"", "{\"i\":-}", "{\"t\":\"\\",
     ])
     func malformed(json: String) {
         #expect(SyncValueCoding.decode(json) == nil)

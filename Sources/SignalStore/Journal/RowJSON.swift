@@ -7,25 +7,26 @@ import Foundation
 /// Numbers with a fraction or exponent are reals (parsed exactly); others are integers.
 enum RowJSON {
     static func decode(_ json: String) -> [String: SQLiteValue]? {
-        var parser = Parser(bytes: Array(json.utf8))
-        return parser.parseRow()
+        Parser.parse(json) { $0.parseRow() }
     }
 
     /// The row's columns and values in the order the JSON has them (the table's column order,
     /// as the triggers write it), without building a dictionary.
     static func decodeMembers(_ json: String) -> [(column: String, value: SQLiteValue)]? {
-        var parser = Parser(bytes: Array(json.utf8))
-        guard let members = parser.parseMembers() else { return nil }
-        parser.skipWhitespace()
-        return parser.index == parser.bytes.count ? members : nil
+        Parser.parse(json) { parser in
+            guard let members = parser.parseMembers() else { return nil }
+            parser.skipWhitespace()
+            return parser.index == parser.count ? members : nil
+        }
     }
 
     /// Decodes one flat object in which a nested object that is not a value marker is kept as
     /// its JSON text: an entry of ``ChangeJSON``, whose `row` is such an object.
     static func decodeEntry(_ json: String) -> [String: SQLiteValue]? {
-        var parser = Parser(bytes: Array(json.utf8))
-        parser.keepsNestedObjectsAsText = true
-        return parser.parseRow()
+        Parser.parse(json) { parser in
+            parser.keepsNestedObjectsAsText = true
+            return parser.parseRow()
+        }
     }
 
     /// `json` with every real number in Swift's shortest form that reads back as the same
@@ -62,11 +63,30 @@ enum RowJSON {
         return output
     }
 
+    /// Indexes a base pointer and compares bytes with `==`: in a debug build (what `swift run`
+    /// gives a user) those are inlined, while an array's subscript and a `switch` over bytes
+    /// call the standard library's generic code per byte (sync decodes a row per local write).
     private struct Parser {
-        let bytes: [UInt8]
+        let base: UnsafePointer<UInt8>
+        let count: Int
         var index = 0
         /// Whether an object that is not a marker is a value (its JSON text) rather than an error.
         var keepsNestedObjectsAsText = false
+
+        /// Runs `body` with a parser over `json`'s UTF-8 bytes; `nil` for empty text.
+        static func parse<Result>(_ json: String, _ body: (inout Parser) -> Result?) -> Result? {
+            var text = json
+            return text.withUTF8 { bytes in
+                guard let base = bytes.baseAddress else { return nil }
+                var parser = Parser(base: base, count: bytes.count)
+                return body(&parser)
+            }
+        }
+
+        /// The text of the bytes from `start` up to the current index.
+        func text(from start: Int) -> String {
+            String(decoding: UnsafeBufferPointer(start: base + start, count: index - start), as: UTF8.self)
+        }
 
         mutating func parseRow() -> [String: SQLiteValue]? {
             guard let members = parseMembers() else { return nil }
@@ -89,15 +109,14 @@ enum RowJSON {
 
         mutating func parseValue() -> SQLiteValue? {
             skipWhitespace()
-            guard index < bytes.count else { return nil }
-            switch bytes[index] {
-            case UInt8(ascii: "\""): return parseString().map(SQLiteValue.text)
-            case UInt8(ascii: "{"): return parseMarker()
-            case UInt8(ascii: "n"): return consumeWord("null") ? .null : nil
-            case UInt8(ascii: "t"): return consumeWord("true") ? .integer(1) : nil
-            case UInt8(ascii: "f"): return consumeWord("false") ? .integer(0) : nil
-            default: return parseNumber()
-            }
+            guard index < count else { return nil }
+            let first = base[index]
+            if first == 0x22 { return parseString().map(SQLiteValue.text) }   // "
+            if first == 0x7B { return parseMarker() }                          // {
+            if first == 0x6E { return consumeWord("null") ? .null : nil }      // n
+            if first == 0x74 { return consumeWord("true") ? .integer(1) : nil }
+            if first == 0x66 { return consumeWord("false") ? .integer(0) : nil }
+            return parseNumber()
         }
 
         mutating func parseMarker() -> SQLiteValue? {
@@ -105,7 +124,7 @@ enum RowJSON {
             let start = index
             guard let marker = parseRow() else { return nil }
             if keepsNestedObjectsAsText, marker.count != 1 || !(marker.keys.first?.hasPrefix("$") ?? false) {
-                return .text(String(decoding: bytes[start..<index], as: UTF8.self))
+                return .text(text(from: start))
             }
             guard marker.count == 1, case .text(let text)? = marker.first?.value else { return nil }
             switch marker.first?.key {
@@ -118,35 +137,38 @@ enum RowJSON {
         mutating func parseNumber() -> SQLiteValue? {
             let start = index
             var isReal = false
-            scan: while index < bytes.count {
-                switch bytes[index] {
-                case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"): break
-                case UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"): isReal = true
-                default: break scan
+            while index < count {
+                let byte = base[index]
+                if byte &- 0x30 < 10 || byte == 0x2B || byte == 0x2D {          // 0-9 + -
+                } else if byte == 0x2E || byte == 0x65 || byte == 0x45 {       // . e E
+                    isReal = true
+                } else {
+                    break
                 }
                 index += 1
             }
-            let text = String(decoding: bytes[start..<index], as: UTF8.self)
-            return isReal ? Double(text).map(SQLiteValue.real) : Int64(text).map(SQLiteValue.integer)
+            let number = text(from: start)
+            return isReal ? Double(number).map(SQLiteValue.real) : Int64(number).map(SQLiteValue.integer)
         }
 
         mutating func parseString() -> String? {
             guard consume(UInt8(ascii: "\"")) else { return nil }
             // Most strings hold no escape: made from their bytes at once.
-            var end = index
-            while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\") { end += 1 }
-            if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
-                defer { index = end + 1 }
-                return String(decoding: bytes[index..<end], as: UTF8.self)
+            let start = index
+            while index < count, base[index] != 0x22, base[index] != 0x5C { index += 1 }   // " \
+            if index < count, base[index] == 0x22 {
+                defer { index += 1 }
+                return text(from: start)
             }
+            index = start
             var scalars = String.UnicodeScalarView()
             var utf8: [UInt8] = []
             func flush() {
                 scalars.append(contentsOf: String(decoding: utf8, as: UTF8.self).unicodeScalars)
                 utf8.removeAll()
             }
-            while index < bytes.count {
-                let byte = bytes[index]
+            while index < count {
+                let byte = base[index]
                 index += 1
                 if byte == UInt8(ascii: "\"") {
                     flush()
@@ -157,14 +179,14 @@ enum RowJSON {
                     continue
                 }
                 flush()
-                guard index < bytes.count, let scalar = parseEscape() else { return nil }
+                guard index < count, let scalar = parseEscape() else { return nil }
                 scalars.append(scalar)
             }
             return nil
         }
 
         mutating func parseEscape() -> Unicode.Scalar? {
-            let byte = bytes[index]
+            let byte = base[index]
             index += 1
             switch byte {
             case UInt8(ascii: "n"): return "\n"
@@ -186,7 +208,7 @@ enum RowJSON {
         }
 
         mutating func parseHex4() -> UInt32? {
-            guard index + 4 <= bytes.count, let value = UInt32(String(decoding: bytes[index..<index + 4], as: UTF8.self), radix: 16) else {
+            guard index + 4 <= count, let value = UInt32(String(decoding: UnsafeBufferPointer(start: base + index, count: 4), as: UTF8.self), radix: 16) else {
                 return nil
             }
             index += 4
@@ -195,25 +217,28 @@ enum RowJSON {
 
         mutating func consume(_ byte: UInt8) -> Bool {
             skipWhitespace()
-            guard index < bytes.count, bytes[index] == byte else { return false }
+            guard index < count, base[index] == byte else { return false }
             index += 1
             return true
         }
 
         mutating func consumeWord(_ word: StaticString) -> Bool {
-            let count = word.utf8CodeUnitCount
-            guard index + count <= bytes.count else { return false }
-            for offset in 0..<count where bytes[index + offset] != word.utf8Start[offset] { return false }
-            index += count
+            let length = word.utf8CodeUnitCount
+            guard index + length <= count else { return false }
+            var offset = 0
+            while offset < length {
+                guard base[index + offset] == word.utf8Start[offset] else { return false }
+                offset += 1
+            }
+            index += length
             return true
         }
 
         mutating func skipWhitespace() {
-            while index < bytes.count {
-                switch bytes[index] {
-                case 0x20, 0x0A, 0x0D, 0x09: index += 1
-                default: return
-                }
+            while index < count {
+                let byte = base[index]
+                guard byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 else { return }
+                index += 1
             }
         }
 

@@ -10,11 +10,16 @@ import SignalStore
 /// `null`, `{"i":N}`, `{"r":"TEXT"}`, `{"t":"TEXT"}`, `{"b":"BASE64"}`, arrays of them (keys),
 /// and objects of them by column (rows). Anything else reads as `nil`.
 struct LogValueReader {
-    private let bytes: UnsafeBufferPointer<UInt8>
+    // A base pointer and a count, not a buffer, and `==` and `<` on bytes, not `switch` or
+    // `UInt8(ascii:)`: in a debug build (what `swift run` gives a user) those are inlined, the
+    // others call the standard library's generic code per byte (JSONString says the same).
+    private let base: UnsafePointer<UInt8>
+    private let count: Int
     private var index = 0
 
-    private init(_ bytes: UnsafeBufferPointer<UInt8>) {
-        self.bytes = bytes
+    private init(_ base: UnsafePointer<UInt8>, _ count: Int) {
+        self.base = base
+        self.count = count
     }
 
     /// One value.
@@ -26,10 +31,10 @@ struct LogValueReader {
     static func key(_ json: String) -> [SQLiteValue]? {
         read(json) { reader in
             var values: [SQLiteValue] = []
-            try reader.expect(UInt8(ascii: "["))
-            if !reader.consume(UInt8(ascii: "]")) {
-                repeat { values.append(try reader.value()) } while reader.consume(UInt8(ascii: ","))
-                try reader.expect(UInt8(ascii: "]"))
+            try reader.expect(Byte.openBracket)
+            if !reader.consume(Byte.closeBracket) {
+                repeat { values.append(try reader.value()) } while reader.consume(Byte.comma)
+                try reader.expect(Byte.closeBracket)
             }
             return values
         }
@@ -40,14 +45,14 @@ struct LogValueReader {
         read(json) { reader in
             var members: [(column: String, value: SQLiteValue)] = []
             members.reserveCapacity(16)   // most rows: one allocation, not one per doubling
-            try reader.expect(UInt8(ascii: "{"))
-            if !reader.consume(UInt8(ascii: "}")) {
+            try reader.expect(Byte.openBrace)
+            if !reader.consume(Byte.closeBrace) {
                 repeat {
                     let column = try reader.string()
-                    try reader.expect(UInt8(ascii: ":"))
+                    try reader.expect(Byte.colon)
                     members.append((column, try reader.value()))
-                } while reader.consume(UInt8(ascii: ","))
-                try reader.expect(UInt8(ascii: "}"))
+                } while reader.consume(Byte.comma)
+                try reader.expect(Byte.closeBrace)
             }
             return members
         }
@@ -57,40 +62,67 @@ struct LogValueReader {
     private static func read<Result>(_ json: String, _ body: (inout LogValueReader) throws -> Result) -> Result? {
         var text = json
         return text.withUTF8 { bytes in
-            var reader = LogValueReader(bytes)
+            guard let base = bytes.baseAddress else { return nil }   // empty: no value
+            var reader = LogValueReader(base, bytes.count)
             guard let result = try? body(&reader) else { return nil }
             reader.skipWhitespace()
-            return reader.index == bytes.count ? result : nil
+            return reader.index == reader.count ? result : nil
         }
     }
 
     private struct Malformed: Error {}
 
+    /// The bytes the reader looks for, named.
+    private enum Byte {
+        static var quote: UInt8 { 0x22 }
+        static var backslash: UInt8 { 0x5C }
+        static var comma: UInt8 { 0x2C }
+        static var colon: UInt8 { 0x3A }
+        static var openBrace: UInt8 { 0x7B }
+        static var closeBrace: UInt8 { 0x7D }
+        static var openBracket: UInt8 { 0x5B }
+        static var closeBracket: UInt8 { 0x5D }
+    }
+
     private mutating func value() throws -> SQLiteValue {
         skipWhitespace()
         if consumeLiteral("null") { return .null }
-        try expect(UInt8(ascii: "{"))
-        let tag = try string()
-        try expect(UInt8(ascii: ":"))
+        try expect(Byte.openBrace)
+        let tag = try tagLetter()
+        try expect(Byte.colon)
         let value: SQLiteValue
-        switch tag {
-        case "i": value = .integer(try integer())
-        case "r": guard let number = Double(try string()) else { throw Malformed() }; value = .real(number)
-        case "t": value = .text(try string())
-        case "b": guard let data = Data(base64Encoded: try string()) else { throw Malformed() }; value = .blob(data)
-        default: throw Malformed()
+        if tag == 0x69 {          // i
+            value = .integer(try integer())
+        } else if tag == 0x74 {   // t
+            value = .text(try string())
+        } else if tag == 0x72 {   // r
+            guard let number = Double(try string()) else { throw Malformed() }
+            value = .real(number)
+        } else if tag == 0x62 {   // b
+            guard let data = Data(base64Encoded: try string()) else { throw Malformed() }
+            value = .blob(data)
+        } else {
+            throw Malformed()
         }
-        try expect(UInt8(ascii: "}"))
+        try expect(Byte.closeBrace)
         return value
+    }
+
+    /// A value's tag: a string of one letter, as ``SyncValueCoding`` writes it.
+    private mutating func tagLetter() throws -> UInt8 {
+        try expect(Byte.quote)
+        guard index + 1 < count, base[index + 1] == Byte.quote else { throw Malformed() }
+        defer { index += 2 }
+        return base[index]
     }
 
     private mutating func integer() throws -> Int64 {
         skipWhitespace()
-        let negative = index < bytes.count && bytes[index] == UInt8(ascii: "-")
+        let negative = index < count && base[index] == 0x2D   // -
         if negative { index += 1 }
         let start = index
         var magnitude: UInt64 = 0
-        while index < bytes.count, case let digit = bytes[index] &- UInt8(ascii: "0"), digit < 10 {
+        while index < count, case let digit = base[index] &- 0x30, digit < 10 {
             let (times10, overflow1) = magnitude.multipliedReportingOverflow(by: 10)
             let (sum, overflow2) = times10.addingReportingOverflow(UInt64(digit))
             guard !overflow1, !overflow2 else { throw Malformed() }
@@ -108,48 +140,44 @@ struct LogValueReader {
 
     /// A JSON string; one without escapes is copied in one go.
     private mutating func string() throws -> String {
-        try expect(UInt8(ascii: "\""))
+        try expect(Byte.quote)
         let start = index
-        while index < bytes.count {
-            switch bytes[index] {
-            case UInt8(ascii: "\""):
-                let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+        while index < count {
+            let byte = base[index]
+            if byte == Byte.quote {
+                let text = String(decoding: UnsafeBufferPointer(start: base + start, count: index - start), as: UTF8.self)
                 index += 1
                 return text
-            case UInt8(ascii: "\\"):
-                return try escapedString(from: start)
-            default:
-                index += 1
             }
+            if byte == Byte.backslash { return try escapedString(from: start) }
+            index += 1
         }
         throw Malformed()
     }
 
     /// The rest of a string that has escapes, from its first byte at `start`.
     private mutating func escapedString(from start: Int) throws -> String {
-        var utf8 = Array(bytes[start..<index])
-        while index < bytes.count {
-            let byte = bytes[index]
+        var utf8 = Array(UnsafeBufferPointer(start: base + start, count: index - start))
+        while index < count {
+            let byte = base[index]
             index += 1
-            switch byte {
-            case UInt8(ascii: "\""):
-                return String(decoding: utf8, as: UTF8.self)
-            case UInt8(ascii: "\\"):
-                guard index < bytes.count else { throw Malformed() }
-                let escape = bytes[index]
-                index += 1
-                switch escape {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): utf8.append(escape)
-                case UInt8(ascii: "b"): utf8.append(0x08)
-                case UInt8(ascii: "f"): utf8.append(0x0C)
-                case UInt8(ascii: "n"): utf8.append(0x0A)
-                case UInt8(ascii: "r"): utf8.append(0x0D)
-                case UInt8(ascii: "t"): utf8.append(0x09)
-                case UInt8(ascii: "u"): utf8.append(contentsOf: String(try unicodeScalar()).utf8)
-                default: throw Malformed()
-                }
-            default:
+            if byte == Byte.quote { return String(decoding: utf8, as: UTF8.self) }
+            guard byte == Byte.backslash else {
                 utf8.append(byte)
+                continue
+            }
+            guard index < count else { throw Malformed() }
+            let escape = base[index]
+            index += 1
+            switch escape {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): utf8.append(escape)
+            case UInt8(ascii: "b"): utf8.append(0x08)
+            case UInt8(ascii: "f"): utf8.append(0x0C)
+            case UInt8(ascii: "n"): utf8.append(0x0A)
+            case UInt8(ascii: "r"): utf8.append(0x0D)
+            case UInt8(ascii: "t"): utf8.append(0x09)
+            case UInt8(ascii: "u"): utf8.append(contentsOf: String(try unicodeScalar()).utf8)
+            default: throw Malformed()
             }
         }
         throw Malformed()
@@ -169,10 +197,10 @@ struct LogValueReader {
     }
 
     private mutating func hex4() throws -> UInt32 {
-        guard index + 4 <= bytes.count else { throw Malformed() }
+        guard index + 4 <= count else { throw Malformed() }
         var result: UInt32 = 0
         for _ in 0..<4 {
-            let byte = bytes[index]
+            let byte = base[index]
             let digit: UInt8 = switch byte {
             case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
             case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
@@ -186,18 +214,17 @@ struct LogValueReader {
     }
 
     private mutating func skipWhitespace() {
-        while index < bytes.count {
-            switch bytes[index] {
-            case 0x20, 0x09, 0x0A, 0x0D: index += 1
-            default: return
-            }
+        while index < count {
+            let byte = base[index]
+            guard byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 else { return }
+            index += 1
         }
     }
 
     /// Skips whitespace; then consumes `byte` and returns `true` if it is next.
     private mutating func consume(_ byte: UInt8) -> Bool {
         skipWhitespace()
-        guard index < bytes.count, bytes[index] == byte else { return false }
+        guard index < count, base[index] == byte else { return false }
         index += 1
         return true
     }
@@ -207,13 +234,16 @@ struct LogValueReader {
     }
 
     private mutating func consumeLiteral(_ literal: StaticString) -> Bool {
-        let count = literal.utf8CodeUnitCount
-        guard index + count <= bytes.count else { return false }
-        let matches = literal.withUTF8Buffer { expected in
-            (0..<count).allSatisfy { bytes[index + $0] == expected[$0] }
+        let length = literal.utf8CodeUnitCount
+        guard index + length <= count else { return false }
+        let expected = literal.utf8Start
+        var offset = 0
+        while offset < length {
+            guard base[index + offset] == expected[offset] else { return false }
+            offset += 1
         }
-        if matches { index += count }
-        return matches
+        index += length
+        return true
     }
 }
 #endif
