@@ -80,8 +80,11 @@ extension JSONValue {
         var output: [UInt8] = []
         output.reserveCapacity(256)
         output.append(UInt8(ascii: "{"))
-        for (index, (column, value)) in row.enumerated() {
+        var index = 0   // not `enumerated()`, a generic call per column in a debug build
+        while index < row.count {
+            let (column, value) = row[index]
             if index > 0 { output.append(UInt8(ascii: ",")) }
+            index += 1
             JSONString.append(column, to: &output)
             output.append(UInt8(ascii: ":"))
             switch value {

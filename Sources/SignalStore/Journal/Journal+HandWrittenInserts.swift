@@ -59,10 +59,16 @@ extension Journal {
         guard columns.count == table.columns.count else { return nil }
         var row: [(String, SQLiteValue)] = []
         row.reserveCapacity(columns.count)
-        for (index, column) in table.schema.columns.enumerated() {
+        // An index loop, not `enumerated()`: the generic iterator is a call per column in a
+        // debug build (`swift run`), and sync journals a row this way per applied insert.
+        let schemaColumns = table.schema.columns
+        var index = 0
+        while index < schemaColumns.count {
+            let column = schemaColumns[index]
             let given = columns[index] == column.name ? index : columns.firstIndex(of: column.name)
             guard let given, column.affinity.keeps(values[given]) else { return nil }
             row.append((column.name, values[given]))
+            index += 1
         }
         return row
     }

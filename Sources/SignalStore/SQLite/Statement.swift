@@ -42,8 +42,12 @@ package final class Statement {
                 sql: sql
             )
         }
-        for (offset, value) in values.enumerated() {
-            try check(bind(value, at: Int32(offset + 1)))
+        // An index loop, not `enumerated()`: a debug build (`swift run`) runs the generic
+        // iterator of the standard library per value, and sync binds a row per applied entry.
+        var offset = 0
+        while offset < values.count {
+            try check(bind(values[offset], at: Int32(offset + 1)))
+            offset += 1
         }
     }
 
@@ -59,9 +63,8 @@ package final class Statement {
             // With its length, not up to its first NUL: text may hold NUL characters.
             return value.withUTF8 { bytes in
                 guard let base = bytes.baseAddress else { return sqlite3_bind_text(handle, index, "", 0, csqlite_transient()) }
-                return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) { text in
-                    sqlite3_bind_text64(handle, index, text, sqlite3_uint64(bytes.count), csqlite_transient(), UInt8(SQLITE_UTF8))
-                }
+                let text = UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self)
+                return sqlite3_bind_text64(handle, index, text, sqlite3_uint64(bytes.count), csqlite_transient(), UInt8(SQLITE_UTF8))
             }
         case .blob(let value):
             return value.withUnsafeBytes { bytes in

@@ -251,9 +251,16 @@ final class RemoteApplier {
             throw SyncError(.server, "the server's log holds an insert into '\(entry.table)' without a readable row (position \(remote.position)); the log was changed by hand", table: entry.table)
         }
         let columns = inserted.map(\.column)
-        try table.checkColumns(columns, writtenBy: remote)
+        if lastCheckedInsert?.table != entry.table || lastCheckedInsert?.columns != columns {
+            try table.checkColumns(columns, writtenBy: remote)
+            lastCheckedInsert = (entry.table, columns)
+        }
         return (payload, columns, inserted.map(\.value))
     }
+
+    /// The table and columns of the last insert whose columns were checked: a run of one
+    /// table's inserts names the same columns, checked once (the schema holds for the batch).
+    private var lastCheckedInsert: (table: String, columns: [String])?
 
     /// The insert of a row that held no register here (``insertsUnregisteredRow(_:)``): it is
     /// the row's first change here, so no later change outlives it and no row is in its place.
