@@ -38,6 +38,16 @@ struct LogValueReaderTests {
         #expect(SyncValueCoding.decodeRow("{ \"a\" : { \"t\" : \"x\" } }") == ["a": .text("x")])
     }
 
+    @Test("a row has one text whatever order its members come in and whatever order the caller says they sort in")
+    func rowTextIsCanonical() {
+        let members: [(column: String, value: SQLiteValue)] = [("id", .integer(1)), ("note", .text("n")), ("amount", .real(2.5))]
+        let canonical = #"{"amount":{"r":"2.5"},"id":{"i":1},"note":{"t":"n"}}"#
+        #expect(SyncValueCoding.encodeRow(members) == canonical)
+        for order in [[2, 0, 1], [0, 1, 2], [2, 2, 2], [2, 0], [5, 0, 1], [-1, 0, 1], []] {
+            #expect(SyncValueCoding.encodeRow(members, nameOrder: order) == canonical, "\(order)")
+        }
+    }
+
     @Test("empty text is no value, no key and no row")
     func empty() {
         #expect(SyncValueCoding.decode("") == nil)

@@ -142,7 +142,7 @@ enum Outbox {
         case .insert:
             guard let row = entry.rowMembers else { return }
             if key == nil, !table.primaryKey.isEmpty { key = Journal.key(table.primaryKey, of: row).map(SyncValueCoding.encodeKey) }
-            payload = SyncValueCoding.encodeRow(row)
+            payload = SyncValueCoding.encodeRow(row, nameOrder: tables.nameOrder[table.name])
         case .update: payload = SyncValueCoding.encode(entry.newValue ?? .null)
         case .delete: payload = nil
         }

@@ -17,6 +17,9 @@ struct SyncedTables: Sendable {
     let foreignKeys: [ForeignKey]
     /// The synced tables with a CHECK constraint.
     let checked: Set<String>
+    /// For each table, the indices of its columns (schema order, as the journal writes a
+    /// row) in the order of their names, as the log writes a row: found once, not per row.
+    let nameOrder: [String: [Int]]
     /// The tables that sync by scope and the scopes this replica holds (from the server, at
     /// each pass).
     var scopes = ReplicaScopes()
@@ -39,6 +42,7 @@ struct SyncedTables: Sendable {
             throw SyncError(.schemaMismatch, "cannot sync \(keyless.map { "'\($0)'" }.joined(separator: ", ")): a synced table needs a PRIMARY KEY to name its rows on every machine (rowids differ between files); add one in a migration, or pass --table for the others", table: keyless.first)
         }
         byName = tables
+        nameOrder = tables.mapValues { table in table.columns.indices.sorted { table.columns[$0] < table.columns[$1] } }
         schemaVersion = try connection.schemaVersion()
         var foreignKeys: [ForeignKey] = []
         var checked: Set<String> = []

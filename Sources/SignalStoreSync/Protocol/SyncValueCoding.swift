@@ -32,19 +32,39 @@ enum SyncValueCoding {
     }
 
     /// The JSON text of a whole row given as its members (each column once, in any order).
-    static func encodeRow(_ members: [(column: String, value: SQLiteValue)]) -> String {
-        // Bytes, not a String, and no interpolation: the sender encodes a row per local write,
-        // and in a debug build a String's appends and interpolations cost more than the row.
+    /// - Parameter nameOrder: The members' indices in the order of their names, if the caller
+    ///   knows it (``SyncedTables/nameOrder``: a table's rows come in one column order); it
+    ///   is checked, and the members are sorted when it is wrong.
+    static func encodeRow(_ members: [(column: String, value: SQLiteValue)], nameOrder: [Int]? = nil) -> String {
+        // Bytes, not a String, and no interpolation or sort per row: the sender encodes a row
+        // per local write, and in a debug build those cost more than the row.
+        let order = nameOrder.flatMap { sortsByName(members, $0) ? $0 : nil }
+            ?? members.indices.sorted { members[$0].column < members[$1].column }
         var bytes: [UInt8] = [UInt8(ascii: "{")]
         bytes.reserveCapacity(24 * members.count + 2)
-        for (index, member) in members.sorted(by: { $0.column < $1.column }).enumerated() {
+        var index = 0
+        while index < order.count {
+            let member = members[order[index]]
             if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            index += 1
             JSONString.append(member.column, to: &bytes)
             bytes.append(UInt8(ascii: ":"))
             append(member.value, to: &bytes)
         }
         bytes.append(UInt8(ascii: "}"))
         return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Whether `order` lists every member once, by ascending name.
+    private static func sortsByName(_ members: [(column: String, value: SQLiteValue)], _ order: [Int]) -> Bool {
+        guard order.count == members.count else { return false }
+        var index = 1
+        while index < order.count {
+            guard members.indices.contains(order[index - 1]), members.indices.contains(order[index]),
+                  members[order[index - 1]].column < members[order[index]].column else { return false }
+            index += 1
+        }
+        return true
     }
 
     /// Appends ``encode(_:)``'s text of `value` to `bytes`.
