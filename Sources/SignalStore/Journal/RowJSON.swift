@@ -147,31 +147,11 @@ enum RowJSON {
                 }
                 index += 1
             }
-            if !isReal, let integer = integer(from: start) { return .integer(integer) }
+            if !isReal, let integer = DecimalInteger.read(base, from: start, to: index) { return .integer(integer) }
             let number = text(from: start)
             return isReal ? Double(number).map(SQLiteValue.real) : Int64(number).map(SQLiteValue.integer)
         }
 
-        /// The integer of the digits from `start` to the current index, an optional `-` first;
-        /// `nil` if they are anything else or overflow (the caller then asks `Int64(_:)`).
-        /// `Int64(_:)` of a String parses generically, a call per digit in a debug build.
-        func integer(from start: Int) -> Int64? {
-            guard start < index else { return nil }
-            let negative = base[start] == 0x2D   // -
-            var at = negative ? start + 1 : start
-            guard at < index else { return nil }
-            var magnitude: Int64 = 0
-            while at < index {
-                let digit = base[at] &- 0x30
-                guard digit < 10 else { return nil }
-                let (times10, overflow1) = magnitude.multipliedReportingOverflow(by: 10)
-                let (sum, overflow2) = times10.addingReportingOverflow(Int64(digit))
-                guard !overflow1, !overflow2 else { return nil }   // Int64.min too: Int64(_:) reads it
-                magnitude = sum
-                at += 1
-            }
-            return negative ? -magnitude : magnitude
-        }
 
         mutating func parseString() -> String? {
             guard consume(UInt8(ascii: "\"")) else { return nil }

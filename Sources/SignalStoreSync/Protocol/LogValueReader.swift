@@ -118,24 +118,11 @@ struct LogValueReader {
 
     private mutating func integer() throws -> Int64 {
         skipWhitespace()
-        let negative = index < count && base[index] == 0x2D   // -
-        if negative { index += 1 }
         let start = index
-        var magnitude: UInt64 = 0
-        while index < count, case let digit = base[index] &- 0x30, digit < 10 {
-            let (times10, overflow1) = magnitude.multipliedReportingOverflow(by: 10)
-            let (sum, overflow2) = times10.addingReportingOverflow(UInt64(digit))
-            guard !overflow1, !overflow2 else { throw Malformed() }
-            magnitude = sum
-            index += 1
-        }
-        guard index > start else { throw Malformed() }
-        if negative {
-            guard magnitude <= UInt64(Int64.max) + 1 else { throw Malformed() }
-            return magnitude == UInt64(Int64.max) + 1 ? .min : -Int64(magnitude)
-        }
-        guard magnitude <= UInt64(Int64.max) else { throw Malformed() }
-        return Int64(magnitude)
+        if index < count, base[index] == 0x2D { index += 1 }   // -
+        while index < count, base[index] &- 0x30 < 10 { index += 1 }
+        guard let value = DecimalInteger.read(base, from: start, to: index) else { throw Malformed() }
+        return value
     }
 
     /// A JSON string; one without escapes is copied in one go.
