@@ -82,6 +82,50 @@ struct BigTransactionTests {
         #expect(moved.map { $0.map(\.description).joined(separator: " ") } == ["103000 3000 'late'", "107000 7000 'late'", "111000 5 'late'"])
     }
 
+    @Test("while a 15,000-row transaction goes up a window at a time (the next stamped while the server stores the last), another replica upserts the same keys in between: both, and a replica built from the log, end equal")
+    func bigTransactionBesideAnotherWriter() async throws {
+        let folder = TemporaryDirectory()
+        let url = try TestServer.freshURL()
+        let a = try Replica(folder, "a"), b = try Replica(folder, "b")
+        let syncA = try a.client(url), syncB = try b.client(url)
+        try await syncA.syncOnce()
+        try await syncB.syncOnce()
+        try sqlite3(a.path, """
+            BEGIN;
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 15000)
+            INSERT INTO orders (id, purchase_num, status) SELECT i, i, 'bulk' FROM n;
+            UPDATE orders SET status = 'edited' WHERE id % 997 = 0;
+            COMMIT;
+            """)
+        // B writes rows of every window of A's transaction, and uploads each at once: A's
+        // upload rounds apply them between its windows, beside the stamping of the next.
+        let writer = Task {
+            for round in 0..<24 {
+                let id = round * 613 + 1
+                try sqlite3(b.path, "INSERT INTO orders (id, purchase_num, status) VALUES (\(id), \(round), 'b') ON CONFLICT (id) DO UPDATE SET purchase_num = excluded.purchase_num, status = 'b'")
+                try await syncB.syncOnce()
+            }
+        }
+        try await syncA.syncOnce()
+        try await writer.value
+        for _ in 0..<2 {
+            try await syncA.syncOnce()
+            try await syncB.syncOnce()
+        }
+        #expect(try b.contents() == a.contents())
+        #expect(try a.store.readConnection { try $0.scalar("SELECT count(*) FROM orders") } == .integer(15_000))
+        // B's entries came in between A's windows, which is what this test is about.
+        let between = try ServerLogOracle(url: url).query("""
+            WITH big AS (SELECT origin FROM %s.log GROUP BY origin ORDER BY count(*) DESC LIMIT 1),
+                 span AS (SELECT min(position) AS low, max(position) AS high FROM %s.log WHERE origin = (SELECT origin FROM big))
+            SELECT count(*) FROM %s.log, span WHERE origin <> (SELECT origin FROM big) AND position > low AND position < high
+            """)
+        #expect((between.first.flatMap { Int($0) } ?? 0) > 0, "B's entries between A's first and last: \(between)")
+        let c = try Replica(folder, "c")
+        try await c.client(url).syncOnce()
+        #expect(try c.contents() == a.contents())
+    }
+
     @Test("rows too big for one packed download batch arrive over several, none skipped")
     func bigRowsSpanSeveralBatches() async throws {
         let folder = TemporaryDirectory()

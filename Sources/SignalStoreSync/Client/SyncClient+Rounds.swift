@@ -34,39 +34,75 @@ extension SyncClient {
     }
 
     /// Uploads the outbox a batch at a time, stamping new journal entries a window at a time
-    /// before each: a big transaction's first pages are on the server, and other replicas
+    /// beside it: a big transaction's first pages are on the server, and other replicas
     /// apply them, while the rest is still to stamp. Each batch goes up in a PostgreSQL transaction
     /// that first applies whatever other replicas uploaded before it (holding the log's lock,
     /// so nothing else can come in between): this replica's changes then always come after
     /// everything it has applied, which the conflict rule needs. A replica whose schema is
     /// behind the log's cannot apply it, and uploads all the same (its changes are checked
     /// where the log puts them, as every replica checks them).
+    ///
+    /// The next window is stamped while the server stores the batch just read from the outbox
+    /// (``stampNextWindow(during:)``): stamping is this replica's work and storing the server's,
+    /// so a big transaction's windows no longer wait for each other's round trips. Stamping
+    /// only turns journal entries into outbox entries after the ones read, in the same order
+    /// as stamping them later would.
     private func upload(_ log: ServerLog, _ tables: SyncedTables) async throws(SyncError) {
+        var unstamped = try stampPending(tables, windows: 1)
         while true {
-            let unstamped = try stampPending(tables, windows: 1)
             let (waiting, origin) = try reading { connection -> (Bool, String) in
                 guard let position = try ReplicaState.read(connection) else { throw SyncError(store: .closed) }
                 return (try Outbox.hasEntries(after: position.uploadedThrough, connection), position.origin)
             }
             guard waiting else {
-                if unstamped { continue }   // a window of entries of tables that do not sync
-                return
+                guard unstamped else { return }
+                unstamped = try stampPending(tables, windows: 1)   // a window of entries of tables that do not sync
+                continue
             }
-            let upload = try await log.upload(origin: origin) { _, stored in
-                try self.noteUploaded(through: stored)
-                do {
-                    try await self.download(log, tables)
-                } catch let error as SyncError where error.code == .schemaMismatch {
-                    // Applying waits for this database's migration; its own changes go up.
+            let (upload, stampedMore) = try await stampNextWindow(during: { pageRead in
+                try await log.upload(origin: origin) { _, stored in
+                    try self.noteUploaded(through: stored)
+                    do {
+                        try await self.download(log, tables)
+                    } catch let error as SyncError where error.code == .schemaMismatch {
+                        // Applying waits for this database's migration; its own changes go up.
+                    }
+                    defer { pageRead.ring() }
+                    return try self.reading { connection in try Outbox.pending(after: stored, limit: Self.batchSize, connection) }
                 }
-                return try self.reading { connection in try Outbox.pending(after: stored, limit: Self.batchSize, connection) }
-            }
+            }, tables, stamping: unstamped)
             watchdog.touch()
             // Counted first: the server has them even if noting it here waits for a lock.
             progressValue.value.uploaded += upload.count
             try giveUp(upload.refused, stored: upload.stored, tables)
             try noteUploaded(through: upload.stored)
             if upload.count == 0 && upload.refused.isEmpty && !unstamped { return }
+            unstamped = stampedMore
+        }
+    }
+
+    /// Runs `upload` and, once it has read its batch from the outbox (it rings `pageRead`),
+    /// stamps the next window of journal entries while the server stores the batch, if
+    /// `stamping` says any are left. Returns the upload and whether entries are still left
+    /// to stamp after that.
+    private func stampNextWindow(
+        during upload: @escaping @Sendable (_ pageRead: Doorbell) async throws -> ServerLog.Upload,
+        _ tables: SyncedTables, stamping: Bool
+    ) async throws(SyncError) -> (ServerLog.Upload, unstamped: Bool) {
+        let pageRead = Doorbell()
+        async let uploaded: ServerLog.Upload = {
+            defer { pageRead.ring() }   // a failed upload never reads its batch
+            return try await upload(pageRead)
+        }()
+        do {
+            var unstamped = stamping
+            if stamping {
+                await pageRead.wait(timeout: .seconds(3_600))
+                unstamped = try stampPending(tables, windows: 1)
+            }
+            return (try await uploaded, unstamped)
+        } catch {
+            throw SyncError(error)
         }
     }
 
