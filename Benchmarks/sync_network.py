@@ -92,7 +92,8 @@ def main():
             subprocess.run(["sqlite3", a, f".timeout 5000", f"INSERT INTO orders (id, purchase_num, status) VALUES ({next_id}, 0, 'after restart')"], check=True)
             recoveries.append(wait_for(b, "SELECT count(*) FROM orders", next_id) - up)
         recoveries.sort()
-        print(f"recovery after {RESTARTS} restarts (server up → row on B): median {recoveries[len(recoveries) // 2]:.2f} s, max {recoveries[-1]:.2f} s")
+        if recoveries:
+            print(f"recovery after {RESTARTS} restarts (server up → row on B): median {recoveries[len(recoveries) // 2]:.2f} s, max {recoveries[-1]:.2f} s")
 
         for log in logs.values():
             log.truncate(0)

@@ -126,6 +126,51 @@ struct BigTransactionTests {
         #expect(try c.contents() == a.contents())
     }
 
+    @Test("the sender's sync process is killed (SIGKILL) three times while it stamps and uploads a 20,000-row transaction window by window, the other replica upserting the same keys in between: both, and a replica built from the log, end equal, and no entry is stored twice")
+    func killedWhileSendingABigTransaction() async throws {
+        let folder = TemporaryDirectory()
+        let url = try TestServer.freshURL()
+        let a = try Replica(folder, "a"), b = try Replica(folder, "b")
+        try await a.client(url).syncOnce()
+        try await b.client(url).syncOnce()
+        try sqlite3(a.path, """
+            BEGIN;
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 20000)
+            INSERT INTO orders (id, purchase_num, status) SELECT i, i, 'bulk' FROM n;
+            COMMIT;
+            """)
+        let oracle = ServerLogOracle(url: url)
+        // The entries of the origin with the most in the log: A's, as B writes three.
+        func storedOfA() throws -> Int {
+            Int(try oracle.query("SELECT coalesce(max(n), 0) FROM (SELECT count(*) AS n FROM %s.log GROUP BY origin) AS counts").first ?? "") ?? 0
+        }
+        var stored = 0, killedMidway = 0
+        for kill in 0..<3 {
+            let sync = try ChildProcess(signalstore, ["sync", "--json", "--postgres", url, "--db", a.path])
+            // The kill lands once a further window is on the server: between the upload of one
+            // window and the next, or while the next is stamped beside the server's store.
+            let before = stored
+            #expect(try await eventuallyAsync(timeout: .seconds(120)) {
+                stored = try storedOfA()
+                return stored > before || stored == 20_000
+            }, "A's sync stored nothing more in 120 s: \(sync.error.value)")
+            sync.send(SIGKILL)
+            _ = sync.waitForExit(timeout: 10)
+            if stored < 20_000 { killedMidway += 1 }
+            let id = kill * 6_007 + 1
+            try sqlite3(b.path, "INSERT INTO orders (id, purchase_num, status) VALUES (\(id), \(kill), 'b') ON CONFLICT (id) DO UPDATE SET purchase_num = excluded.purchase_num, status = 'b'")
+            try await b.client(url).syncOnce()
+        }
+        #expect(killedMidway > 0, "every kill came after the whole transaction was on the server")
+        try await settle([a, b], url)
+        #expect(try b.contents() == a.contents())
+        #expect(try a.store.readConnection { try $0.scalar("SELECT count(*) FROM orders") } == .integer(20_000))
+        #expect(try oracle.duplicateEntries().isEmpty, "an entry was stored twice")
+        let c = try Replica(folder, "c")
+        try await c.client(url).syncOnce()
+        #expect(try c.contents() == a.contents())
+    }
+
     @Test("rows too big for one packed download batch arrive over several, none skipped")
     func bigRowsSpanSeveralBatches() async throws {
         let folder = TemporaryDirectory()

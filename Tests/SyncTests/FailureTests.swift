@@ -157,18 +157,6 @@ struct FailureTests {
         #expect(try ServerLogOracle(url: url).duplicateEntries().isEmpty)
         for sync in syncs { #expect(TestServer.password.isEmpty || !(sync.output.value + sync.error.value).contains(TestServer.password)) }
     }
-
-    /// Runs `sync --once` on every replica until a round moves nothing.
-    private func settle(_ replicas: [Replica], _ url: String) async throws {
-        for _ in 0..<5 {
-            var moved = false
-            for replica in replicas {
-                let progress = try await replica.client(url).syncOnce()
-                moved = moved || progress.uploaded > 0 || progress.downloaded > 0
-            }
-            if !moved { return }
-        }
-    }
 }
 
 extension ServerLogOracle {

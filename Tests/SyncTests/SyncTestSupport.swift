@@ -117,6 +117,19 @@ struct Replica {
     }
 }
 
+/// Runs a round of sync (as `sync --once` does) on every replica until a round moves nothing
+/// (at most five rounds).
+func settle(_ replicas: [Replica], _ url: String) async throws {
+    for _ in 0..<5 {
+        var moved = false
+        for replica in replicas {
+            let progress = try await replica.client(url).syncOnce()
+            moved = moved || progress.uploaded > 0 || progress.downloaded > 0
+        }
+        if !moved { return }
+    }
+}
+
 /// Runs the `sqlite3` shell on `path`: a writer that knows nothing of SignalStore.
 @discardableResult
 func sqlite3(_ path: String, _ sql: String) throws -> String {

@@ -43,7 +43,7 @@ extension SyncClient {
     /// where the log puts them, as every replica checks them).
     ///
     /// The next window is stamped while the server stores the batch just read from the outbox
-    /// (``stampNextWindow(during:)``): stamping is this replica's work and storing the server's,
+    /// (``stampNextWindow(during:_:stamping:)``): stamping is this replica's work and storing the server's,
     /// so a big transaction's windows no longer wait for each other's round trips. Stamping
     /// only turns journal entries into outbox entries after the ones read, in the same order
     /// as stamping them later would.
@@ -97,7 +97,7 @@ extension SyncClient {
         do {
             var unstamped = stamping
             if stamping {
-                await pageRead.wait(timeout: .seconds(3_600))
+                await pageRead.wait(timeout: .seconds(3_600))   // it always rings: the bound is only a guard
                 unstamped = try stampPending(tables, windows: 1)
             }
             return (try await uploaded, unstamped)
