@@ -37,6 +37,7 @@ extension RemoteApplier {
     func leave(_ remote: RemoteEntry) throws -> Outcome {
         guard let table = tables.byName[remote.entry.table], let key = SyncValueCoding.decodeKey(remote.entry.key) else { return .unchanged }
         forgetRows()
+        footprint.unbounded()
         var removed = false
         do {
             try connection.transaction {

@@ -32,8 +32,8 @@ final class RemoteApplier {
         let key: String
     }
 
-    /// The tables of the entries this batch applied (or rejected).
-    private var touchedTables: Set<String> = []
+    /// What this batch changed (or rejected), for ``settlePending()``.
+    var footprint = BatchFootprint()
 
     /// The inserts this batch journals by hand (``planHandJournaling(_:ownOrigin:)``).
     var handJournal = HandJournalPlan()
@@ -70,19 +70,22 @@ final class RemoteApplier {
     /// what the conflict rule decides, and its entries stand or lose together.
     func apply(_ change: RowChange) throws -> Outcome {
         let remote = change.firstEntry
-        touchedTables.insert(remote.entry.table)
+        footprint.note(change, tables.byName[remote.entry.table])
         resolver.clock = change.reduce(resolver.clock) { max($0, $1.entry.clock) }
         var references: [ConflictResolver.PendingRow] = []
         for entry in change { references += try resolver.pendingReferences(to: entry) + resolver.reinsertedParents(of: entry) }
+        if !references.isEmpty { footprint.unbounded() }
         do {
             let changed = try connection.transaction { try resolver.rebase(references, under: remote) { try write(change) } }
             if !references.isEmpty { forgetRows() }
             return changed ? .applied : .unchanged
         } catch let error as SQLiteError where error.code == SQLiteError.constraint {
             forgetRows()
+            footprint.unbounded()
             return try resolve(change, error)
         } catch let failure as ConflictResolver.SetAsideFailure {
             forgetRows()
+            footprint.unbounded()
             return try resolve(change, failure.error)
         }
     }
@@ -90,7 +93,7 @@ final class RemoteApplier {
     /// Applies one row change without a savepoint of its own, inside ``inOneSavepoint(_:)``
     /// while nothing is pending here: a constraint it breaks throws.
     func applyDirectly(_ change: RowChange) throws -> Outcome {
-        touchedTables.insert(change.firstEntry.entry.table)
+        footprint.note(change, tables.byName[change.firstEntry.entry.table])
         return try write(change) ? .applied : .unchanged
     }
 
@@ -107,7 +110,7 @@ final class RemoteApplier {
         } catch let error as SQLiteError where error.code == SQLiteError.constraint {
             try stopJournalingByHand()
             forgetRows()
-            touchedTables.removeAll()
+            footprint.clear()
             return nil
         } catch {
             try? stopJournalingByHand()   // the whole transaction rolls back with the error
@@ -124,13 +127,14 @@ final class RemoteApplier {
     /// back: the rows are already what it makes.
     ///
     /// Skipped when it cannot find anything: one change pending (it was compared with each
-    /// downloaded change already), or a batch only of tables whose rows no rule ties to other
-    /// rows (``SyncedTables/independent``); and skipped while more than ``replayLimit``
-    /// changes wait, until they are uploaded.
+    /// downloaded change already), a batch only of tables whose rows no rule ties to other
+    /// rows (``SyncedTables/independent``), or pending changes that no rule ties to what the
+    /// batch changed (``BatchFootprint``: replicas that each insert their own rows); and
+    /// skipped while more than ``replayLimit`` changes wait, until they are uploaded.
     func settlePending() throws {
-        guard !touchedTables.isEmpty, !touchedTables.isSubset(of: tables.independent) else { return }
+        guard !footprint.tables.isEmpty, !footprint.tables.isSubset(of: tables.independent) else { return }
         let waiting = try Outbox.count(after: 0, limit: Self.replayLimit + 1, connection)
-        guard waiting > 1, waiting <= Self.replayLimit else { return }
+        guard waiting > 1, waiting <= Self.replayLimit, try footprint.mayMeet(Outbox.pendingRows(connection), tables) else { return }
         struct NothingLost: Error {}
         do {
             try connection.transaction {
@@ -366,6 +370,7 @@ final class RemoteApplier {
             // A newer insert outlives the delete; one pending here still lets the delete act first.
             guard fromServer, try resolver.deleteUnderPendingInsert(remote, table) else { return false }
             forgetRows()
+            footprint.unbounded()
             return true
         }
         guard let rowID else { return false }

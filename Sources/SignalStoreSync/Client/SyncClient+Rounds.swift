@@ -47,8 +47,13 @@ extension SyncClient {
     /// so a big transaction's windows no longer wait for each other's round trips. Stamping
     /// only turns journal entries into outbox entries after the ones read, in the same order
     /// as stamping them later would.
+    ///
+    /// Another replica's upload may hold the log's lock: the upload then waits at most
+    /// ``firstLockWait`` for it, applies what is new meanwhile, outside the lock, and tries
+    /// again, waiting twice as long each time up to ``longestLockWait``.
     private func upload(_ log: ServerLog, _ tables: SyncedTables) async throws(SyncError) {
         var unstamped = try stampPending(tables, windows: 1)
+        var lockWait = Self.firstLockWait
         while true {
             let (waiting, origin) = try reading { connection -> (Bool, String) in
                 guard let position = try ReplicaState.read(connection) else { throw SyncError(store: .closed) }
@@ -59,19 +64,22 @@ extension SyncClient {
                 unstamped = try stampPending(tables, windows: 1)   // a window of entries of tables that do not sync
                 continue
             }
-            let (upload, stampedMore) = try await stampNextWindow(during: { pageRead in
-                try await log.upload(origin: origin) { _, stored in
+            let (upload, stampedMore) = try await stampNextWindow(during: { [lockWait] pageRead in
+                try await log.upload(origin: origin, lockWait: lockWait) { _, stored in
                     try self.noteUploaded(through: stored)
-                    do {
-                        try await self.download(log, tables)
-                    } catch let error as SyncError where error.code == .schemaMismatch {
-                        // Applying waits for this database's migration; its own changes go up.
-                    }
+                    try await self.downloadBeside(log, tables)
                     defer { pageRead.ring() }
                     return try self.reading { connection in try Outbox.pending(after: stored, limit: Self.batchSize, connection) }
                 }
             }, tables, stamping: unstamped)
             watchdog.touch()
+            guard let upload else {
+                unstamped = stampedMore
+                try await downloadBeside(log, tables)
+                lockWait = min(lockWait * 2, Self.longestLockWait)
+                continue
+            }
+            lockWait = Self.firstLockWait
             // Counted first: the server has them even if noting it here waits for a lock.
             progressValue.value.uploaded += upload.count
             try giveUp(upload.refused, stored: upload.stored, tables)
@@ -81,16 +89,32 @@ extension SyncClient {
         }
     }
 
+    /// How long an upload first waits for the log's lock, and the longest it ever waits
+    /// before applying what is new and trying again: with a short catch-up, an upload holds
+    /// the lock for a few round trips.
+    static let firstLockWait = Duration.milliseconds(20)
+    static let longestLockWait = Duration.milliseconds(640)
+
+    /// A download beside an upload: in its catch-up, or while another replica's upload holds
+    /// the log. Applying waits for this database's migration when the log's schema is newer;
+    /// this replica's own changes go up all the same.
+    private func downloadBeside(_ log: ServerLog, _ tables: SyncedTables) async throws(SyncError) {
+        do {
+            try await download(log, tables)
+        } catch where error.code == .schemaMismatch {
+        }
+    }
+
     /// Runs `upload` and, once it has read its batch from the outbox (it rings `pageRead`),
     /// stamps the next window of journal entries while the server stores the batch, if
     /// `stamping` says any are left. Returns the upload and whether entries are still left
     /// to stamp after that.
     private func stampNextWindow(
-        during upload: @escaping @Sendable (_ pageRead: Doorbell) async throws -> ServerLog.Upload,
+        during upload: @escaping @Sendable (_ pageRead: Doorbell) async throws -> ServerLog.Upload?,
         _ tables: SyncedTables, stamping: Bool
-    ) async throws(SyncError) -> (ServerLog.Upload, unstamped: Bool) {
+    ) async throws(SyncError) -> (ServerLog.Upload?, unstamped: Bool) {
         let pageRead = Doorbell()
-        async let uploaded: ServerLog.Upload = {
+        async let uploaded: ServerLog.Upload? = {
             defer { pageRead.ring() }   // a failed upload never reads its batch
             return try await upload(pageRead)
         }()
@@ -156,10 +180,11 @@ extension SyncClient {
             var outcome = BatchOutcome(stampedLocal: stampedLocal)
             let applier = RemoteApplier(tables: tables, connection: connection, origin: position.origin, clock: position.clock)
             let origin = history ? "" : position.origin
-            // With nothing pending here, no change of this replica's can be in an entry's
-            // way: the batch goes in one savepoint, and only a constraint that an entry
-            // breaks (rare) makes it go again entry by entry, each in a savepoint of its own.
-            let walk = try !Outbox.hasEntries(after: 0, connection)
+            // With nothing pending here, or nothing a rule ties to the batch's rows, no change
+            // of this replica's can be in an entry's way: the batch goes in one savepoint, and
+            // only a constraint that an entry breaks (rare) makes it go again entry by entry,
+            // each in a savepoint of its own.
+            let walk = try nothingPendingAtFirstOthers(entries, origin: origin, connection) || pendingApart(from: entries, origin: origin, tables, connection)
                 ? try applier.inOneSavepoint { try applyInOrder(entries, origin: origin, tables.scopes, connection, applier, journalingByHand: true, applier.applyDirectly) }
                 : nil
             let walked = try walk ?? applyInOrder(entries, origin: origin, tables.scopes, connection, applier, applier.apply)
@@ -171,6 +196,30 @@ extension SyncClient {
             position.serverCursor = max(position.serverCursor, through)
             return outcome
         }
+    }
+
+    /// Whether nothing is pending here once the walk through `entries` meets the first entry of
+    /// another replica: the outbox is empty, or holds only entries this replica uploaded that
+    /// the batch's first entries (its own, back from the log) confirm. That is the usual case
+    /// after an upload: it caught up with the log first, so its entries come right after the
+    /// cursor, and the batch starts with them.
+    ///
+    /// - Parameter origin: This replica's origin id; `""` for a scope's history, whose entries
+    ///   of this replica's are applied too (then only an empty outbox will do).
+    private func nothingPendingAtFirstOthers(_ entries: [RemoteEntry], origin: String, _ connection: Connection) throws -> Bool {
+        guard let waiting = try Outbox.lastSeq(connection) else { return true }
+        let ownFirst = entries.prefix { $0.origin == origin }
+        guard let confirmed = ownFirst.last?.entry.originSeq else { return false }
+        return confirmed >= waiting
+    }
+
+    /// Whether no rule ties this replica's pending changes to the rows the other replicas'
+    /// entries of the batch change (``BatchFootprint``): replicas that each write their own
+    /// rows. No pending change can then be in an entry's way.
+    private func pendingApart(from entries: [RemoteEntry], origin: String, _ tables: SyncedTables, _ connection: Connection) throws -> Bool {
+        var footprint = BatchFootprint()
+        for remote in entries where remote.origin != origin { footprint.note(remote, tables.byName[remote.entry.table]) }
+        return try !footprint.mayMeet(Outbox.pendingRows(connection), tables)
     }
 
     /// Runs `body` in one local write transaction whose journal entries are sync's echo:

@@ -217,6 +217,20 @@ enum Outbox {
         return try connection.scalar(sql, [.integer(uploaded), .integer(limit)])?.integerValue ?? 0
     }
 
+    /// The rows the outbox's entries change (table and encoded key), each with the column an
+    /// update changes: once per row and column.
+    static func pendingRows(_ connection: Connection) throws -> [(table: String, key: String, column: String?)] {
+        try connection.statement("SELECT DISTINCT tbl, row_key, col FROM \(Self.table)").rows().compactMap { row in
+            guard case .text(let table) = row[0], case .text(let key) = row[1] else { return nil }
+            return (table, key, row[2].textValue)
+        }
+    }
+
+    /// The seq of the last entry in the outbox (uploaded or not), or `nil` when it is empty.
+    static func lastSeq(_ connection: Connection) throws -> Int64? {
+        try connection.scalar("SELECT max(seq) FROM \(Self.table)")?.integerValue
+    }
+
     /// Whether any entry after outbox seq `uploaded` waits to be uploaded.
     static func hasEntries(after uploaded: Int64, _ connection: Connection) throws -> Bool {
         try count(after: uploaded, limit: 1, connection) > 0

@@ -148,9 +148,17 @@ struct ServerLog: Sendable {
     /// With scopes, the server refuses an entry outside the role's grants
     /// (``ScopedServer/refusalState``): the batch then goes again entry by entry, the refused
     /// ones are recorded in the server's `refusals` table and returned, and the rest are stored.
-    func upload(origin: String, catchUp: (_ head: Int64, _ stored: Int64) async throws -> [SyncEntry]) async throws(SyncError) -> Upload {
+    ///
+    /// A lock is waited for at most `lockWait`: another replica's upload holds the log then,
+    /// and the transaction rolls back with nothing stored (`nil`). The caller applies what is
+    /// new outside the lock and tries again, so the catch-up under the lock stays short, and no
+    /// wait is long enough to look like a dead link. (Waiting in PostgreSQL's queue instead,
+    /// 50 replicas queued 24 deep, each catching up under the lock on every upload made while
+    /// it waited, and some waited past the 8 s round deadline.)
+    func upload(origin: String, lockWait: Duration, catchUp: (_ head: Int64, _ stored: Int64) async throws -> [SyncEntry]) async throws(SyncError) -> Upload? {
         do {
             return try await transaction { connection in
+                try await connection.query("SELECT set_config('lock_timeout', \(Self.setting(lockWait)), true)", logger: logger)
                 var next: Int64 = 0
                 for try await value in try await connection.query(
                     "SELECT next FROM \(unescaped: schema).counter WHERE id = 1 FOR UPDATE", logger: logger
@@ -179,9 +187,25 @@ struct ServerLog: Sendable {
                 if !deployment.isScoped { try await connection.query("SELECT pg_notify(\(channel), '')", logger: logger) }
                 return Upload(stored: last.originSeq, count: count, refused: refused)
             }
+        } catch let error where Self.isLockTimeout(error) {
+            return nil
         } catch {
             throw ServerErrors.describe(error, url: url, while: "uploading to")
         }
+    }
+
+    /// A duration as a PostgreSQL time setting, in whole milliseconds (at least 1: `0` would
+    /// mean no limit).
+    private static func setting(_ duration: Duration) -> String {
+        let milliseconds = duration.components.seconds * 1_000 + duration.components.attoseconds / 1_000_000_000_000_000
+        return "\(max(1, milliseconds))ms"
+    }
+
+    /// Whether a transaction failed because a lock was not granted within `lock_timeout`
+    /// (SQLSTATE 55P03): it rolled back whole.
+    private static func isLockTimeout(_ error: any Error) -> Bool {
+        let cause = (error as? PostgresTransactionError).flatMap { $0.closureError ?? $0.commitError ?? $0.beginError } ?? error
+        return (cause as? PSQLError)?.serverInfo?[.sqlState] == "55P03"
     }
 
     /// Up to `limit` changes after `position`, in log order. Entries of `origin` (this

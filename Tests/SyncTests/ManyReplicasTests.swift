@@ -1,0 +1,79 @@
+#if SIGNALSTORE_SYNC
+import Foundation
+import Signals
+import SignalStore
+@testable import SignalStoreSync
+import SignalStoreTestSupport
+import Testing
+
+/// What lets many replicas sync at once: an upload never waits long for the log's lock, and a
+/// replica's pending rows slow down applying only when a rule ties them to what it applies.
+@Suite("Sync: many replicas at once", .enabled(if: TestServer.isEnabled && sqlite3Shell != nil && psql != nil, "needs PostgreSQL (SIGNALSTORE_TEST_POSTGRES_URL), psql and the sqlite3 shell"), .ownThread)
+struct ManyReplicasTests {
+    @Test("while another session holds the log's lock for 10 s, a running sync waits for it in short turns: never offline, its row on the other replica soon after")
+    func uploadWaitsForTheLogsLockInShortTurns() async throws {
+        let folder = TemporaryDirectory()
+        let url = try TestServer.freshURL()
+        let a = try Replica(folder, "a"), b = try Replica(folder, "b")
+        let syncA = try a.client(url), syncB = try b.client(url)
+        try await syncA.syncOnce()
+        try await syncB.syncOnce()
+
+        // Waiting in PostgreSQL's queue for the lock looked like a dead link after 8 s: the
+        // client went offline and reconnected, losing its place (seen with 50 replicas).
+        let schema = try #require(url.components(separatedBy: "schema=").last)
+        let holder = try ChildProcess(URL(fileURLWithPath: psql!), [
+            url.components(separatedBy: "?").first! + "?sslmode=disable", "-v", "ON_ERROR_STOP=1", "-c",
+            "BEGIN; SELECT next FROM \(schema).counter WHERE id = 1 FOR UPDATE; SELECT pg_sleep(10); COMMIT;",
+        ])
+        defer { holder.send(SIGKILL) }
+        #expect(try await eventuallyAsync(timeout: .seconds(10)) {
+            try ScopeTests.runPsql(url, "SELECT count(*) FROM pg_stat_activity WHERE query LIKE '%pg_sleep(10)%' AND state = 'active' AND pid <> pg_backend_pid()").output.trimmingCharacters(in: .whitespacesAndNewlines) == "1"
+        })
+        let offline = Locked<[String]>([])
+        let watcher = syncB.status.signal.subscribe(onValue: { status in
+            if case .offline(let error, _) = status { offline.withLock { $0.append(error.message) } }
+        })
+        defer { watcher.dispose() }
+        let running = [Task { try await syncB.run() }, Task { try await syncA.run() }]
+        defer { for task in running { task.cancel() } }
+        try sqlite3(b.path, "INSERT INTO orders (id, purchase_num, status) VALUES (1, 1, 'behind the lock')")
+
+        #expect(holder.waitForExit(timeout: 30) == 0, "psql: \(holder.error.value)")
+        let released = ContinuousClock.now
+        #expect(try await eventuallyAsync(timeout: .seconds(10)) { try a.contents() == b.contents() && a.contents().count == 1 })
+        #expect(ContinuousClock.now - released < .seconds(5))
+        #expect(offline.withLock { $0 }.isEmpty, "\(offline.withLock { $0 })")
+    }
+
+    @Test("pending rows slow applying only when a rule ties them to the batch: the same row, a UNIQUE key, a foreign key, a key change")
+    func pendingRowsMeetABatchOnlyThroughARule() throws {
+        let folder = TemporaryDirectory()
+        let replica = try Replica(folder, "a")
+        let tables = try replica.store.readConnection { try SyncedTables(nil, $0) }
+        func batch(_ entries: [(table: String, key: String, column: String?)]) -> BatchFootprint {
+            var footprint = BatchFootprint()
+            for (index, entry) in entries.enumerated() {
+                let operation: Change.Operation = entry.column == nil ? .insert : .update
+                let change = SyncEntry(originSeq: Int64(index + 1), clock: HybridLogicalClock(rawValue: 1), table: entry.table, key: entry.key,
+                                       operation: operation, column: entry.column, payload: nil)
+                footprint.note(RemoteEntry(position: Int64(index + 1), origin: "other", entry: change), tables.byName[entry.table])
+            }
+            return footprint
+        }
+        let orders = batch([("orders", "[{\"i\":1}]", nil), ("orders", "[{\"i\":2}]", "status")])
+
+        // Orders have no UNIQUE key besides the primary key and no rows reference them.
+        #expect(!orders.mayMeet([("orders", "[{\"i\":3}]", nil), ("orders", "[{\"i\":4}]", "status")], tables))
+        #expect(orders.mayMeet([("orders", "[{\"i\":2}]", "purchase_num")], tables), "the same row: a CHECK reads both columns")
+        #expect(orders.mayMeet([("orders", "[{\"i\":3}]", "id")], tables), "a pending key change")
+        #expect(orders.mayMeet([("customers", "[{\"i\":3}]", nil)], tables), "orders reference customers")
+        // Customers have a UNIQUE email, and orders reference them.
+        let customers = batch([("customers", "[{\"i\":1}]", nil)])
+        #expect(customers.mayMeet([("customers", "[{\"i\":2}]", "email")], tables))
+        #expect(customers.mayMeet([("orders", "[{\"i\":9}]", "customer_id")], tables))
+        // A batch that changes a key is not bounded by the rows it names.
+        #expect(batch([("orders", "[{\"i\":1}]", "id")]).mayMeet([("orders", "[{\"i\":3}]", nil)], tables))
+    }
+}
+#endif
