@@ -18,6 +18,13 @@ struct BatchFootprint {
     /// The tables of those rows.
     private(set) var tables: Set<String> = []
 
+    /// A footprint that notes the batch's rows, or with `tracksRows` false only its tables:
+    /// for a batch applied while nothing is pending, where no replay follows (its rows are
+    /// then unbounded, should one be asked for).
+    init(tracksRows: Bool = true) {
+        rows = tracksRows ? [] : nil
+    }
+
     /// Notes a change the batch applies to a row of `table`.
     mutating func note(_ change: RowChange, _ table: CapturedTable?) {
         for remote in change { note(remote, table) }
@@ -38,7 +45,7 @@ struct BatchFootprint {
 
     /// Forgets everything: the batch goes again.
     mutating func clear() {
-        rows = []
+        rows = rows.map { _ in [] }
         tables = []
     }
 

@@ -180,11 +180,14 @@ extension SyncClient {
             var outcome = BatchOutcome(stampedLocal: stampedLocal)
             let applier = RemoteApplier(tables: tables, connection: connection, origin: position.origin, clock: position.clock)
             let origin = history ? "" : position.origin
+            let waiting = try Outbox.lastSeq(connection)
+            // Only with changes pending can a replay follow: only then does it need the rows.
+            applier.footprint = BatchFootprint(tracksRows: waiting != nil)
             // With nothing pending here, or nothing a rule ties to the batch's rows, no change
             // of this replica's can be in an entry's way: the batch goes in one savepoint, and
             // only a constraint that an entry breaks (rare) makes it go again entry by entry,
             // each in a savepoint of its own.
-            let walk = try nothingPendingAtFirstOthers(entries, origin: origin, connection) || pendingApart(from: entries, origin: origin, tables, connection)
+            let walk = try nothingPendingAtFirstOthers(entries, origin: origin, waiting: waiting) || pendingApart(from: entries, origin: origin, tables, connection)
                 ? try applier.inOneSavepoint { try applyInOrder(entries, origin: origin, tables.scopes, connection, applier, journalingByHand: true, applier.applyDirectly) }
                 : nil
             let walked = try walk ?? applyInOrder(entries, origin: origin, tables.scopes, connection, applier, applier.apply)
@@ -204,10 +207,12 @@ extension SyncClient {
     /// after an upload: it caught up with the log first, so its entries come right after the
     /// cursor, and the batch starts with them.
     ///
-    /// - Parameter origin: This replica's origin id; `""` for a scope's history, whose entries
-    ///   of this replica's are applied too (then only an empty outbox will do).
-    private func nothingPendingAtFirstOthers(_ entries: [RemoteEntry], origin: String, _ connection: Connection) throws -> Bool {
-        guard let waiting = try Outbox.lastSeq(connection) else { return true }
+    /// - Parameters:
+    ///   - origin: This replica's origin id; `""` for a scope's history, whose entries of this
+    ///     replica's are applied too (then only an empty outbox will do).
+    ///   - waiting: The outbox's last seq; `nil` when it is empty.
+    private func nothingPendingAtFirstOthers(_ entries: [RemoteEntry], origin: String, waiting: Int64?) -> Bool {
+        guard let waiting else { return true }
         let ownFirst = entries.prefix { $0.origin == origin }
         guard let confirmed = ownFirst.last?.entry.originSeq else { return false }
         return confirmed >= waiting
@@ -215,10 +220,14 @@ extension SyncClient {
 
     /// Whether no rule ties this replica's pending changes to the rows the other replicas'
     /// entries of the batch change (``BatchFootprint``): replicas that each write their own
-    /// rows. No pending change can then be in an entry's way.
+    /// rows. No pending change can then be in an entry's way. A batch only of this replica's
+    /// own entries (a big transaction's pages coming back) meets nothing; more than
+    /// ``RemoteApplier/replayLimit`` pending changes are not read for each batch.
     private func pendingApart(from entries: [RemoteEntry], origin: String, _ tables: SyncedTables, _ connection: Connection) throws -> Bool {
         var footprint = BatchFootprint()
         for remote in entries where remote.origin != origin { footprint.note(remote, tables.byName[remote.entry.table]) }
+        guard !footprint.tables.isEmpty else { return true }
+        guard try Outbox.count(after: 0, limit: RemoteApplier.replayLimit + 1, connection) <= RemoteApplier.replayLimit else { return false }
         return try !footprint.mayMeet(Outbox.pendingRows(connection), tables)
     }
 
