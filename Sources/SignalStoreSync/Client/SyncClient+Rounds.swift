@@ -50,7 +50,8 @@ extension SyncClient {
     ///
     /// Another replica's upload may hold the log's lock: the upload then waits at most
     /// ``firstLockWait`` for it, applies what is new meanwhile, outside the lock, and tries
-    /// again, waiting twice as long each time up to ``longestLockWait``.
+    /// again, from then on waiting ``longestLockWait`` each time, one try right after the
+    /// other (its place in the queue is kept, and no wait looks like a dead link).
     private func upload(_ log: ServerLog, _ tables: SyncedTables) async throws(SyncError) {
         var unstamped = try stampPending(tables, windows: 1)
         var lockWait = Self.firstLockWait
@@ -75,8 +76,12 @@ extension SyncClient {
             watchdog.touch()
             guard let upload else {
                 unstamped = stampedMore
-                try await downloadBeside(log, tables)
-                lockWait = min(lockWait * 2, Self.longestLockWait)
+                // After the first try, what is new is applied, so the catch-up under the lock
+                // stays short; from then on each try follows the last at once, keeping a place
+                // in PostgreSQL's queue: a replica that takes the lock again and again (a big
+                // transaction's windows) cannot keep it from this one.
+                if lockWait == Self.firstLockWait { try await downloadBeside(log, tables) }
+                lockWait = Self.longestLockWait
                 continue
             }
             lockWait = Self.firstLockWait
@@ -89,9 +94,9 @@ extension SyncClient {
         }
     }
 
-    /// How long an upload first waits for the log's lock, and the longest it ever waits
-    /// before applying what is new and trying again: with a short catch-up, an upload holds
-    /// the lock for a few round trips.
+    /// How long an upload first waits for the log's lock (with a short catch-up, an upload
+    /// holds it for a few round trips), and how long each later try waits: well inside the
+    /// round deadline.
     static let firstLockWait = Duration.milliseconds(20)
     static let longestLockWait = Duration.milliseconds(640)
 
