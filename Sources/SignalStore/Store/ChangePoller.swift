@@ -1,30 +1,39 @@
-import Dispatch
+import Foundation
+import Signals
 
-/// Calls an action at a fixed interval on a background queue until stopped: the store's
-/// check for commits made by other connections.
-final class ChangePoller: @unchecked Sendable {
-    // @unchecked: `timer` is a DispatchSourceTimer, which is thread-safe; it is set once in init.
-    private let timer: any DispatchSourceTimer
+/// Calls an action every `interval` on a thread of its own until stopped: the store's check
+/// for commits made by other connections.
+///
+/// The thread sleeps on a condition variable between calls, so a call wakes one thread. A
+/// dispatch timer woke two (dispatch's timer thread, then a worker for the handler): about
+/// 190 µs of CPU per call on Linux, 0.4 % of a core for an idle store at the default 50 ms,
+/// and 3 CPU seconds of a 16-second run for 50 `signalstore sync` processes on one machine.
+final class ChangePoller: Sendable {
+    /// Whether ``stop()`` was called; the thread waits on it between calls.
+    private let stopped = LockedCondition(false)
 
     /// Starts polling.
     /// - Parameters:
-    ///   - interval: Time between two calls.
-    ///   - action: Runs on a private serial queue, never concurrently with itself.
+    ///   - interval: Time between the end of one call and the start of the next.
+    ///   - action: Runs on the poller's thread, never concurrently with itself.
     init(interval: Duration, action: @escaping @Sendable () -> Void) {
-        let queue = DispatchQueue(label: "SignalStore.ChangePoller", qos: .utility)
-        timer = DispatchSource.makeTimerSource(queue: queue)
-        let nanoseconds = Int(interval.components.seconds * 1_000_000_000 + interval.components.attoseconds / 1_000_000_000)
-        timer.schedule(deadline: .now() + .nanoseconds(nanoseconds), repeating: .nanoseconds(nanoseconds), leeway: .milliseconds(1))
-        timer.setEventHandler(handler: action)
-        timer.resume()
+        let stopped = stopped
+        let thread = Thread {
+            while !stopped.wait(until: { $0 }, timeout: interval, then: { isStopped, _ in isStopped }) {
+                action()
+            }
+        }
+        thread.name = "SignalStore.ChangePoller"
+        thread.qualityOfService = .utility
+        thread.start()
     }
 
-    /// Stops polling; a call already running finishes.
+    /// Stops polling: a call already running finishes, and no other starts.
     func stop() {
-        timer.cancel()
+        stopped.withLock { $0 = true }
     }
 
     deinit {
-        timer.cancel()
+        stop()
     }
 }

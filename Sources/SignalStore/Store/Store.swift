@@ -25,7 +25,7 @@ import Foundation
 /// Feed entries are delivered with no lock held, in `seq` order. A writer delivers its own
 /// entries before ``execute(_:arguments:)`` returns, unless another thread is already
 /// delivering; that thread then delivers them next. Commits by other connections are noticed by
-/// polling `PRAGMA data_version` (``pollInterval``, default 50 ms) on a background queue.
+/// polling `PRAGMA data_version` (``pollInterval``, default 50 ms) on a thread of the store's own.
 public final class Store: Sendable {
     let database: StoreDatabase
     /// The read-only connections; `nil` for an in-memory store, whose database only its writer
