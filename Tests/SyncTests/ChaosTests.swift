@@ -21,7 +21,8 @@ import Testing
 /// after downloads were packed into one text).
 /// `SIGNALSTORE_CHAOS=kill,cut,restart` (or some of them)
 /// runs the test with those faults too (`SIGNALSTORE_HEAVY=1`: 200 seeds);
-/// `SIGNALSTORE_CHAOS_SEEDS=N` sets how many seeds, `SIGNALSTORE_CHAOS_TRANSACTIONS=N` the
+/// `SIGNALSTORE_CHAOS_SEEDS=N` sets how many seeds (`A-B`: seeds A to B, to run a failed
+/// seed again), `SIGNALSTORE_CHAOS_TRANSACTIONS=N` the
 /// transactions per writer (default 400). `SIGNALSTORE_CHAOS_EVIDENCE=DIR` keeps a failed
 /// seed's databases, the server's log and every sync process's output there.
 @Suite("Sync: chaos", .enabled(if: TestServer.isEnabled && sqlite3Shell != nil, "needs PostgreSQL (SIGNALSTORE_TEST_POSTGRES_URL) and the sqlite3 shell"),
@@ -39,7 +40,10 @@ struct ChaosTests {
     static let transactions = environment["SIGNALSTORE_CHAOS_TRANSACTIONS"].flatMap { Int($0) } ?? 400
     /// How many seeds each test runs.
     static func seeds(_ heavyCount: Int) -> [UInt64] {
-        let count = environment["SIGNALSTORE_CHAOS_SEEDS"].flatMap { Int($0) } ?? (heavy ? heavyCount : 2)
+        let chosen = environment["SIGNALSTORE_CHAOS_SEEDS"] ?? ""
+        let bounds = chosen.split(separator: "-").compactMap { UInt64($0) }
+        if bounds.count == 2, bounds[0] >= 1, bounds[0] <= bounds[1] { return Array(bounds[0]...bounds[1]) }
+        let count = Int(chosen) ?? (heavy ? heavyCount : 2)
         return Array(1...UInt64(max(1, count)))
     }
 
