@@ -51,7 +51,9 @@ extension SyncClient {
     /// Another replica's upload may hold the log's lock: the upload then waits at most
     /// ``firstLockWait`` for it, applies what is new meanwhile, outside the lock, and tries
     /// again, from then on waiting ``longestLockWait`` each time, one try right after the
-    /// other (its place in the queue is kept, and no wait looks like a dead link).
+    /// other (it is in PostgreSQL's queue for all but a moment, and no wait looks like a dead
+    /// link). While it tries, it applies nothing more: a lock held for long delays this
+    /// replica's downloads too, as a blocking wait did.
     private func upload(_ log: ServerLog, _ tables: SyncedTables) async throws(SyncError) {
         var unstamped = try stampPending(tables, windows: 1)
         var lockWait = Self.firstLockWait
@@ -77,9 +79,9 @@ extension SyncClient {
             guard let upload else {
                 unstamped = stampedMore
                 // After the first try, what is new is applied, so the catch-up under the lock
-                // stays short; from then on each try follows the last at once, keeping a place
-                // in PostgreSQL's queue: a replica that takes the lock again and again (a big
-                // transaction's windows) cannot keep it from this one.
+                // stays short; from then on each try follows the last at once, so this replica
+                // is queued whenever the lock is released: a replica that takes the lock again
+                // and again (a big transaction's windows) cannot keep it from this one.
                 if lockWait == Self.firstLockWait { try await downloadBeside(log, tables) }
                 lockWait = Self.longestLockWait
                 continue
