@@ -19,16 +19,41 @@ enum StampTable {
     /// The assignment that keeps the server state's value in an `UPDATE` of the current state.
     private static let keepServerValue = "base_value = \(serverValue)"
 
-    /// Creates the table on first use, and adds the server state columns to a file that synced
-    /// with an earlier SignalStore.
+    /// Creates the table on first use, and brings a file that synced with an earlier
+    /// SignalStore to today's table: the server state columns, the rowid layout.
     static func create(_ connection: Connection) throws {
-        try connection.execute("""
-            CREATE TABLE IF NOT EXISTS \(name) (
-                tbl TEXT NOT NULL, row_key TEXT NOT NULL, col TEXT NOT NULL, hlc INTEGER NOT NULL,
-                origin TEXT NOT NULL, value TEXT, base_hlc INTEGER, base_origin TEXT, base_value TEXT,
-                PRIMARY KEY (tbl, row_key, col)) WITHOUT ROWID;
-            """)
+        try connection.execute("CREATE TABLE IF NOT EXISTS \(name) (\(definition));")
         try addServerStateColumns(connection)
+        try leaveWithoutRowIDLayout(connection)
+    }
+
+    /// The table's columns and key.
+    ///
+    /// A rowid table, not `WITHOUT ROWID`: its rows stay in the order they were written, so a
+    /// batch's new registers fill a few pages at its end, and only the key's index (short
+    /// entries) is written across its width. Ordered by row key, as a `WITHOUT ROWID` table
+    /// keeps them, a batch's registers (about 265 bytes each) landed all over the table: at 50
+    /// replicas, a batch of about 200 entries rewrote about 300 of the table's 826 pages
+    /// (`strace` of a sync process, WAL frames decoded), and the 50 sync processes wrote 3.5 GB
+    /// where they now write 1.2 GB (`Benchmarks/sync_scale.py`).
+    private static let definition = """
+        tbl TEXT NOT NULL, row_key TEXT NOT NULL, col TEXT NOT NULL, hlc INTEGER NOT NULL,
+        origin TEXT NOT NULL, value TEXT, base_hlc INTEGER, base_origin TEXT, base_value TEXT,
+        PRIMARY KEY (tbl, row_key, col)
+        """
+
+    /// Files that synced with an earlier SignalStore keep their stamps in a `WITHOUT ROWID`
+    /// table (see ``definition``): it is copied once into the rowid layout, in the caller's
+    /// transaction, so a failure leaves the old table as it was.
+    private static func leaveWithoutRowIDLayout(_ connection: Connection) throws {
+        guard try TableSchema.read(name, connection)?.isWithoutRowID == true else { return }
+        let columns = "tbl, row_key, col, hlc, origin, value, base_hlc, base_origin, base_value"
+        try connection.execute("""
+            ALTER TABLE \(name) RENAME TO \(name)_without_rowid;
+            CREATE TABLE \(name) (\(definition));
+            INSERT INTO \(name) (\(columns)) SELECT \(columns) FROM \(name)_without_rowid;
+            DROP TABLE \(name)_without_rowid;
+            """)
     }
 
     /// Files that synced with an earlier SignalStore have a stamps table without the server
