@@ -84,5 +84,40 @@ struct OwnDeleteServerStateTests {
         try await syncLate.syncOnce()
         #expect(try late.store.readConnection { try $0.statement(nulls).rows() } == [[.integer(600), .integer(10)]], "\(syncLate.conflicts.value.prefix(3))")
     }
+
+    @Test("issue 39, chaos seed 106 with faults (and the shape of seed 44): C moves a player to another team, then deletes the player's first team and makes it again, all pending; A deletes the team C moved to; C's move loses, and the player goes back to its first team as the log has it, where C's delete, coming after it in the log, sets it to NULL as on every replica, though the team is here again; once that delete passes in the log, the player's server state holds the NULL (before, the player kept its first team on C only)")
+    func ownDeleteAndInsertAgainUnderALosingMove() async throws {
+        let folder = TemporaryDirectory()
+        let url = try TestServer.freshURL()
+        let a = try Replica(folder, "a", migrations: Self.migrations), c = try Replica(folder, "c", migrations: Self.migrations)
+        let syncA = try a.client(url), syncC = try c.client(url)
+        try sqlite3(a.path, "INSERT INTO teams VALUES ('eight', NULL), ('ten', 'first'); INSERT INTO players VALUES (15, 'ten', NULL)")
+        for client in [syncA, syncC] { try await client.syncOnce() }
+        // C, before it hears of A's delete: the player moved, its first team deleted and made again.
+        try sqlite3(c.path, """
+            UPDATE players SET team_code = 'eight' WHERE id = 15;
+            DELETE FROM teams WHERE code = 'ten';
+            INSERT INTO teams VALUES ('ten', 'again');
+            """)
+        try sqlite3(a.path, "DELETE FROM teams WHERE code = 'eight'")
+        try await syncA.syncOnce()
+        // C applies A's delete: its move loses. Its delete and insert of 'ten' then go up, after
+        // the player's first team in the log.
+        try await syncC.syncOnce()
+        try await syncC.syncOnce()
+        try await syncA.syncOnce()
+
+        let team = "SELECT team_code FROM players WHERE id = 15"
+        for replica in [a, c] {
+            #expect(try replica.store.readConnection { try $0.statement(team).rows() } == [[.null]], "\(replica.path)")
+        }
+        let onC = try serverRows(c, "players")
+        #expect(onC[15]?["team_code"] == .null, "C's server state of the player: \(onC)")
+        #expect(try onC == serverRows(a, "players"))
+        #expect(syncC.conflicts.value.map(\.column) == ["team_code"], "only C's move loses: \(syncC.conflicts.value)")
+        let late = try Replica(folder, "late", migrations: Self.migrations)
+        try await late.client(url).syncOnce()
+        #expect(try late.store.readConnection { try $0.statement(team).rows() } == [[.null]])
+    }
 }
 #endif

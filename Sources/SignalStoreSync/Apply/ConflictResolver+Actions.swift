@@ -77,17 +77,29 @@ extension ConflictResolver {
     /// log. Left out, its server state kept the deleted row's key, and a later insert of the
     /// row from the log took that reference and was refused here only (chaos seed 183 with
     /// faults).
+    ///
+    /// Each delete is confirmed with the entries before it, and its action recorded, before the
+    /// entries after it: a later insert of the same row in the run (deleted and made again) must
+    /// not hide the delete, which the log applies first (chaos seed 106 with faults: looked for
+    /// after the whole run, the row was there again, and nothing was recorded).
     func confirmUploaded(through seq: Int64) throws {
-        let deletes = try Outbox.deletes(through: seq, of: parentsWithSetNull, connection)
-        let parents = try deletes.compactMap { delete -> (table: CapturedTable, key: String, row: [String: SQLiteValue])? in
-            guard let table = tables.byName[delete.table], let row = try StampTable.serverRow(delete.table, delete.key, connection) else { return nil }
-            return (table, delete.key, row)
+        for delete in try Outbox.deletes(through: seq, of: parentsWithSetNull, connection) {
+            try confirmUploaded(through: delete.seq, recordingActionOf: delete)
         }
         try StampTable.confirmUploaded(through: seq, origin: origin, connection)
-        let deleted = try parents.filter { try StampTable.serverRow($0.table.name, $0.key, connection) == nil }
-        for foreignKey in tables.foreignKeys where foreignKey.onDelete == .setNull {
-            let references = Set(deleted.filter { $0.table.name == foreignKey.parent }.map { parent in foreignKey.referenced.map { parent.row[$0] ?? .null } })
-            try recordSetNull(foreignKey, referencing: references.filter { !$0.contains(.null) })
+    }
+
+    /// Confirms this replica's entries through outbox seq `seq`, the last of them `delete`, and
+    /// records what the delete does in the log to the rows that reference the deleted row there.
+    private func confirmUploaded(through seq: Int64, recordingActionOf delete: (table: String, key: String, seq: Int64)) throws {
+        guard let table = tables.byName[delete.table], let row = try StampTable.serverRow(delete.table, delete.key, connection) else {
+            return try StampTable.confirmUploaded(through: seq, origin: origin, connection)
+        }
+        try StampTable.confirmUploaded(through: seq, origin: origin, connection)
+        guard try StampTable.serverRow(table.name, delete.key, connection) == nil else { return }
+        for foreignKey in tables.foreignKeys where foreignKey.onDelete == .setNull && foreignKey.parent == table.name {
+            let references = foreignKey.referenced.map { row[$0] ?? .null }
+            if !references.contains(.null) { try recordSetNull(foreignKey, referencing: [references]) }
         }
     }
 

@@ -196,15 +196,15 @@ enum Outbox {
 
     /// The rows of `tables` that this replica's entries through outbox seq `seq` delete
     /// (table and encoded key), in outbox order.
-    static func deletes(through seq: Int64, of tables: Set<String>, _ connection: Connection) throws -> [(table: String, key: String)] {
+    static func deletes(through seq: Int64, of tables: Set<String>, _ connection: Connection) throws -> [(table: String, key: String, seq: Int64)] {
         guard !tables.isEmpty else { return [] }
         let names = tables.sorted()
         let placeholders = Array(repeating: "?", count: names.count).joined(separator: ", ")
         return try connection.statement(
-            "SELECT tbl, row_key FROM \(Self.table) WHERE seq <= ? AND op = 'delete' AND tbl IN (\(placeholders)) ORDER BY seq"
+            "SELECT tbl, row_key, seq FROM \(Self.table) WHERE seq <= ? AND op = 'delete' AND tbl IN (\(placeholders)) ORDER BY seq"
         ).rows([.integer(seq)] + names.map { .text($0) }).compactMap { row in
-            guard case .text(let table) = row[0], case .text(let key) = row[1] else { return nil }
-            return (table, key)
+            guard case .text(let table) = row[0], case .text(let key) = row[1], case .integer(let seq) = row[2] else { return nil }
+            return (table, key, seq)
         }
     }
 
