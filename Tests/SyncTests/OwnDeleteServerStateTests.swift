@@ -119,5 +119,40 @@ struct OwnDeleteServerStateTests {
         try await late.client(url).syncOnce()
         #expect(try late.store.readConnection { try $0.statement(team).rows() } == [[.null]])
     }
+
+    @Test("issue 39, chaos seed 36 with faults: B moves a player away from a team and deletes the team, both pending; the log then deletes the team B moved to, deletes the player's team and inserts it again; where the log's delete of the team comes, B does not have the team (its own delete is pending), and records the NULL its SET NULL makes of the player on every replica all the same (before, B's server state kept the team, and a row set aside later got it back on B only)")
+    func logsDeleteOfARowDeletedHere() async throws {
+        let folder = TemporaryDirectory()
+        let url = try TestServer.freshURL()
+        let a = try Replica(folder, "a", migrations: Self.migrations), b = try Replica(folder, "b", migrations: Self.migrations)
+        let syncA = try a.client(url), syncB = try b.client(url)
+        try sqlite3(a.path, "INSERT INTO teams VALUES ('nine', NULL), ('ten', NULL); INSERT INTO players VALUES (8, 'nine', NULL)")
+        for client in [syncA, syncB] { try await client.syncOnce() }
+        // B, before it hears of the log's deletes: the player moved away, then its team deleted
+        // (the move keeps the delete's SET NULL off the player here).
+        try sqlite3(b.path, "UPDATE players SET team_code = 'ten' WHERE id = 8; DELETE FROM teams WHERE code = 'nine'")
+        // Another replica's changes, stamped after B's: 'ten' goes (B's move loses), 'nine' goes
+        // (clearing the player where the log has it on 'nine') and comes back.
+        let later = (Int64(Date().timeIntervalSince1970 * 1_000) + 60_000) << 16
+        try ServerLogOracle(url: url).append([
+            ("y", 1, later, "teams", #"[{"t":"ten"}]"#, "delete", nil, nil),
+            ("y", 2, later + 1, "teams", #"[{"t":"nine"}]"#, "delete", nil, nil),
+            ("y", 3, later + 2, "teams", #"[{"t":"nine"}]"#, "insert", nil, #"{"code":{"t":"nine"},"name":{"t":"again"}}"#),
+        ])
+        try await syncB.syncOnce()
+        try await syncB.syncOnce()
+        try await syncA.syncOnce()
+
+        let team = "SELECT team_code FROM players WHERE id = 8"
+        for replica in [a, b] {
+            #expect(try replica.store.readConnection { try $0.statement(team).rows() } == [[.null]], "\(replica.path)")
+        }
+        let onB = try serverRows(b, "players")
+        #expect(onB[8]?["team_code"] == .null, "B's server state of the player: \(onB)")
+        #expect(try onB == serverRows(a, "players"))
+        let late = try Replica(folder, "late", migrations: Self.migrations)
+        try await late.client(url).syncOnce()
+        #expect(try late.store.readConnection { try $0.statement(team).rows() } == [[.null]])
+    }
 }
 #endif

@@ -314,7 +314,14 @@ final class RemoteApplier {
     }
 
     private func applyDelete(_ remote: RemoteEntry, _ table: CapturedTable, _ rowID: Int64?, fromServer: Bool) throws -> Bool {
-        guard try StampTable.raise(.delete, remote.entry.table, remote.entry.key, to: remote.stamp, fromServer: fromServer, connection) else { return false }
+        // A row not here that the log has: this replica's pending delete took it, and the log's
+        // delete acts on the log's rows all the same.
+        let notHere = fromServer && rowID == nil && resolver.setsNullOnDelete(table.name)
+        let before = notHere ? try StampTable.serverRow(table.name, remote.entry.key, connection) : nil
+        guard try StampTable.raise(.delete, remote.entry.table, remote.entry.key, to: remote.stamp, fromServer: fromServer, connection) else {
+            if notHere { try resolver.recordActionsOfDeleteNotHere(table, key: remote.entry.key, before: before) }
+            return false
+        }
         let name = RowName(table: remote.entry.table, key: remote.entry.key)
         if let inserted = try insertStamp(name), inserted > remote.stamp {
             // A newer insert outlives the delete; one pending here still lets the delete act first.
@@ -323,7 +330,10 @@ final class RemoteApplier {
             footprint.unbounded()
             return true
         }
-        guard let rowID else { return false }
+        guard let rowID else {
+            if notHere { try resolver.recordActionsOfDeleteNotHere(table, key: remote.entry.key, before: before) }
+            return false
+        }
         let delete = { try self.connection.statement(RowSQL.delete(from: table.name)).run([.integer(rowID)]) }
         if fromServer { try resolver.recordingActions(of: table, key: remote.entry.key, delete) } else { try delete() }
         // A delete can cascade to other rows (foreign keys), and frees rowids for reuse.

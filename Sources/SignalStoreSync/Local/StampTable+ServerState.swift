@@ -81,21 +81,25 @@ extension StampTable {
     /// column's own update. Left out, a pending change set aside brought back the reference the
     /// action had removed, once the parent was inserted again (chaos seed 193 with faults).
     /// A row the log does not have (its insert is pending here) is left alone.
-    static func recordAction(_ table: String, _ key: String, column: String, value: String, _ connection: Connection) throws {
-        guard let inserted = try state(table, key, .insert, connection)?.server?.stamp else { return }
+    /// Returns whether the column as this replica has it took the value too (no change of its
+    /// own is pending): the caller makes the row here follow.
+    @discardableResult
+    static func recordAction(_ table: String, _ key: String, column: String, value: String, _ connection: Connection) throws -> Bool {
+        guard let inserted = try state(table, key, .insert, connection)?.server?.stamp else { return false }
         let existing = try state(table, key, .column(column), connection)
         let stamp = max(existing?.server?.stamp ?? inserted, inserted)
         let arguments: [SQLiteValue] = [.text(table), .text(key), .text(column), .integer(stamp.clock.rawValue), .text(stamp.origin), .text(value)]
         guard let existing else {
             try connection.statement("INSERT INTO \(name) (tbl, row_key, col, hlc, origin, value, base_hlc, base_origin, base_value) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?4, ?5, ?6)")
                 .run(arguments)
-            return
+            return true
         }
         let pending = existing.current != existing.server
         try connection.statement(pending
             ? "UPDATE \(name) SET base_hlc = ?4, base_origin = ?5, base_value = ?6 WHERE tbl = ?1 AND row_key = ?2 AND col = ?3"
             : "UPDATE \(name) SET hlc = ?4, origin = ?5, value = ?6, base_hlc = ?4, base_origin = ?5, base_value = ?6 WHERE tbl = ?1 AND row_key = ?2 AND col = ?3")
             .run(arguments)
+        return !pending
     }
 }
 #endif
