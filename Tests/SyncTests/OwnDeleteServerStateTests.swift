@@ -107,17 +107,8 @@ struct OwnDeleteServerStateTests {
         try await syncC.syncOnce()
         try await syncA.syncOnce()
 
-        let team = "SELECT team_code FROM players WHERE id = 15"
-        for replica in [a, c] {
-            #expect(try replica.store.readConnection { try $0.statement(team).rows() } == [[.null]], "\(replica.path)")
-        }
-        let onC = try serverRows(c, "players")
-        #expect(onC[15]?["team_code"] == .null, "C's server state of the player: \(onC)")
-        #expect(try onC == serverRows(a, "players"))
+        try await expectTeamCleared(player: 15, on: c, as: a, folder, url)
         #expect(syncC.conflicts.value.map(\.column) == ["team_code"], "only C's move loses: \(syncC.conflicts.value)")
-        let late = try Replica(folder, "late", migrations: Self.migrations)
-        try await late.client(url).syncOnce()
-        #expect(try late.store.readConnection { try $0.statement(team).rows() } == [[.null]])
     }
 
     @Test("issue 39, chaos seed 36 with faults: B moves a player away from a team and deletes the team, both pending; the log then deletes the team B moved to, deletes the player's team and inserts it again; where the log's delete of the team comes, B does not have the team (its own delete is pending), and records the NULL its SET NULL makes of the player on every replica all the same (before, B's server state kept the team, and a row set aside later got it back on B only)")
@@ -143,16 +134,21 @@ struct OwnDeleteServerStateTests {
         try await syncB.syncOnce()
         try await syncA.syncOnce()
 
-        let team = "SELECT team_code FROM players WHERE id = 8"
-        for replica in [a, b] {
-            #expect(try replica.store.readConnection { try $0.statement(team).rows() } == [[.null]], "\(replica.path)")
-        }
-        let onB = try serverRows(b, "players")
-        #expect(onB[8]?["team_code"] == .null, "B's server state of the player: \(onB)")
-        #expect(try onB == serverRows(a, "players"))
+        try await expectTeamCleared(player: 8, on: b, as: a, folder, url)
+    }
+
+    /// The player's team is `NULL` on `subject`, on `reference` and on a replica built from the
+    /// log, and `subject`'s server state of the players is `reference`'s, with the player's
+    /// team `NULL` in it: what a row set aside later goes back to.
+    private func expectTeamCleared(player id: Int64, on subject: Replica, as reference: Replica, _ folder: TemporaryDirectory, _ url: String) async throws {
         let late = try Replica(folder, "late", migrations: Self.migrations)
         try await late.client(url).syncOnce()
-        #expect(try late.store.readConnection { try $0.statement(team).rows() } == [[.null]])
+        for replica in [reference, subject, late] {
+            #expect(try replica.store.readConnection { try $0.statement("SELECT team_code FROM players WHERE id = \(id)").rows() } == [[.null]], "\(replica.path)")
+        }
+        let server = try serverRows(subject, "players")
+        #expect(server[id]?["team_code"] == .null, "the server state of the player on \(subject.path): \(server)")
+        #expect(try server == serverRows(reference, "players"))
     }
 }
 #endif

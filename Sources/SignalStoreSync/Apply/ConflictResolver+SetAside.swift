@@ -329,41 +329,6 @@ extension ConflictResolver {
         }
     }
 
-    /// `values` with each reference to a parent row that this replica deleted set to `NULL`,
-    /// where the foreign key says `ON DELETE SET NULL`, as the parent's delete does wherever it
-    /// is applied: a parent that is gone here, or one whose delete here is pending though the
-    /// row is here again (inserted after the delete).
-    ///
-    /// A delete from the log has recorded that in the server state already
-    /// (``recordingActions(of:key:_:)``). This replica's own delete, still pending, has not:
-    /// the log does not hold it yet, and its action becomes the server state when the cursor
-    /// passes it (``confirmUploaded(through:)``). Until then the row here takes the `NULL`.
-    /// (With the parent inserted again, the row kept its reference here only: chaos seed 106
-    /// with faults, where a pending move of the row lost and the row went back to the server
-    /// state, which named the parent that the replica's pending delete removes in the log.)
-    func afterParentsDeleted(_ values: [String: SQLiteValue], of table: CapturedTable) throws -> [String: SQLiteValue] {
-        var result = values
-        for foreignKey in tables.foreignKeys where foreignKey.child == table.name && foreignKey.onDelete == .setNull {
-            guard let parent = tables.byName[foreignKey.parent] else { continue }
-            let references = foreignKey.columns.map { values[$0] ?? .null }
-            guard !references.contains(.null) else { continue }
-            let here = try keys(of: parent, where: foreignKey.referenced, are: references)
-            guard try here.isEmpty || here.contains(where: { try deletedPendingHere(parent, SyncValueCoding.encodeKey($0)) }) else { continue }
-            for column in foreignKey.columns { result[column] = .null }
-        }
-        return result
-    }
-
-    /// Whether this replica's own delete of the row `key` (encoded) of `table` is pending and
-    /// later than the row's insert as the log has it: in the log the delete comes after
-    /// everything the server state holds, removes the row there and sets its references to
-    /// `NULL`, even if the row is here again.
-    private func deletedPendingHere(_ table: CapturedTable, _ key: String) throws -> Bool {
-        guard let delete = try StampTable.state(table.name, key, .delete, connection), delete.isPending(origin: origin) else { return false }
-        guard let inserted = try StampTable.state(table.name, key, .insert, connection)?.server?.stamp else { return true }
-        return delete.current.stamp > inserted
-    }
-
     /// Writes the row's set-aside registers as they were here before. A row deleted here and
     /// inserted again is deleted first: the delete's `ON DELETE` action acts on the rows that
     /// reference it now, as where the log puts the delete.
