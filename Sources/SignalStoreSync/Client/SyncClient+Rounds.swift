@@ -68,9 +68,9 @@ extension SyncClient {
                 continue
             }
             let (upload, stampedMore) = try await stampNextWindow(during: { [lockWait] pageRead in
-                try await log.upload(origin: origin, lockWait: lockWait) { head, stored in
+                try await log.upload(origin: origin, lockWait: lockWait) { _, stored in
                     try self.noteUploaded(through: stored)
-                    try await self.downloadBeside(log, tables, knownHead: head)
+                    try await self.downloadBeside(log, tables)
                     defer { pageRead.ring() }
                     return try self.reading { connection in try Outbox.pending(after: stored, limit: Self.batchSize, connection) }
                 }
@@ -102,13 +102,12 @@ extension SyncClient {
     static let firstLockWait = Duration.milliseconds(20)
     static let longestLockWait = Duration.milliseconds(640)
 
-    /// A download beside an upload: in its catch-up (up to `knownHead`, the log's head under
-    /// its lock), or while another replica's upload holds the log. Applying waits for this
-    /// database's migration when the log's schema is newer; this replica's own changes go up
-    /// all the same.
-    private func downloadBeside(_ log: ServerLog, _ tables: SyncedTables, knownHead: Int64? = nil) async throws(SyncError) {
+    /// A download beside an upload: in its catch-up, or while another replica's upload holds
+    /// the log. Applying waits for this database's migration when the log's schema is newer;
+    /// this replica's own changes go up all the same.
+    private func downloadBeside(_ log: ServerLog, _ tables: SyncedTables) async throws(SyncError) {
         do {
-            try await download(log, tables, knownHead: knownHead)
+            try await download(log, tables)
         } catch where error.code == .schemaMismatch {
         }
     }
@@ -138,13 +137,13 @@ extension SyncClient {
         }
     }
 
-    private func download(_ log: ServerLog, _ tables: SyncedTables, knownHead: Int64? = nil) async throws(SyncError) {
+    private func download(_ log: ServerLog, _ tables: SyncedTables) async throws(SyncError) {
         while true {
             let (cursor, origin) = try reading { connection -> (Int64, String) in
                 guard let position = try ReplicaState.read(connection) else { throw SyncError(store: .closed) }
                 return (position.serverCursor, position.origin)
             }
-            let (entries, through, complete) = try await log.download(after: cursor, own: origin, tables: tables.names, limit: Self.batchSize, knownHead: knownHead)
+            let (entries, through, complete) = try await log.download(after: cursor, own: origin, tables: tables.names, limit: Self.batchSize)
             watchdog.touch()
             guard through > cursor else { return }
             let outcome = try apply(entries, through: through, tables)

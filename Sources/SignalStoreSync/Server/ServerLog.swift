@@ -159,11 +159,14 @@ struct ServerLog: Sendable {
         do {
             return try await transaction { connection in
                 try await connection.query("SELECT set_config('lock_timeout', \(Self.setting(lockWait)), true)", logger: logger)
-                var next: Int64 = 0, stored: Int64 = 0
-                for try await (head, through) in try await connection.query("""
-                    SELECT c.next, coalesce((SELECT o.uploaded_through FROM \(unescaped: schema).origins o WHERE o.origin = \(origin)), 0)
-                    FROM \(unescaped: schema).counter c WHERE c.id = 1 FOR UPDATE OF c
-                    """, logger: logger).decode((Int64, Int64).self) { (next, stored) = (head, through) }
+                var next: Int64 = 0
+                for try await value in try await connection.query(
+                    "SELECT next FROM \(unescaped: schema).counter WHERE id = 1 FOR UPDATE", logger: logger
+                ).decode(Int64.self) { next = value }
+                var stored: Int64 = 0
+                for try await value in try await connection.query(
+                    "SELECT uploaded_through FROM \(unescaped: schema).origins WHERE origin = \(origin)", logger: logger
+                ).decode(Int64.self) { stored = value }
                 let fresh = try await catchUp(next - 1, stored).filter { $0.originSeq > stored }
                 guard let last = fresh.last else { return Upload(stored: stored, count: 0, refused: []) }
                 var refused: [Refusal] = []
@@ -173,7 +176,15 @@ struct ServerLog: Sendable {
                     try await insert(fresh, origin: origin, at: next, connection)
                 }
                 let count = fresh.count - refused.count
-                try await advance(to: next + Int64(count), origin: origin, through: last.originSeq, connection)
+                try await connection.query(
+                    "UPDATE \(unescaped: schema).counter SET next = \(next + Int64(count)) WHERE id = 1", logger: logger
+                )
+                try await connection.query("""
+                    INSERT INTO \(unescaped: schema).origins (origin, uploaded_through) VALUES (\(origin), \(last.originSeq))
+                    ON CONFLICT (origin) DO UPDATE SET uploaded_through = excluded.uploaded_through
+                    """, logger: logger)
+                // With scopes, the log's trigger rings each scope's doorbell.
+                if !deployment.isScoped { try await connection.query("SELECT pg_notify(\(channel), '')", logger: logger) }
                 return Upload(stored: last.originSeq, count: count, refused: refused)
             }
         } catch let error where Self.isLockTimeout(error) {
@@ -181,21 +192,6 @@ struct ServerLog: Sendable {
         } catch {
             throw ServerErrors.describe(error, url: url, while: "uploading to")
         }
-    }
-
-    /// Moves the counter to `next`, notes that the server holds `origin`'s entries through
-    /// `through`, and rings the doorbell (with scopes, the log's trigger rings each scope's):
-    /// one statement. Every round trip while the log's lock is held delays every other upload,
-    /// and each is a wait for the CPU when 50 replicas share two cores. Together with the lock
-    /// taken in the statement that reads the origin's uploads, and the catch-up's download
-    /// that takes the log's head from it, an upload holds the lock for five round trips, not nine.
-    private func advance(to next: Int64, origin: String, through: Int64, _ connection: PostgresConnection) async throws {
-        try await connection.query("""
-            WITH counted AS (UPDATE \(unescaped: schema).counter SET next = \(next) WHERE id = 1),
-                 noted AS (INSERT INTO \(unescaped: schema).origins (origin, uploaded_through) VALUES (\(origin), \(through))
-                           ON CONFLICT (origin) DO UPDATE SET uploaded_through = excluded.uploaded_through)
-            SELECT pg_notify(\(channel), '') WHERE \(!deployment.isScoped)
-            """, logger: logger)
     }
 
     /// A duration as a PostgreSQL time setting, in whole milliseconds (at least 1: `0` would
@@ -222,16 +218,11 @@ struct ServerLog: Sendable {
     /// does not read (other tables, other scopes), so no later download scans them again. The
     /// head is read first: an upload moves it in the transaction that stores its entries, so
     /// every entry up to it is committed, and the query after it sees them all.
-    ///
-    /// - Parameter knownHead: The log's head when the caller holds the log's lock (an upload's
-    ///   catch-up): it cannot move, and is not read again.
-    func download(after position: Int64, own origin: String, tables: [String], limit: Int, knownHead: Int64? = nil) async throws(SyncError) -> (entries: [RemoteEntry], through: Int64, complete: Bool) {
+    func download(after position: Int64, own origin: String, tables: [String], limit: Int) async throws(SyncError) -> (entries: [RemoteEntry], through: Int64, complete: Bool) {
         do {
-            var head = max(position, knownHead ?? position)
-            if knownHead == nil {
-                for try await next in try await connection.query("SELECT next FROM \(unescaped: schema).counter WHERE id = 1", logger: logger).decode(Int64.self) {
-                    head = max(position, next - 1)
-                }
+            var head = position
+            for try await next in try await connection.query("SELECT next FROM \(unescaped: schema).counter WHERE id = 1", logger: logger).decode(Int64.self) {
+                head = max(position, next - 1)
             }
             guard head > position else { return ([], position, true) }
             let (entries, last, selected) = try await packedEntries("""
