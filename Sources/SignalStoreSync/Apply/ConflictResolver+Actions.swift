@@ -110,7 +110,7 @@ extension ConflictResolver {
 
     /// Records `NULL` as the server state of the referencing columns of each row whose server
     /// state references one of `references` through `foreignKey`: one pass over the child
-    /// table's registers for all of them (a delete of many rows is confirmed at once).
+    /// table's registers for all of them.
     func recordSetNull(_ foreignKey: ForeignKey, referencing references: Set<[SQLiteValue]>) throws {
         guard !references.isEmpty, let column = foreignKey.columns.first else { return }
         let candidates = try StampTable.serverReferenceCandidates(foreignKey.child, column: column, values: Set(references.map { $0[0] }), connection)
@@ -126,7 +126,7 @@ extension ConflictResolver {
     }
 
     /// Sets `columns` of the row `key` (encoded) of `table` to `NULL` here where their
-    /// registers, just recorded with no change of this replica's pending, decide the row: it is
+    /// registers, just recorded with no change of this replica's own pending, decide the row: it is
     /// here, and its insert as this replica has it is not later than them. The row here may
     /// still hold the reference: this replica deleted the parent before the row referenced it
     /// here, which the log puts the other way round (chaos seed 36 with faults: the order kept
