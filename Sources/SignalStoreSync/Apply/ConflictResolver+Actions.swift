@@ -97,6 +97,12 @@ extension ConflictResolver {
         }
         try StampTable.confirmUploaded(through: seq, origin: origin, connection)
         guard try StampTable.serverRow(table.name, delete.key, connection) == nil else { return }
+        try recordSetNull(ofDeleted: row, in: table)
+    }
+
+    /// Records what deleting `row` (as the log had it) of `table` makes of the rows that
+    /// reference it through each `ON DELETE SET NULL` foreign key.
+    private func recordSetNull(ofDeleted row: [String: SQLiteValue], in table: CapturedTable) throws {
         for foreignKey in tables.foreignKeys where foreignKey.onDelete == .setNull && foreignKey.parent == table.name {
             let references = foreignKey.referenced.map { row[$0] ?? .null }
             if !references.contains(.null) { try recordSetNull(foreignKey, referencing: [references]) }
@@ -111,7 +117,7 @@ extension ConflictResolver {
     /// Records `NULL` as the server state of the referencing columns of each row whose server
     /// state references one of `references` through `foreignKey`: one pass over the child
     /// table's registers for all of them.
-    func recordSetNull(_ foreignKey: ForeignKey, referencing references: Set<[SQLiteValue]>) throws {
+    private func recordSetNull(_ foreignKey: ForeignKey, referencing references: Set<[SQLiteValue]>) throws {
         guard !references.isEmpty, let column = foreignKey.columns.first else { return }
         let candidates = try StampTable.serverReferenceCandidates(foreignKey.child, column: column, values: Set(references.map { $0[0] }), connection)
         for key in candidates {
@@ -150,10 +156,7 @@ extension ConflictResolver {
     /// - Parameter before: The row as the log had it before the delete; `nil` when it had none.
     func recordActionsOfDeleteNotHere(_ table: CapturedTable, key: String, before: [String: SQLiteValue]?) throws {
         guard let before, try StampTable.serverRow(table.name, key, connection) == nil else { return }
-        for foreignKey in tables.foreignKeys where foreignKey.onDelete == .setNull && foreignKey.parent == table.name {
-            let references = foreignKey.referenced.map { before[$0] ?? .null }
-            if !references.contains(.null) { try recordSetNull(foreignKey, referencing: [references]) }
-        }
+        try recordSetNull(ofDeleted: before, in: table)
     }
 
     /// `values` with each reference to a parent row that this replica deleted set to `NULL`,
