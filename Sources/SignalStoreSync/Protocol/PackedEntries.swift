@@ -29,11 +29,12 @@ enum PackedEntries {
 
     /// The SQL that packs the rows `rows` selects (the log's columns, in log order) into one
     /// text (`NULL` when there are none), as many as fit in `byteLimit` (always the first);
-    /// and how many rows `rows` selected.
-    static func batchSQL(payload: String, rows: String, byteLimit: Int = byteLimit) -> String {
+    /// how many rows `rows` selected; and `alongside`'s value, when there is one (a scalar
+    /// expression, read in the same snapshot).
+    static func batchSQL(payload: String, rows: String, alongside: String? = nil, byteLimit: Int = byteLimit) -> String {
         let size = "coalesce(octet_length(\(payload)), 0) + coalesce(octet_length(carried), 0) + octet_length(row_key)"
         return """
-            SELECT string_agg(\(entrySQL(payload: payload)), '' ORDER BY position) FILTER (WHERE before < \(byteLimit)), count(*)
+            SELECT string_agg(\(entrySQL(payload: payload)), '' ORDER BY position) FILTER (WHERE before < \(byteLimit)), count(*)\(alongside.map { ", \($0)" } ?? "")
             FROM (SELECT *, sum(\(size)) OVER (ORDER BY position) - (\(size)) AS before FROM (\(rows)) AS selected) AS batch
             """
     }

@@ -216,22 +216,24 @@ struct ServerLog: Sendable {
     /// everything there was (`complete`: fewer than `limit`, none left out for the batch's
     /// size, ``PackedEntries/byteLimit``), to the log's head, past every entry this replica
     /// does not read (other tables, other scopes), so no later download scans them again. The
-    /// head is read first: an upload moves it in the transaction that stores its entries, so
-    /// every entry up to it is committed, and the query after it sees them all.
+    /// head is read in the statement that reads the entries, so in the same snapshot: an
+    /// upload moves it in the transaction that stores its entries, so every entry before it is
+    /// committed and seen, and none after it is. (One statement, not a read of the head and
+    /// then the entries: at 50 replicas on two cores, every round trip waits for the CPU.)
     func download(after position: Int64, own origin: String, tables: [String], limit: Int) async throws(SyncError) -> (entries: [RemoteEntry], through: Int64, complete: Bool) {
         do {
-            var head = position
-            for try await next in try await connection.query("SELECT next FROM \(unescaped: schema).counter WHERE id = 1", logger: logger).decode(Int64.self) {
-                head = max(position, next - 1)
-            }
-            guard head > position else { return ([], position, true) }
-            let (entries, last, selected) = try await packedEntries("""
+            let next = "(SELECT next FROM \(schema).counter WHERE id = 1)"
+            var query: PostgresQuery = """
                 SELECT *, CASE WHEN origin = \(origin) THEN NULL ELSE payload END AS sent
-                FROM \(unescaped: schema).log WHERE position > \(position) AND position <= \(head) AND tbl = ANY(\(tables)::text[])
+                FROM \(unescaped: schema).log WHERE position > \(position) AND position < \(unescaped: next) AND tbl = ANY(\(tables)::text[])
                 ORDER BY position LIMIT \(Int64(limit))
-                """, payload: "sent", after: position)
+                """
+            query.sql = PackedEntries.batchSQL(payload: "sent", rows: query.sql, alongside: next)
+            guard let row = try await allRows(query).first else { return ([], position, true) }
+            let (packed, selected, head) = try row.decode((String?, Int64, Int64?).self)
+            let (entries, last) = try PackedEntries.entries(packed, after: position)
             let complete = selected < limit && entries.count == selected
-            return (entries, complete ? head : last, complete)
+            return (entries, complete ? max(position, (head ?? 1) - 1) : last, complete)
         } catch {
             throw ServerErrors.describe(error, url: url, while: "downloading from")
         }
