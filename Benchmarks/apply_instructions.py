@@ -33,7 +33,7 @@ ORIGIN = "15c2a5aa-4772-4d7f-abf1-fae4623504e4"
 STAMPS = """CREATE TABLE IF NOT EXISTS _signalstore_sync_stamps (
     tbl TEXT NOT NULL, row_key TEXT NOT NULL, col TEXT NOT NULL, hlc INTEGER NOT NULL,
     origin TEXT NOT NULL, value TEXT, base_hlc INTEGER, base_origin TEXT, base_value TEXT,
-    PRIMARY KEY (tbl, row_key, col)) WITHOUT ROWID"""
+    PRIMARY KEY (tbl, row_key, col))"""
 
 LOOKUP = "SELECT rowid FROM orders WHERE id = ?"
 RAISE = """INSERT INTO _signalstore_sync_stamps (tbl, row_key, col, hlc, origin, value, base_hlc, base_origin, base_value) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?4, ?5, ?6)
