@@ -137,6 +137,30 @@ struct OwnDeleteServerStateTests {
         try await expectTeamCleared(player: 8, on: b, as: a, folder, url)
     }
 
+    @Test("C deletes a team and makes it again, both pending, before A's move of a player onto the team reaches it; the log puts the move first, so C's delete clears the player on every replica, C's own included, and nothing is listed as lost")
+    func ownDeleteClearsARowThatReferencedTheParentOnlyAfterIt() async throws {
+        let folder = TemporaryDirectory()
+        let url = try TestServer.freshURL()
+        let a = try Replica(folder, "a", migrations: Self.migrations), c = try Replica(folder, "c", migrations: Self.migrations)
+        let syncA = try a.client(url), syncC = try c.client(url)
+        try sqlite3(a.path, "INSERT INTO teams VALUES ('nine', NULL); INSERT INTO players VALUES (8, NULL, NULL)")
+        for client in [syncA, syncC] { try await client.syncOnce() }
+        // A moves the player onto the team, and the move goes up first.
+        try sqlite3(a.path, "UPDATE players SET team_code = 'nine' WHERE id = 8")
+        try await syncA.syncOnce()
+        // C, before it hears of the move: the team deleted (nothing referenced it here) and made again.
+        try sqlite3(c.path, "DELETE FROM teams WHERE code = 'nine'; INSERT INTO teams VALUES ('nine', 'again')")
+        // C applies the move under its pending delete and insert, and uploads them after it:
+        // on every other replica, the delete's SET NULL takes the team from the player.
+        try await syncC.syncOnce()
+        try await syncC.syncOnce()
+        try await syncA.syncOnce()
+
+        try await expectTeamCleared(player: 8, on: c, as: a, folder, url)
+        #expect(try c.store.readConnection { try $0.statement("SELECT code, name FROM teams").rows() } == [[.text("nine"), .text("again")]])
+        #expect(syncC.conflicts.value.isEmpty && syncA.conflicts.value.isEmpty, "nothing lost: \(syncC.conflicts.value) \(syncA.conflicts.value)")
+    }
+
     /// The player's team is `NULL` on `subject`, on `reference` and on a replica built from the
     /// log, and `subject`'s server state of the players is `reference`'s, with the player's
     /// team `NULL` in it: what a row set aside later goes back to.
