@@ -81,9 +81,11 @@ enum StampTable {
         var registered: Set<String> = []
         for start in stride(from: 0, to: keys.count, by: keysPerRead) {
             let chunk = keys[start..<min(start + keysPerRead, keys.count)]
-            // A short chunk fills the rest with NULL, which matches no key: one statement serves all.
-            let arguments = [.text(table)] + chunk.map(SQLiteValue.text) + Array(repeating: .null, count: keysPerRead - chunk.count)
-            for row in try connection.statement(registeredKeysSQL).rows(arguments) {
+            // A short chunk fills the rest of the smallest statement it fits with NULL, which
+            // matches no key: a few statements serve every length.
+            let slots = registeredKeysSlots.first { $0 >= chunk.count } ?? keysPerRead
+            let arguments = [.text(table)] + chunk.map(SQLiteValue.text) + Array(repeating: .null, count: slots - chunk.count)
+            for row in try connection.statement(registeredKeysSQL[slots] ?? "").rows(arguments) {
                 if case .text(let key) = row[0] { registered.insert(key) }
             }
         }
@@ -92,8 +94,14 @@ enum StampTable {
 
     /// How many keys ``rowsWithRegisters(_:among:_:)`` looks up in one read.
     static let keysPerRead = 500
-    private static let registeredKeysSQL =
-        "SELECT DISTINCT row_key FROM \(name) WHERE tbl = ? AND row_key IN (\(Array(repeating: "?", count: keysPerRead).joined(separator: ", ")))"
+    /// The lengths of the key lists it reads with. SQLite builds a table of an `IN` list's
+    /// values each time the statement runs, the `NULL`s that fill it included: for a run of
+    /// 225 inserts (a batch at 50 replicas), a list of 500 cost 13,260 SQLite instructions per
+    /// key, one of 256 8,084 (`Benchmarks/register_lookup_instructions.py`).
+    private static let registeredKeysSlots = [64, 128, 256, keysPerRead]
+    private static let registeredKeysSQL = Dictionary(uniqueKeysWithValues: registeredKeysSlots.map { slots in
+        (slots, "SELECT DISTINCT row_key FROM \(name) WHERE tbl = ? AND row_key IN (\(Array(repeating: "?", count: slots).joined(separator: ", ")))")
+    })
 
     static func stamp(_ table: String, _ key: String, _ register: Register, _ connection: Connection) throws -> StoredStamp? {
         try state(table, key, register, connection)?.current
