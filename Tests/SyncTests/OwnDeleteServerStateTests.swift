@@ -87,12 +87,8 @@ struct OwnDeleteServerStateTests {
 
     @Test("issue 39, chaos seed 106 with faults (and the shape of seed 44): C moves a player to another team, then deletes the player's first team and makes it again, all pending; A deletes the team C moved to; C's move loses, and the player goes back to its first team as the log has it, where C's delete, coming after it in the log, sets it to NULL as on every replica, though the team is here again; once that delete passes in the log, the player's server state holds the NULL (before, the player kept its first team on C only)")
     func ownDeleteAndInsertAgainUnderALosingMove() async throws {
-        let folder = TemporaryDirectory()
-        let url = try TestServer.freshURL()
-        let a = try Replica(folder, "a", migrations: Self.migrations), c = try Replica(folder, "c", migrations: Self.migrations)
-        let syncA = try a.client(url), syncC = try c.client(url)
-        try sqlite3(a.path, "INSERT INTO teams VALUES ('eight', NULL), ('ten', 'first'); INSERT INTO players VALUES (15, 'ten', NULL)")
-        for client in [syncA, syncC] { try await client.syncOnce() }
+        let replicas = try await TwoReplicas("c", seeded: "INSERT INTO teams VALUES ('eight', NULL), ('ten', 'first'); INSERT INTO players VALUES (15, 'ten', NULL)")
+        let (folder, url, a, c, syncA, syncC) = (replicas.folder, replicas.url, replicas.a, replicas.other, replicas.syncA, replicas.syncOther)
         // C, before it hears of A's delete: the player moved, its first team deleted and made again.
         try sqlite3(c.path, """
             UPDATE players SET team_code = 'eight' WHERE id = 15;
@@ -113,12 +109,8 @@ struct OwnDeleteServerStateTests {
 
     @Test("issue 39, chaos seed 36 with faults: B moves a player away from a team and deletes the team, both pending; the log then deletes the team B moved to, deletes the player's team and inserts it again; where the log's delete of the team comes, B does not have the team (its own delete is pending), and records the NULL its SET NULL makes of the player on every replica all the same (before, B's server state kept the team, and a row set aside later got it back on B only)")
     func logsDeleteOfARowDeletedHere() async throws {
-        let folder = TemporaryDirectory()
-        let url = try TestServer.freshURL()
-        let a = try Replica(folder, "a", migrations: Self.migrations), b = try Replica(folder, "b", migrations: Self.migrations)
-        let syncA = try a.client(url), syncB = try b.client(url)
-        try sqlite3(a.path, "INSERT INTO teams VALUES ('nine', NULL), ('ten', NULL); INSERT INTO players VALUES (8, 'nine', NULL)")
-        for client in [syncA, syncB] { try await client.syncOnce() }
+        let replicas = try await TwoReplicas("b", seeded: "INSERT INTO teams VALUES ('nine', NULL), ('ten', NULL); INSERT INTO players VALUES (8, 'nine', NULL)")
+        let (folder, url, a, b, syncA, syncB) = (replicas.folder, replicas.url, replicas.a, replicas.other, replicas.syncA, replicas.syncOther)
         // B, before it hears of the log's deletes: the player moved away, then its team deleted
         // (the move keeps the delete's SET NULL off the player here).
         try sqlite3(b.path, "UPDATE players SET team_code = 'ten' WHERE id = 8; DELETE FROM teams WHERE code = 'nine'")
@@ -139,12 +131,8 @@ struct OwnDeleteServerStateTests {
 
     @Test("C deletes a team and makes it again, both pending, before A's move of a player onto the team reaches it; the log puts the move first, so C's delete clears the player on every replica, C's own included, and nothing is listed as lost")
     func ownDeleteClearsARowThatReferencedTheParentOnlyAfterIt() async throws {
-        let folder = TemporaryDirectory()
-        let url = try TestServer.freshURL()
-        let a = try Replica(folder, "a", migrations: Self.migrations), c = try Replica(folder, "c", migrations: Self.migrations)
-        let syncA = try a.client(url), syncC = try c.client(url)
-        try sqlite3(a.path, "INSERT INTO teams VALUES ('nine', NULL); INSERT INTO players VALUES (8, NULL, NULL)")
-        for client in [syncA, syncC] { try await client.syncOnce() }
+        let replicas = try await TwoReplicas("c", seeded: "INSERT INTO teams VALUES ('nine', NULL); INSERT INTO players VALUES (8, NULL, NULL)")
+        let (folder, url, a, c, syncA, syncC) = (replicas.folder, replicas.url, replicas.a, replicas.other, replicas.syncA, replicas.syncOther)
         // A moves the player onto the team, and the move goes up first.
         try sqlite3(a.path, "UPDATE players SET team_code = 'nine' WHERE id = 8")
         try await syncA.syncOnce()
@@ -159,6 +147,25 @@ struct OwnDeleteServerStateTests {
         try await expectTeamCleared(player: 8, on: c, as: a, folder, url)
         #expect(try c.store.readConnection { try $0.statement("SELECT code, name FROM teams").rows() } == [[.text("nine"), .text("again")]])
         #expect(syncC.conflicts.value.isEmpty && syncA.conflicts.value.isEmpty, "nothing lost: \(syncC.conflicts.value) \(syncA.conflicts.value)")
+    }
+
+    /// A fresh schema, replica "a" and another of ``migrations``, `seeded` written on "a" with
+    /// the `sqlite3` shell, and both synced once.
+    private struct TwoReplicas {
+        let folder = TemporaryDirectory()
+        let url: String
+        let a: Replica, other: Replica
+        let syncA: SyncClient, syncOther: SyncClient
+
+        init(_ name: String, seeded: String) async throws {
+            url = try TestServer.freshURL()
+            a = try Replica(folder, "a", migrations: OwnDeleteServerStateTests.migrations)
+            other = try Replica(folder, name, migrations: OwnDeleteServerStateTests.migrations)
+            syncA = try a.client(url)
+            syncOther = try other.client(url)
+            try sqlite3(a.path, seeded)
+            for client in [syncA, syncOther] { try await client.syncOnce() }
+        }
     }
 
     /// The player's team is `NULL` on `subject`, on `reference` and on a replica built from the
