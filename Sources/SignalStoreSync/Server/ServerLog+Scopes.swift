@@ -31,7 +31,7 @@ extension ServerLog {
     /// replica that gained the scopes missed.
     func history(of scopes: [String], after position: Int64, through cursor: Int64, limit: Int) async throws(SyncError) -> (entries: [RemoteEntry], through: Int64) {
         do {
-            let (entries, through, _) = try await packedEntries("""
+            let (entries, through, _, _) = try await packedEntries("""
                 SELECT * FROM \(unescaped: schema).log
                 WHERE position > \(position) AND position <= \(cursor) AND (scope = ANY(\(scopes)::text[]) OR previous_scope = ANY(\(scopes)::text[]))
                 ORDER BY position LIMIT \(Int64(limit))

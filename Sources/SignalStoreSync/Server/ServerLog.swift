@@ -223,15 +223,11 @@ struct ServerLog: Sendable {
     func download(after position: Int64, own origin: String, tables: [String], limit: Int) async throws(SyncError) -> (entries: [RemoteEntry], through: Int64, complete: Bool) {
         do {
             let next = "(SELECT next FROM \(schema).counter WHERE id = 1)"
-            var query: PostgresQuery = """
+            let (entries, last, selected, head) = try await packedEntries("""
                 SELECT *, CASE WHEN origin = \(origin) THEN NULL ELSE payload END AS sent
                 FROM \(unescaped: schema).log WHERE position > \(position) AND position < \(unescaped: next) AND tbl = ANY(\(tables)::text[])
                 ORDER BY position LIMIT \(Int64(limit))
-                """
-            query.sql = PackedEntries.batchSQL(payload: "sent", rows: query.sql, alongside: next)
-            guard let row = try await allRows(query).first else { return ([], position, true) }
-            let (packed, selected, head) = try row.decode((String?, Int64, Int64?).self)
-            let (entries, last) = try PackedEntries.entries(packed, after: position)
+                """, payload: "sent", after: position, alongside: next)
             let complete = selected < limit && entries.count == selected
             return (entries, complete ? max(position, (head ?? 1) - 1) : last, complete)
         } catch {
@@ -257,15 +253,17 @@ struct ServerLog: Sendable {
     /// The entries of the log rows `rows` selects (every column, in log order), packed into one
     /// text by the server (``PackedEntries``), `payload` naming the column sent as the payload:
     /// the first of them, as many as fit in one batch. Also the position of the last entry
-    /// (`position` when there is none) and how many rows `rows` selected.
-    func packedEntries(_ rows: PostgresQuery, payload: String, after position: Int64) async throws -> (entries: [RemoteEntry], through: Int64, selected: Int) {
+    /// (`position` when there is none), how many rows `rows` selected, and the value of the
+    /// integer expression `alongside`, read in the same snapshot.
+    func packedEntries(_ rows: PostgresQuery, payload: String, after position: Int64, alongside: String = "NULL::bigint") async throws -> (entries: [RemoteEntry], through: Int64, selected: Int, alongside: Int64?) {
         var query = rows
-        query.sql = PackedEntries.batchSQL(payload: payload, rows: rows.sql)
+        query.sql = PackedEntries.batchSQL(payload: payload, rows: rows.sql, alongside: alongside)
         var packed: String?
         var selected: Int64 = 0
-        if let row = try await allRows(query).first { (packed, selected) = try row.decode((String?, Int64).self) }
+        var value: Int64?
+        if let row = try await allRows(query).first { (packed, selected, value) = try row.decode((String?, Int64, Int64?).self) }
         let (entries, through) = try PackedEntries.entries(packed, after: position)
-        return (entries, through, Int(selected))
+        return (entries, through, Int(selected), value)
     }
 
     /// Deletes every log entry of `tables` that a later-stamped entry of the same register
