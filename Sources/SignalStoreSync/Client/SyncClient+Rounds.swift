@@ -68,7 +68,7 @@ extension SyncClient {
                 continue
             }
             let (upload, stampedMore) = try await stampNextWindow(during: { [lockWait] pageRead in
-                try await log.upload(origin: origin, lockWait: lockWait) { _, stored in
+                try await log.upload(origin: origin, lockWait: lockWait) { stored in
                     try self.noteUploaded(through: stored)
                     try await self.downloadBeside(log, tables)
                     defer { pageRead.ring() }

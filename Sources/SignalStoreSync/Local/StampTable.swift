@@ -83,9 +83,9 @@ enum StampTable {
             let chunk = keys[start..<min(start + keysPerRead, keys.count)]
             // A short chunk fills the rest of the smallest statement it fits with NULL, which
             // matches no key: a few statements serve every length.
-            let slots = registeredKeysSlots.first { $0 >= chunk.count } ?? keysPerRead
-            let arguments = [.text(table)] + chunk.map(SQLiteValue.text) + Array(repeating: .null, count: slots - chunk.count)
-            for row in try connection.statement(registeredKeysSQL[slots] ?? "").rows(arguments) {
+            let read = registeredKeysReads.first { $0.slots >= chunk.count } ?? registeredKeysReads[registeredKeysReads.count - 1]
+            let arguments = [.text(table)] + chunk.map(SQLiteValue.text) + Array(repeating: .null, count: read.slots - chunk.count)
+            for row in try connection.statement(read.sql).rows(arguments) {
                 if case .text(let key) = row[0] { registered.insert(key) }
             }
         }
@@ -98,10 +98,9 @@ enum StampTable {
     /// values each time the statement runs, the `NULL`s that fill it included: for a run of
     /// 225 inserts (a batch at 50 replicas), a list of 500 cost 13,260 SQLite instructions per
     /// key, one of 256 8,084 (`Benchmarks/register_lookup_instructions.py`).
-    private static let registeredKeysSlots = [64, 128, 256, keysPerRead]
-    private static let registeredKeysSQL = Dictionary(uniqueKeysWithValues: registeredKeysSlots.map { slots in
+    private static let registeredKeysReads: [(slots: Int, sql: String)] = [64, 128, 256, keysPerRead].map { slots in
         (slots, "SELECT DISTINCT row_key FROM \(name) WHERE tbl = ? AND row_key IN (\(Array(repeating: "?", count: slots).joined(separator: ", ")))")
-    })
+    }
 
     static func stamp(_ table: String, _ key: String, _ register: Register, _ connection: Connection) throws -> StoredStamp? {
         try state(table, key, register, connection)?.current

@@ -139,8 +139,8 @@ struct ServerLog: Sendable {
     /// highest `origin_seq` the server now holds from `origin` and how many entries went up.
     ///
     /// The transaction holds the log's counter lock from the start, so no other upload can
-    /// commit meanwhile: `catchUp` is called with the log's head and what the server already
-    /// holds from `origin`, applies everything up to the head, and returns the entries to
+    /// commit meanwhile: `catchUp` is called with what the server already holds from
+    /// `origin`, applies everything up to the log's head (which cannot move), and returns the entries to
     /// append, which therefore come after every change this replica has applied. That is what
     /// makes the conflict rule hold (see ``ConflictResolver``). Entries the server already has
     /// (a retry after a cut link or a crash) are skipped, never stored twice.
@@ -155,7 +155,7 @@ struct ServerLog: Sendable {
     /// wait is long enough to look like a dead link. (Waiting in PostgreSQL's queue instead,
     /// 50 replicas queued 24 deep, each catching up under the lock on every upload made while
     /// it waited, and some waited past the 8 s round deadline.)
-    func upload(origin: String, lockWait: Duration, catchUp: (_ head: Int64, _ stored: Int64) async throws -> [SyncEntry]) async throws(SyncError) -> Upload? {
+    func upload(origin: String, lockWait: Duration, catchUp: (_ stored: Int64) async throws -> [SyncEntry]) async throws(SyncError) -> Upload? {
         do {
             return try await transaction { connection in
                 try await connection.query("SELECT set_config('lock_timeout', \(Self.setting(lockWait)), true)", logger: logger)
@@ -167,7 +167,7 @@ struct ServerLog: Sendable {
                 for try await value in try await connection.query(
                     "SELECT uploaded_through FROM \(unescaped: schema).origins WHERE origin = \(origin)", logger: logger
                 ).decode(Int64.self) { stored = value }
-                let fresh = try await catchUp(next - 1, stored).filter { $0.originSeq > stored }
+                let fresh = try await catchUp(stored).filter { $0.originSeq > stored }
                 guard let last = fresh.last else { return Upload(stored: stored, count: 0, refused: []) }
                 var refused: [Refusal] = []
                 if deployment.isScoped {
