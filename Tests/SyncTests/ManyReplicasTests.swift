@@ -46,6 +46,47 @@ struct ManyReplicasTests {
         #expect(offline.withLock { $0 }.isEmpty, "\(offline.withLock { $0 })")
     }
 
+    @Test("while 30 other sessions take the log's lock one after another for 12 s, each for less than an upload's lock wait, a running sync never goes offline, and its row reaches the other replica soon after the last")
+    func uploadBehindAQueueOfLockHoldersStaysOnline() async throws {
+        let folder = TemporaryDirectory()
+        let url = try TestServer.freshURL()
+        let a = try Replica(folder, "a"), b = try Replica(folder, "b")
+        let syncA = try a.client(url), syncB = try b.client(url)
+        try await syncA.syncOnce()
+        try await syncB.syncOnce()
+
+        // PostgreSQL's `lock_timeout` bounds each wait for one holder, not the statement's: each
+        // holder's update makes a new version of the row, and the waiters queue for it afresh.
+        // An upload queued behind holders that each held the lock for less waited through them
+        // all, and with 50 replicas 2-8 of them waited until the 8 s round deadline cut their
+        // connection (every 50-replica run ended only when those reconnected).
+        let schema = try #require(url.components(separatedBy: "schema=").last)
+        let holders = try (0..<30).map { _ in
+            try ChildProcess(URL(fileURLWithPath: psql!), [
+                url.components(separatedBy: "?").first! + "?sslmode=disable", "-v", "ON_ERROR_STOP=1", "-c",
+                "BEGIN; SELECT next FROM \(schema).counter WHERE id = 1 FOR UPDATE; UPDATE \(schema).counter SET next = next WHERE id = 1; SELECT pg_sleep(0.4); COMMIT;",
+            ])
+        }
+        defer { for holder in holders { holder.send(SIGKILL) } }
+        #expect(try await eventuallyAsync(timeout: .seconds(10)) {
+            try Int(ScopeTests.runPsql(url, "SELECT count(*) FROM pg_stat_activity WHERE query LIKE '%pg_sleep(0.4)%' AND wait_event_type = 'Lock'").output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0 >= 25
+        })
+        let offline = Locked<[String]>([])
+        let watcher = syncB.status.signal.subscribe(onValue: { status in
+            if case .offline(let error, _) = status { offline.withLock { $0.append(error.message) } }
+        })
+        defer { watcher.dispose() }
+        let running = [Task { try await syncB.run() }, Task { try await syncA.run() }]
+        defer { for task in running { task.cancel() } }
+        try sqlite3(b.path, "INSERT INTO orders (id, purchase_num, status) VALUES (1, 1, 'behind the queue')")
+
+        for holder in holders { #expect(holder.waitForExit(timeout: 60) == 0, "psql: \(holder.error.value)") }
+        let released = ContinuousClock.now
+        #expect(try await eventuallyAsync(timeout: .seconds(10)) { try a.contents() == b.contents() && a.contents().count == 1 })
+        #expect(ContinuousClock.now - released < .seconds(3))
+        #expect(offline.withLock { $0 }.isEmpty, "\(offline.withLock { $0 })")
+    }
+
     @Test("pending rows slow applying only when a rule ties them to the batch: the same row, a UNIQUE key, a foreign key, a key change")
     func pendingRowsMeetABatchOnlyThroughARule() throws {
         let folder = TemporaryDirectory()

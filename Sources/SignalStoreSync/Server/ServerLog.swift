@@ -149,20 +149,32 @@ struct ServerLog: Sendable {
     /// (``ScopedServer/refusalState``): the batch then goes again entry by entry, the refused
     /// ones are recorded in the server's `refusals` table and returned, and the rest are stored.
     ///
-    /// A lock is waited for at most `lockWait`: another replica's upload holds the log then,
-    /// and the transaction rolls back with nothing stored (`nil`). The caller applies what is
-    /// new outside the lock and tries again, so the catch-up under the lock stays short, and no
-    /// wait is long enough to look like a dead link. (Waiting in PostgreSQL's queue instead,
-    /// 50 replicas queued 24 deep, each catching up under the lock on every upload made while
-    /// it waited, and some waited past the 8 s round deadline.)
+    /// The log's lock is waited for at most `lockWait` in all: another replica's upload holds
+    /// the log then, and the transaction rolls back with nothing stored (`nil`). The caller
+    /// applies what is new outside the lock and tries again, so the catch-up under the lock
+    /// stays short, and no wait is long enough to look like a dead link. (Waiting in
+    /// PostgreSQL's queue instead, 50 replicas queued 24 deep, each catching up under the lock
+    /// on every upload made while it waited, and some waited past the 8 s round deadline.)
+    ///
+    /// `lock_timeout` alone does not bound that wait: it limits each wait for one holder, and
+    /// every upload's update of the counter makes a new version of its row, for which the
+    /// waiters queue afresh. Behind a queue of uploads that each held the lock for less than
+    /// `lockWait`, an upload waited through all of them (2–8 of 50 replicas in every 50-replica
+    /// run, until the round deadline cut their connections). The statement that takes the
+    /// lock runs under a `statement_timeout` of `lockWait` too, and gives the rest of the
+    /// transaction back the session's own (the running statement's timer is set when it
+    /// starts, so only later statements see the change).
     func upload(origin: String, lockWait: Duration, catchUp: (_ stored: Int64) async throws -> [SyncEntry]) async throws(SyncError) -> Upload? {
         do {
             return try await transaction { connection in
-                try await connection.query("SELECT set_config('lock_timeout', \(Self.setting(lockWait)), true)", logger: logger)
+                let wait = Self.setting(lockWait)
+                try await connection.query("SELECT set_config('lock_timeout', \(wait), true), set_config('statement_timeout', \(wait), true)", logger: logger)
                 var next: Int64 = 0
-                for try await value in try await connection.query(
-                    "SELECT next FROM \(unescaped: schema).counter WHERE id = 1 FOR UPDATE", logger: logger
-                ).decode(Int64.self) { next = value }
+                for try await (value, _) in try await connection.query("""
+                    SELECT next, set_config('statement_timeout', (SELECT reset_val FROM pg_settings WHERE name = 'statement_timeout'), true)
+                    FROM \(unescaped: schema).counter WHERE id = 1 FOR UPDATE
+                    """, logger: logger
+                ).decode((Int64, String).self) { next = value }
                 var stored: Int64 = 0
                 for try await value in try await connection.query(
                     "SELECT uploaded_through FROM \(unescaped: schema).origins WHERE origin = \(origin)", logger: logger
@@ -201,11 +213,14 @@ struct ServerLog: Sendable {
         return "\(max(1, milliseconds))ms"
     }
 
-    /// Whether a transaction failed because a lock was not granted within `lock_timeout`
-    /// (SQLSTATE 55P03): it rolled back whole.
+    /// Whether a transaction failed because the log's lock was not granted in time: within
+    /// `lock_timeout` (SQLSTATE 55P03) or the lock statement's `statement_timeout` (57014, which
+    /// an administrator's `pg_cancel_backend` also gives: trying again is right then too). It
+    /// rolled back whole.
     private static func isLockTimeout(_ error: any Error) -> Bool {
         let cause = (error as? PostgresTransactionError).flatMap { $0.closureError ?? $0.commitError ?? $0.beginError } ?? error
-        return (cause as? PSQLError)?.serverInfo?[.sqlState] == "55P03"
+        guard let state = (cause as? PSQLError)?.serverInfo?[.sqlState] else { return false }
+        return state == "55P03" || state == "57014"
     }
 
     /// Up to `limit` changes after `position`, in log order. Entries of `origin` (this
