@@ -50,10 +50,11 @@ extension SyncClient {
     ///
     /// Another replica's upload may hold the log's lock: the upload then waits at most
     /// ``firstLockWait`` for it, applies what is new meanwhile, outside the lock, and tries
-    /// again, from then on waiting ``longestLockWait`` each time, one try right after the
-    /// other (it is in PostgreSQL's queue for all but a moment, and no wait looks like a dead
-    /// link). While it tries, it applies nothing more: a lock held for long delays this
-    /// replica's downloads too, as a blocking wait did.
+    /// again, from then on waiting ``longestLockWait`` each time and applying at most
+    /// ``queuedBatchSize`` new entries between tries. No wait looks like a dead link, and the
+    /// catch-up under the lock holds what came during one wait: 50 replicas that applied
+    /// nothing between tries caught up on up to 9,000 entries each under the lock, one after
+    /// the other, while the others waited.
     private func upload(_ log: ServerLog, _ tables: SyncedTables) async throws(SyncError) {
         var unstamped = try stampPending(tables, windows: 1)
         var lockWait = Self.firstLockWait
@@ -78,11 +79,12 @@ extension SyncClient {
             watchdog.touch()
             guard let upload else {
                 unstamped = stampedMore
-                // After the first try, what is new is applied, so the catch-up under the lock
-                // stays short; from then on each try follows the last at once, so this replica
-                // is queued whenever the lock is released: a replica that takes the lock again
-                // and again (a big transaction's windows) cannot keep it from this one.
-                if lockWait == Self.firstLockWait { try await downloadBeside(log, tables) }
+                // What is new is applied before the next try, so the catch-up under the lock
+                // holds at most what came during one wait: after the first try everything, after
+                // later ones a batch of at most `queuedBatchSize`, which is done before the
+                // holder is (a replica that takes the lock again and again, a big
+                // transaction's windows, finds this one queued again).
+                try await downloadBeside(log, tables, oneBatchOf: lockWait == Self.firstLockWait ? nil : Self.queuedBatchSize)
                 lockWait = Self.longestLockWait
                 continue
             }
@@ -102,12 +104,17 @@ extension SyncClient {
     static let firstLockWait = Duration.milliseconds(20)
     static let longestLockWait = Duration.milliseconds(640)
 
+    /// The most entries an upload applies between two tries for the log's lock after the
+    /// first: about what 50 replicas upload during one ``longestLockWait``.
+    static let queuedBatchSize = 1_000
+
     /// A download beside an upload: in its catch-up, or while another replica's upload holds
-    /// the log. Applying waits for this database's migration when the log's schema is newer;
-    /// this replica's own changes go up all the same.
-    private func downloadBeside(_ log: ServerLog, _ tables: SyncedTables) async throws(SyncError) {
+    /// the log (then perhaps only one batch, ``download(_:_:oneBatchOf:)``). Applying waits
+    /// for this database's migration when the log's schema is newer; this replica's own
+    /// changes go up all the same.
+    private func downloadBeside(_ log: ServerLog, _ tables: SyncedTables, oneBatchOf limit: Int? = nil) async throws(SyncError) {
         do {
-            try await download(log, tables)
+            try await download(log, tables, oneBatchOf: limit)
         } catch where error.code == .schemaMismatch {
         }
     }
@@ -137,13 +144,15 @@ extension SyncClient {
         }
     }
 
-    private func download(_ log: ServerLog, _ tables: SyncedTables) async throws(SyncError) {
+    /// Applies what is new on the server, a batch at a time: everything, or with `limit`, one
+    /// batch of at most that many entries.
+    private func download(_ log: ServerLog, _ tables: SyncedTables, oneBatchOf limit: Int? = nil) async throws(SyncError) {
         while true {
             let (cursor, origin) = try reading { connection -> (Int64, String) in
                 guard let position = try ReplicaState.read(connection) else { throw SyncError(store: .closed) }
                 return (position.serverCursor, position.origin)
             }
-            let (entries, through, complete) = try await log.download(after: cursor, own: origin, tables: tables.names, limit: Self.batchSize)
+            let (entries, through, complete) = try await log.download(after: cursor, own: origin, tables: tables.names, limit: limit ?? Self.batchSize)
             watchdog.touch()
             guard through > cursor else { return }
             let outcome = try apply(entries, through: through, tables)
@@ -157,7 +166,7 @@ extension SyncClient {
                 refreshConflictList()
             }
             // A batch that got everything the log held: no need to ask again.
-            if complete { return }
+            if complete || limit != nil { return }
         }
     }
 
