@@ -167,14 +167,7 @@ struct ServerLog: Sendable {
     func upload(origin: String, lockWait: Duration, catchUp: (_ stored: Int64) async throws -> [SyncEntry]) async throws(SyncError) -> Upload? {
         do {
             return try await transaction { connection in
-                let wait = Self.setting(lockWait)
-                try await connection.query("SELECT set_config('lock_timeout', \(wait), true), set_config('statement_timeout', \(wait), true)", logger: logger)
-                var next: Int64 = 0
-                for try await (value, _) in try await connection.query("""
-                    SELECT next, set_config('statement_timeout', (SELECT reset_val FROM pg_settings WHERE name = 'statement_timeout'), true)
-                    FROM \(unescaped: schema).counter WHERE id = 1 FOR UPDATE
-                    """, logger: logger
-                ).decode((Int64, String).self) { next = value }
+                let next = try await lockCounter(connection, waitingAtMost: lockWait)
                 var stored: Int64 = 0
                 for try await value in try await connection.query(
                     "SELECT uploaded_through FROM \(unescaped: schema).origins WHERE origin = \(origin)", logger: logger
@@ -206,6 +199,32 @@ struct ServerLog: Sendable {
         }
     }
 
+    /// Takes the log's lock (the counter's row) in `connection`'s transaction and returns the
+    /// next position, or throws ``LockNotGranted`` when `wait` passed first (the `upload`
+    /// above says how the wait is bounded). `lock_timeout` stays `wait` for the rest of the
+    /// transaction; `statement_timeout` goes back to the session's own.
+    private func lockCounter(_ connection: PostgresConnection, waitingAtMost wait: Duration) async throws -> Int64 {
+        do {
+            try await connection.query("SELECT set_config('lock_timeout', \(Self.setting(wait)), true), set_config('statement_timeout', \(Self.setting(wait)), true)", logger: logger)
+            var next: Int64 = 0
+            for try await (value, _) in try await connection.query("""
+                SELECT next, set_config('statement_timeout', (SELECT reset_val FROM pg_settings WHERE name = 'statement_timeout'), true)
+                FROM \(unescaped: schema).counter WHERE id = 1 FOR UPDATE
+                """, logger: logger
+            ).decode((Int64, String).self) { next = value }
+            return next
+        } catch let error as PSQLError where error.serverInfo?[.sqlState] == Self.statementTimeout {
+            throw LockNotGranted()
+        }
+    }
+
+    /// The log's lock was not granted within an upload's wait.
+    private struct LockNotGranted: Error {}
+
+    /// SQLSTATE `query_canceled`: a statement's `statement_timeout` passed (or an
+    /// administrator's `pg_cancel_backend`, after which trying again is right too).
+    private static let statementTimeout = "57014"
+
     /// A duration as a PostgreSQL time setting, in whole milliseconds (at least 1: `0` would
     /// mean no limit).
     private static func setting(_ duration: Duration) -> String {
@@ -213,14 +232,13 @@ struct ServerLog: Sendable {
         return "\(max(1, milliseconds))ms"
     }
 
-    /// Whether a transaction failed because the log's lock was not granted in time: within
-    /// `lock_timeout` (SQLSTATE 55P03) or the lock statement's `statement_timeout` (57014, which
-    /// an administrator's `pg_cancel_backend` also gives: trying again is right then too). It
-    /// rolled back whole.
+    /// Whether a transaction failed because a lock was not granted in time: the log's
+    /// (``lockCounter(_:waitingAtMost:)``), or any within `lock_timeout` (SQLSTATE 55P03). It
+    /// rolled back whole. A statement that ran past the session's own `statement_timeout` is
+    /// an error, not a busy lock: trying again would fail the same way.
     private static func isLockTimeout(_ error: any Error) -> Bool {
         let cause = (error as? PostgresTransactionError).flatMap { $0.closureError ?? $0.commitError ?? $0.beginError } ?? error
-        guard let state = (cause as? PSQLError)?.serverInfo?[.sqlState] else { return false }
-        return state == "55P03" || state == "57014"
+        return cause is LockNotGranted || (cause as? PSQLError)?.serverInfo?[.sqlState] == "55P03"
     }
 
     /// Up to `limit` changes after `position`, in log order. Entries of `origin` (this
