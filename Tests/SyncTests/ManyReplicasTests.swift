@@ -22,8 +22,8 @@ struct ManyReplicasTests {
         // PostgreSQL's `lock_timeout` bounds each wait for one holder, not the statement's: each
         // holder's update makes a new version of the row, and the waiters queue for it afresh.
         // An upload queued behind holders that each held the lock for less waited through them
-        // all, and with 50 replicas 2-8 of them waited until the 8 s round deadline cut their
-        // connection (every 50-replica run ended only when those reconnected).
+        // all: with 50 replicas, 2-8 of them in each run whose output was kept waited until the
+        // 8 s round deadline cut their connection, and the run ended only when those reconnected.
         try await rowGoesUpBehind(30, holding: "UPDATE %s.counter SET next = next WHERE id = 1; SELECT pg_sleep(0.4)", queuedAtLeast: 25, within: .seconds(3))
     }
 

@@ -159,11 +159,12 @@ struct ServerLog: Sendable {
     /// `lock_timeout` alone does not bound that wait: it limits each wait for one holder, and
     /// every upload's update of the counter makes a new version of its row, for which the
     /// waiters queue afresh. Behind a queue of uploads that each held the lock for less than
-    /// `lockWait`, an upload waited through all of them (2–8 of 50 replicas in every 50-replica
-    /// run, until the round deadline cut their connections). The statement that takes the
-    /// lock runs under a `statement_timeout` of `lockWait` too, and gives the rest of the
-    /// transaction back the session's own (the running statement's timer is set when it
-    /// starts, so only later statements see the change).
+    /// `lockWait`, an upload waited through all of them (2–8 of 50 replicas in each of 5 runs of
+    /// the 50-replica benchmark that kept their output, until the round deadline cut their
+    /// connections). The statement that takes the lock runs under a `statement_timeout` of
+    /// `lockWait` too, and gives the rest of the transaction back the session's own (the
+    /// running statement's timer is set when it starts, so only later statements see the
+    /// change).
     func upload(origin: String, lockWait: Duration, catchUp: (_ stored: Int64) async throws -> [SyncEntry]) async throws(SyncError) -> Upload? {
         do {
             return try await transaction { connection in
