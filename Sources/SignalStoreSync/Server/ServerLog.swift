@@ -205,8 +205,9 @@ struct ServerLog: Sendable {
     /// above says how the wait is bounded). `lock_timeout` stays `wait` for the rest of the
     /// transaction; `statement_timeout` goes back to the session's own.
     private func lockCounter(_ connection: PostgresConnection, waitingAtMost wait: Duration) async throws -> Int64 {
+        let setting = Self.setting(wait)
         do {
-            try await connection.query("SELECT set_config('lock_timeout', \(Self.setting(wait)), true), set_config('statement_timeout', \(Self.setting(wait)), true)", logger: logger)
+            try await connection.query("SELECT set_config('lock_timeout', \(setting), true), set_config('statement_timeout', \(setting), true)", logger: logger)
             var next: Int64 = 0
             for try await (value, _) in try await connection.query("""
                 SELECT next, set_config('statement_timeout', (SELECT reset_val FROM pg_settings WHERE name = 'statement_timeout'), true)
