@@ -208,7 +208,10 @@ struct FixtureAndGoldenTests {
     }
 
     @Test func aGoldenFeedRecordsThenMatchesThenFailsWithADiff() async throws {
-        let folder = TemporaryDirectory().url
+        // Kept for the whole test: released at once, it would remove the folder before the feed
+        // is recorded into it, and the recorded file would be left behind.
+        let directory = TemporaryDirectory()
+        let folder = directory.url
         let here = CallerLocation(fileID: #fileID, filePath: #filePath, line: #line, column: #column)
         func run(status: String) async throws {
             let store = try TestStore(migrations: packageMigrations)
@@ -226,6 +229,7 @@ struct FixtureAndGoldenTests {
         #expect(message?.hasPrefix("the feed recorded in __Feeds__/paying.jsonl differs at entry 2") == true, "\(message ?? "no failure")")
         #expect(message?.contains(#""new":"shipped""#) == true)
         #expect(message?.hasSuffix("(run with SIGNALSTORE_RECORD=1 to record the new feed)") == true)
+        withExtendedLifetime(directory) {}
     }
 
     @Test func theGoldenFileBesideThisTest() async throws {
