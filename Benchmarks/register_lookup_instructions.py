@@ -14,6 +14,7 @@ work (building the keys) cancels out. Python's binding of each value stays in.
 Usage (from Benchmarks/): python3 register_lookup_instructions.py
 """
 import os
+import shutil
 import sqlite3
 import sys
 import tempfile
@@ -39,26 +40,29 @@ def main():
         probe(sys.argv[1], int(sys.argv[2]), int(sys.argv[3]))
         return
     folder = tempfile.mkdtemp()
-    path = os.path.join(folder, "stamps.sqlite")
-    db = sqlite3.connect(path)
-    db.execute("""CREATE TABLE _signalstore_sync_stamps (
-        tbl TEXT NOT NULL, row_key TEXT NOT NULL, col TEXT NOT NULL, hlc INTEGER NOT NULL,
-        origin TEXT NOT NULL, value TEXT, base_hlc INTEGER, base_origin TEXT, base_value TEXT,
-        PRIMARY KEY (tbl, row_key, col))""")
-    db.executemany("INSERT INTO _signalstore_sync_stamps VALUES (?, ?, '', 1, ?, ?, NULL, NULL, NULL)",
-                   [("orders", '[{"i":%d}]' % i, "o" * 36, "x" * 200) for i in range(0, 200_000, 7)])
-    db.commit()
-    db.close()
-    out = os.path.join(folder, "callgrind.out")
+    try:
+        path = os.path.join(folder, "stamps.sqlite")
+        db = sqlite3.connect(path)
+        db.execute("""CREATE TABLE _signalstore_sync_stamps (
+            tbl TEXT NOT NULL, row_key TEXT NOT NULL, col TEXT NOT NULL, hlc INTEGER NOT NULL,
+            origin TEXT NOT NULL, value TEXT, base_hlc INTEGER, base_origin TEXT, base_value TEXT,
+            PRIMARY KEY (tbl, row_key, col))""")
+        db.executemany("INSERT INTO _signalstore_sync_stamps VALUES (?, ?, '', 1, ?, ?, NULL, NULL, NULL)",
+                       [("orders", '[{"i":%d}]' % i, "o" * 36, "x" * 200) for i in range(0, 200_000, 7)])
+        db.commit()
+        db.close()
+        out = os.path.join(folder, "callgrind.out")
 
-    def count(slots, runs):
-        return total_instructions([sys.executable, __file__, path, str(slots), str(runs)], out)
+        def count(slots, runs):
+            return total_instructions([sys.executable, __file__, path, str(slots), str(runs)], out)
 
-    keys_only = (count(0, RUNS) - count(0, 0)) / RUNS
-    print(f"{KEYS} keys per statement, SQLite instructions per key (callgrind):")
-    for slots in (KEYS, 256, 500):
-        per_run = (count(slots, RUNS) - count(slots, 0)) / RUNS - keys_only
-        print(f"  IN list of {slots}: {per_run / KEYS:,.0f}")
+        keys_only = (count(0, RUNS) - count(0, 0)) / RUNS
+        print(f"{KEYS} keys per statement, SQLite instructions per key (callgrind):")
+        for slots in (KEYS, 256, 500):
+            per_run = (count(slots, RUNS) - count(slots, 0)) / RUNS - keys_only
+            print(f"  IN list of {slots}: {per_run / KEYS:,.0f}")
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 if __name__ == "__main__":

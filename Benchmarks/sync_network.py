@@ -16,14 +16,15 @@ Usage (a server of its own, as .ci/postgres starts one):
     python3 Benchmarks/sync_network.py .build/release/signalstore [RESTARTS] [ROWS] [SIZES]
 for example `... 10 50000 20000,100000,300000`.
 """
-import os, sqlite3, subprocess, sys, tempfile, time, uuid
+import os, shutil, sqlite3, subprocess, sys, tempfile, time, uuid
 
 BINARY = sys.argv[1] if len(sys.argv) > 1 else ".build/release/signalstore"
 RESTARTS = int(sys.argv[2]) if len(sys.argv) > 2 else 10
 ROWS = int(sys.argv[3]) if len(sys.argv) > 3 else 50_000
 SIZES = [int(n) for n in (sys.argv[4] if len(sys.argv) > 4 else "20000,100000,300000").split(",")]
 BASE_URL = os.environ["SIGNALSTORE_TEST_POSTGRES_URL"]
-URL = BASE_URL + "&schema=b_" + uuid.uuid4().hex[:12]
+SCHEMA = "b_" + uuid.uuid4().hex[:12]
+URL = BASE_URL + "&schema=" + SCHEMA
 DATA = os.path.join(os.environ["SIGNALSTORE_TEST_POSTGRES_DIR"], "data")
 PG_BIN = next(d for d in ("/usr/lib/postgresql/15/bin", "/usr/lib/postgresql/16/bin") if os.path.exists(d))
 AS_POSTGRES = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
@@ -32,6 +33,13 @@ AS_POSTGRES = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
 def pg_ctl(*args):
     subprocess.run(AS_POSTGRES + [f"{PG_BIN}/pg_ctl", "-D", DATA, "-w", "-t", "30", *args], check=True,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def clean_up(folder, schema):
+    """Removes a run's databases and its schema on the server: a 50,000-row run leaves about
+    100 MB of each, and runs in turns would fill the disk."""
+    shutil.rmtree(folder, ignore_errors=True)
+    subprocess.run(["psql", BASE_URL, "-qc", f"SET client_min_messages = warning; DROP SCHEMA IF EXISTS {schema} CASCADE"], stdout=subprocess.DEVNULL)
 
 
 def count(path, sql):
@@ -73,13 +81,13 @@ def main():
     folder = tempfile.mkdtemp()
     a, b = os.path.join(folder, "a.sqlite"), os.path.join(folder, "b.sqlite")
     logs = {}
-    for path in (a, b):
-        subprocess.run([BINARY, "migrate", "--db", path, "--migrations", "Migrations"], check=True, stdout=subprocess.DEVNULL)
     procs = []
-    for path in (a, b):
-        logs[path] = open(path + ".log", "w+")
-        procs.append(subprocess.Popen([BINARY, "sync", "--postgres", URL, "--db", path, "--json"], stdout=logs[path], stderr=subprocess.STDOUT))
     try:
+        for path in (a, b):
+            subprocess.run([BINARY, "migrate", "--db", path, "--migrations", "Migrations"], check=True, stdout=subprocess.DEVNULL)
+        for path in (a, b):
+            logs[path] = open(path + ".log", "w+")
+            procs.append(subprocess.Popen([BINARY, "sync", "--postgres", URL, "--db", path, "--json"], stdout=logs[path], stderr=subprocess.STDOUT))
         next_id = 1
         subprocess.run(["sqlite3", a, f"INSERT INTO orders (id, purchase_num, status) VALUES ({next_id}, 0, 'warm')"], check=True)
         wait_for(b, "SELECT count(*) FROM orders", 1)
@@ -119,6 +127,9 @@ def main():
         for p in procs:
             p.terminate()
             p.wait()
+        for log in logs.values():
+            log.close()
+        clean_up(folder, SCHEMA)
 
 
 def memory_curve():
@@ -127,11 +138,12 @@ def memory_curve():
         folder = tempfile.mkdtemp()
         path = os.path.join(folder, "m.sqlite")
         schema = "m_" + uuid.uuid4().hex[:12]
-        subprocess.run([BINARY, "migrate", "--db", path, "--migrations", "Migrations"], check=True, stdout=subprocess.DEVNULL)
         log = open(path + ".log", "w")
-        process = subprocess.Popen([BINARY, "sync", "--postgres", BASE_URL + "&schema=" + schema, "--db", path],
-                                   stdout=log, stderr=log)
+        process = None
         try:
+            subprocess.run([BINARY, "migrate", "--db", path, "--migrations", "Migrations"], check=True, stdout=subprocess.DEVNULL)
+            process = subprocess.Popen([BINARY, "sync", "--postgres", BASE_URL + "&schema=" + schema, "--db", path],
+                                       stdout=log, stderr=log)
             # The transaction starts once sync is running: a sync that starts while a long
             # transaction holds the file stops after its lock timeout (`--timeout`).
             started = time.monotonic()
@@ -151,8 +163,11 @@ def memory_curve():
                 time.sleep(0.1)
             peaks.append(peak_kib(process.pid) / 1024)
         finally:
-            process.terminate()
-            process.wait()
+            if process:
+                process.terminate()
+                process.wait()
+            log.close()
+            clean_up(folder, schema)
     print("peak memory of one sync process uploading a transaction of " + " / ".join(f"{n:,}" for n in SIZES) + " rows: "
           + " / ".join(f"{peak:.0f}" for peak in peaks) + " MiB")
 

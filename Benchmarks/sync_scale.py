@@ -14,7 +14,7 @@ Usage (a server of its own, as .ci/postgres starts one):
     python3 Benchmarks/sync_scale.py .build/release/signalstore [CHANGES] [COUNTS]
 for example `... 10000 1,2,10,50`.
 """
-import os, sqlite3, subprocess, sys, tempfile, threading, time, uuid
+import os, shutil, sqlite3, subprocess, sys, tempfile, threading, time, uuid
 
 BINARY = sys.argv[1] if len(sys.argv) > 1 else ".build/release/signalstore"
 CHANGES = int(sys.argv[2]) if len(sys.argv) > 2 else 10_000
@@ -69,6 +69,10 @@ class Psql:
 CONNECTIONS = {}
 
 
+def drop_schema(schema):
+    subprocess.run(["psql", BASE_URL, "-qc", f"SET client_min_messages = warning; DROP SCHEMA IF EXISTS {schema} CASCADE"], stdout=subprocess.DEVNULL)
+
+
 def count(path):
     """The rows in `orders`, over one connection per database kept open (opening one per look
     at 50 databases every 20 ms also took CPU from the processes measured)."""
@@ -82,13 +86,15 @@ def count(path):
 
 def run(replicas):
     folder = tempfile.mkdtemp()
-    url = BASE_URL + "&schema=s_" + uuid.uuid4().hex[:12]
+    schema = "s_" + uuid.uuid4().hex[:12]
+    url = BASE_URL + "&schema=" + schema
     paths = [os.path.join(folder, f"r{i}.sqlite") for i in range(replicas)]
-    for path in paths:
-        subprocess.run([BINARY, "migrate", "--db", path, "--migrations", "Migrations"], check=True, stdout=subprocess.DEVNULL)
-    procs = [subprocess.Popen([BINARY, "sync", "--postgres", url, "--db", path], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-             for path in paths]
+    procs = []
     try:
+        for path in paths:
+            subprocess.run([BINARY, "migrate", "--db", path, "--migrations", "Migrations"], check=True, stdout=subprocess.DEVNULL)
+        procs = [subprocess.Popen([BINARY, "sync", "--postgres", url, "--db", path], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                 for path in paths]
         # Every process is connected and idle before the clock starts.
         subprocess.run(["sqlite3", paths[0], "INSERT INTO orders (id, purchase_num, status) VALUES (0, 0, 'warm')"], check=True)
         deadline = time.monotonic() + 120
@@ -142,6 +148,10 @@ def run(replicas):
             p.terminate()
         for p in procs:
             p.wait()
+        # A 50-replica run leaves ~260 MB of databases and a schema of 10,000 log entries: runs
+        # in turns would fill the disk.
+        shutil.rmtree(folder, ignore_errors=True)
+        drop_schema(schema)
 
 
 def main():
