@@ -27,6 +27,36 @@ struct ManyReplicasTests {
         try await rowGoesUpBehind(30, holding: "UPDATE %s.counter SET next = next WHERE id = 1; SELECT pg_sleep(0.4)", queuedAtLeast: 25, within: .seconds(3))
     }
 
+    @Test("an upload's statement that runs past the user's own statement_timeout (here a trigger on the log sleeps 2 s) fails the round with an error that says so, at once: only the lock statement's own timeout means the log is busy, and trying again would fail the same way")
+    func statementTimeoutOutsideTheLockIsAnError() async throws {
+        let folder = TemporaryDirectory()
+        let adminURL = try TestServer.freshURL()
+        let role = "slow_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(8)
+        try ScopeTests.psqlAsAdmin(adminURL, "CREATE ROLE \(role) LOGIN SUPERUSER PASSWORD 'pw-\(role)'; ALTER ROLE \(role) SET statement_timeout = '1s'")
+        let b = try Replica(folder, "b")
+        let syncB = try b.client(ScopeTests.url(adminURL, as: role))
+        try await syncB.syncOnce()   // the log's tables, made as the role
+        let schema = try #require(adminURL.components(separatedBy: "schema=").last)
+        try ScopeTests.psqlAsAdmin(adminURL, """
+            CREATE FUNCTION \(schema).slow() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_sleep(2); RETURN NULL; END $$;
+            CREATE TRIGGER slow AFTER INSERT ON \(schema).log FOR EACH STATEMENT EXECUTE FUNCTION \(schema).slow();
+            """)
+        try sqlite3(b.path, "INSERT INTO orders (id, purchase_num, status) VALUES (1, 1, 'slow to store')")
+
+        // Taken for a busy log, the round would try again, each try cancelled after 1 s,
+        // forever: it is cancelled after 10 s.
+        let start = ContinuousClock.now
+        let round = Task { () -> String in
+            do { try await syncB.syncOnce(); return "no error" } catch { return "\(error)" }
+        }
+        let watchdog = Task { try await Task.sleep(for: .seconds(10)); round.cancel() }
+        let text = await round.value
+        watchdog.cancel()
+        #expect(text.contains("statement_timeout") && text.contains("user '\(role)'") && !text.contains("pw-"), "\(text)")
+        #expect(ContinuousClock.now - start < .seconds(5))
+        #expect(try ScopeTests.runPsql(adminURL, "SELECT count(*) FROM \(schema).log").output.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
+    }
+
     /// Replica B, with a row to upload, syncs beside A while `holders` `psql` sessions each
     /// take the log's lock and run `statements` (`%s` for the log's schema) before they commit:
     /// B never goes offline, and its row is on A within `after` of the last session's end.

@@ -54,6 +54,11 @@ enum ServerErrors {
             return SyncError(.refused, "user '\(url.username)' may not use the sync tables on \(place): \(message); grant it CREATE and USAGE on schema '\(url.schema)', or connect as their owner; on a server set up for scopes, give it scopes with `signalstore sync grant`")
         case "57P01", "57P02", "57P03", "53300", "08006", "08001", "08004":
             return SyncError(.unreachable, "\(place) is not accepting work now: \(message); sync retries")
+        case "57014" where message.contains("statement timeout"):
+            // Not the log's lock (an upload turns its own timeout into "busy", `ServerLog`): the
+            // user's or the database's statement_timeout. Trying again fails the same way.
+            let role = "\"" + url.username.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+            return SyncError(.server, "\(place) cancelled a statement of sync at its statement_timeout (\(message)); sync's statements need longer for user '\(url.username)': raise it for the user (ALTER ROLE \(role) SET statement_timeout = '5min') or unset it")
         case "40P01", "40001":
             // Another session's locks met this one's (a deadlock, a serialization failure): the
             // transaction rolled back whole, and the same round goes again.
