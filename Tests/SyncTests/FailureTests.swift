@@ -59,6 +59,34 @@ struct FailureTests {
         #expect(!statuses.contains { $0.values.contains { if case .failed = $0 { true } else { false } } })
     }
 
+    @Test("an administrator's cancel of sync's statement (pg_cancel_backend, here of an upload slowed by a trigger on the log) is retried: sync reports offline, never stops, and the row arrives once the statement can finish")
+    func cancelledStatementIsRetried() async throws {
+        let folder = TemporaryDirectory()
+        let url = try TestServer.freshURL()
+        let a = try Replica(folder, "a"), b = try Replica(folder, "b")
+        let clients = try [a, b].map { try $0.client(url) }
+        let statuses = clients.map { $0.status.signal.record() }
+        let tasks = clients.map { client in taskOnOwnThread { try await client.run() } }
+        defer { tasks.forEach { $0.cancel() } }
+        #expect(await eventuallyAsync { statuses.allSatisfy { $0.values.last == .idle } })
+        let oracle = ServerLogOracle(url: url)
+        _ = try oracle.query("""
+            CREATE FUNCTION %s.slow() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_sleep(2); RETURN NULL; END $$;
+            CREATE TRIGGER slow AFTER INSERT ON %s.log FOR EACH STATEMENT EXECUTE FUNCTION %s.slow()
+            """)
+        try b.store.execute("INSERT INTO orders (id, purchase_num, status) VALUES (1, 1, 'cancelled once')")
+
+        let cancel = "SELECT count(pg_cancel_backend(pid)) FROM pg_stat_activity WHERE pid <> pg_backend_pid() AND state = 'active' AND query LIKE '%INSERT INTO %s.log%'"
+        #expect(try await eventuallyAsync { try oracle.query(cancel) == ["1"] }, "B's upload was never seen waiting in the trigger")
+        _ = try oracle.query("DROP TRIGGER slow ON %s.log")
+        #expect(try await eventuallyAsync { try a.contents() == b.contents() && a.contents().count == 1 }, "\(statuses[1].values)")
+        let offline = statuses[1].values.compactMap { status -> String? in
+            if case .offline(let error, _) = status { error.message } else { nil }
+        }
+        #expect(offline.contains { $0.contains("cancelled a statement of sync") && $0.hasSuffix("sync retries") }, "\(statuses[1].values)")
+        #expect(!statuses.contains { $0.values.contains { if case .failed = $0 { true } else { false } } }, "\(statuses[1].values)")
+    }
+
     @Test("cancelling while the server has not answered yet stops the client without reporting offline")
     func cancellingWhileConnecting() async throws {
         let folder = TemporaryDirectory()

@@ -136,8 +136,10 @@ public func ~= (code: SyncError.Code, error: any Error) -> Bool {
 extension SyncError.Code {
     /// The PostgreSQL URL is malformed or asks for something unsupported.
     public static let invalidURL = Self(name: "invalidURL")
-    /// PostgreSQL cannot be reached now (refused, unreachable, timed out, link cut). Transient:
-    /// ``SyncClient/run()`` retries with backoff; ``SyncClient/syncOnce()`` throws it.
+    /// PostgreSQL cannot be reached now (refused, unreachable, timed out, link cut), or it
+    /// ended the round without anything being wrong with it (shutting down, a deadlock, a
+    /// statement cancelled by an administrator). Transient: ``SyncClient/run()`` retries with
+    /// backoff; ``SyncClient/syncOnce()`` throws it.
     public static let unreachable = Self(name: "unreachable")
     /// PostgreSQL refused the connection for good: a wrong password, an unknown user or
     /// database, TLS required by one side and refused by the other, a server certificate that
@@ -151,7 +153,8 @@ extension SyncError.Code {
     public static let duplicateOrigin = Self(name: "duplicateOrigin")
     /// The local database failed (``SyncError/storeError``).
     public static let store = Self(name: "store")
-    /// PostgreSQL reported an error while syncing (``SyncError/sqlState``).
+    /// PostgreSQL reported an error while syncing (``SyncError/sqlState``) that trying again
+    /// would meet again, such as a statement cancelled at the user's `statement_timeout`.
     public static let server = Self(name: "server")
     /// The task that synced was cancelled. Never reported as ``Code/unreachable``: nothing is wrong
     /// with the server.

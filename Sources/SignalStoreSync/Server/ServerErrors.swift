@@ -59,6 +59,10 @@ enum ServerErrors {
             // user's or the database's statement_timeout. Trying again fails the same way.
             let role = "\"" + url.username.replacingOccurrences(of: "\"", with: "\"\"") + "\""
             return SyncError(.server, "\(place) cancelled a statement of sync at its statement_timeout (\(message)); sync's statements need longer for user '\(url.username)': raise it for the user (ALTER ROLE \(role) SET statement_timeout = '5min') or unset it")
+        case "57014":
+            // Cancelled by request (`pg_cancel_backend`, a pooler's cancel): nothing is wrong
+            // with the round, and it goes again.
+            return SyncError(.unreachable, "\(place) cancelled a statement of sync: \(message); sync retries")
         case "40P01", "40001":
             // Another session's locks met this one's (a deadlock, a serialization failure): the
             // transaction rolled back whole, and the same round goes again.
