@@ -18,6 +18,8 @@ struct OwnDeleteServerStateTests {
             CREATE TABLE slots (region TEXT, number INTEGER, PRIMARY KEY (region, number));
             CREATE TABLE bookings (id INTEGER PRIMARY KEY, region TEXT, number INTEGER,
                 FOREIGN KEY (region, number) REFERENCES slots (region, number) ON DELETE SET NULL);
+            CREATE TABLE clubs (id INTEGER PRIMARY KEY, code TEXT UNIQUE, name TEXT);
+            CREATE TABLE members (id INTEGER PRIMARY KEY, club_code TEXT REFERENCES clubs (code) ON DELETE SET NULL);
             """),
     ]
 
@@ -103,7 +105,7 @@ struct OwnDeleteServerStateTests {
         try await syncC.syncOnce()
         try await syncA.syncOnce()
 
-        try await expectTeamCleared(player: 15, on: c, as: a, folder, url)
+        try await expectCleared("players", "team_code", id: 15, on: c, as: a, folder, url)
         #expect(syncC.conflicts.value.map(\.column) == ["team_code"], "only C's move loses: \(syncC.conflicts.value)")
     }
 
@@ -126,7 +128,7 @@ struct OwnDeleteServerStateTests {
         try await syncB.syncOnce()
         try await syncA.syncOnce()
 
-        try await expectTeamCleared(player: 8, on: b, as: a, folder, url)
+        try await expectCleared("players", "team_code", id: 8, on: b, as: a, folder, url)
     }
 
     @Test("C deletes a team and makes it again, both pending, before A's move of a player onto the team reaches it; the log puts the move first, so C's delete clears the player on every replica, C's own included, and nothing is listed as lost")
@@ -144,8 +146,40 @@ struct OwnDeleteServerStateTests {
         try await syncC.syncOnce()
         try await syncA.syncOnce()
 
-        try await expectTeamCleared(player: 8, on: c, as: a, folder, url)
+        try await expectCleared("players", "team_code", id: 8, on: c, as: a, folder, url)
         #expect(try c.store.readConnection { try $0.statement("SELECT code, name FROM teams").rows() } == [[.text("nine"), .text("again")]])
+        #expect(syncC.conflicts.value.isEmpty && syncA.conflicts.value.isEmpty, "nothing lost: \(syncC.conflicts.value) \(syncA.conflicts.value)")
+    }
+
+    @Test("C deletes a club and makes a new one with its code (a UNIQUE column, not the key, that members reference), both pending, before A's move of a member onto the code reaches it; the log puts the move first, so C's delete clears the member on every replica. On C nothing fails when the move comes (the code is there, in another row), and only confirming C's delete brings the NULL to C's row (without that write at the confirmation, checked, the member kept the code on C only)")
+    func ownDeleteOfAParentReferencedByAUniqueColumn() async throws {
+        let replicas = try await TwoReplicas("c", seeded: "INSERT INTO clubs VALUES (1, 'nine', NULL); INSERT INTO members VALUES (8, NULL)")
+        let (folder, url, a, c, syncA, syncC) = (replicas.folder, replicas.url, replicas.a, replicas.other, replicas.syncA, replicas.syncOther)
+        try sqlite3(a.path, "UPDATE members SET club_code = 'nine' WHERE id = 8")
+        try await syncA.syncOnce()
+        // C, before it hears of the move: the club deleted and a new row made with its code.
+        try sqlite3(c.path, "DELETE FROM clubs WHERE id = 1; INSERT INTO clubs VALUES (2, 'nine', 'again')")
+        try await syncC.syncOnce()
+        try await syncC.syncOnce()
+        try await syncA.syncOnce()
+
+        try await expectCleared("members", "club_code", id: 8, on: c, as: a, folder, url)
+        #expect(try c.store.readConnection { try $0.statement("SELECT id, code FROM clubs").rows() } == [[.integer(2), .text("nine")]])
+        #expect(syncC.conflicts.value.isEmpty && syncA.conflicts.value.isEmpty, "nothing lost: \(syncC.conflicts.value) \(syncA.conflicts.value)")
+    }
+
+    @Test("C deletes a club (members reference its code, a UNIQUE column, not the key), pending, before A's move of a member onto the code reaches it; the log puts the move first, so the move stands and C's delete clears the member on every replica, and nothing is listed as lost on either")
+    func ownPendingDeleteOfAParentReferencedByAUniqueColumn() async throws {
+        let replicas = try await TwoReplicas("c", seeded: "INSERT INTO clubs VALUES (1, 'nine', NULL); INSERT INTO members VALUES (8, NULL)")
+        let (folder, url, a, c, syncA, syncC) = (replicas.folder, replicas.url, replicas.a, replicas.other, replicas.syncA, replicas.syncOther)
+        try sqlite3(a.path, "UPDATE members SET club_code = 'nine' WHERE id = 8")
+        try await syncA.syncOnce()
+        try sqlite3(c.path, "DELETE FROM clubs WHERE id = 1")
+        try await syncC.syncOnce()
+        try await syncC.syncOnce()
+        try await syncA.syncOnce()
+
+        try await expectCleared("members", "club_code", id: 8, on: c, as: a, folder, url)
         #expect(syncC.conflicts.value.isEmpty && syncA.conflicts.value.isEmpty, "nothing lost: \(syncC.conflicts.value) \(syncA.conflicts.value)")
     }
 
@@ -168,18 +202,18 @@ struct OwnDeleteServerStateTests {
         }
     }
 
-    /// The player's team is `NULL` on `subject`, on `reference` and on a replica built from the
-    /// log, and `subject`'s server state of the players is `reference`'s, with the player's
-    /// team `NULL` in it: what a row set aside later goes back to.
-    private func expectTeamCleared(player id: Int64, on subject: Replica, as reference: Replica, _ folder: TemporaryDirectory, _ url: String) async throws {
+    /// `column` of the row `id` of `table` is `NULL` on `subject`, on `reference` and on a
+    /// replica built from the log, and `subject`'s server state of the table is `reference`'s,
+    /// with the column `NULL` in it.
+    private func expectCleared(_ table: String, _ column: String, id: Int64, on subject: Replica, as reference: Replica, _ folder: TemporaryDirectory, _ url: String) async throws {
         let late = try Replica(folder, "late", migrations: Self.migrations)
         try await late.client(url).syncOnce()
         for replica in [reference, subject, late] {
-            #expect(try replica.store.readConnection { try $0.statement("SELECT team_code FROM players WHERE id = \(id)").rows() } == [[.null]], "\(replica.path)")
+            #expect(try replica.store.readConnection { try $0.statement("SELECT \(column) FROM \(table) WHERE id = \(id)").rows() } == [[.null]], "\(replica.path)")
         }
-        let server = try serverRows(subject, "players")
-        #expect(server[id]?["team_code"] == .null, "the server state of the player on \(subject.path): \(server)")
-        #expect(try server == serverRows(reference, "players"))
+        let server = try serverRows(subject, table)
+        #expect(server[id]?[column] == .null, "the server state of row \(id) of \(table) on \(subject.path): \(server)")
+        #expect(try server == serverRows(reference, table))
     }
 }
 #endif

@@ -137,6 +137,11 @@ extension ConflictResolver {
     /// still hold the reference: this replica deleted the parent before the row referenced it
     /// here, which the log puts the other way round (chaos seed 36 with faults: the order kept
     /// its customer on the replica whose delete of the customer cleared it everywhere else).
+    /// One way there: the foreign key references a UNIQUE column, not the parent's key, and
+    /// this replica deleted the parent and gave its value to another row (both pending) before
+    /// another replica's earlier move onto the value came; nothing failed here, and only this
+    /// write, once the delete is confirmed, clears the reference here as the log does
+    /// everywhere (`OwnDeleteServerStateTests`).
     private func clear(_ columns: [String], of table: String, _ key: String) throws {
         guard !columns.isEmpty, let child = tables.byName[table], let values = SyncValueCoding.decodeKey(key) else { return }
         let states = try StampTable.states(table, key, connection)
