@@ -90,7 +90,7 @@ struct OwnDeleteServerStateTests {
     @Test("issue 39, chaos seed 106 with faults (and the shape of seed 44): C moves a player to another team, then deletes the player's first team and makes it again, all pending; A deletes the team C moved to; C's move loses, and the player goes back to its first team as the log has it, where C's delete, coming after it in the log, sets it to NULL as on every replica, though the team is here again; once that delete passes in the log, the player's server state holds the NULL (before, the player kept its first team on C only)")
     func ownDeleteAndInsertAgainUnderALosingMove() async throws {
         let replicas = try await TwoReplicas("c", seeded: "INSERT INTO teams VALUES ('eight', NULL), ('ten', 'first'); INSERT INTO players VALUES (15, 'ten', NULL)")
-        let (folder, url, a, c, syncA, syncC) = (replicas.folder, replicas.url, replicas.a, replicas.other, replicas.syncA, replicas.syncOther)
+        let (a, c, syncA, syncC) = (replicas.a, replicas.other, replicas.syncA, replicas.syncOther)
         // C, before it hears of A's delete: the player moved, its first team deleted and made again.
         try sqlite3(c.path, """
             UPDATE players SET team_code = 'eight' WHERE id = 15;
@@ -105,21 +105,21 @@ struct OwnDeleteServerStateTests {
         try await syncC.syncOnce()
         try await syncA.syncOnce()
 
-        try await expectCleared("players", "team_code", id: 15, on: c, as: a, folder, url)
+        try await expectCleared("players", "team_code", id: 15, replicas)
         #expect(syncC.conflicts.value.map(\.column) == ["team_code"], "only C's move loses: \(syncC.conflicts.value)")
     }
 
     @Test("issue 39, chaos seed 36 with faults: B moves a player away from a team and deletes the team, both pending; the log then deletes the team B moved to, deletes the player's team and inserts it again; where the log's delete of the team comes, B does not have the team (its own delete is pending), and records the NULL its SET NULL makes of the player on every replica all the same (before, B's server state kept the team, and a row set aside later got it back on B only)")
     func logsDeleteOfARowDeletedHere() async throws {
         let replicas = try await TwoReplicas("b", seeded: "INSERT INTO teams VALUES ('nine', NULL), ('ten', NULL); INSERT INTO players VALUES (8, 'nine', NULL)")
-        let (folder, url, a, b, syncA, syncB) = (replicas.folder, replicas.url, replicas.a, replicas.other, replicas.syncA, replicas.syncOther)
+        let (b, syncA, syncB) = (replicas.other, replicas.syncA, replicas.syncOther)
         // B, before it hears of the log's deletes: the player moved away, then its team deleted
         // (the move keeps the delete's SET NULL off the player here).
         try sqlite3(b.path, "UPDATE players SET team_code = 'ten' WHERE id = 8; DELETE FROM teams WHERE code = 'nine'")
         // Another replica's changes, stamped after B's: 'ten' goes (B's move loses), 'nine' goes
         // (clearing the player where the log has it on 'nine') and comes back.
         let later = (Int64(Date().timeIntervalSince1970 * 1_000) + 60_000) << 16
-        try ServerLogOracle(url: url).append([
+        try ServerLogOracle(url: replicas.url).append([
             ("y", 1, later, "teams", #"[{"t":"ten"}]"#, "delete", nil, nil),
             ("y", 2, later + 1, "teams", #"[{"t":"nine"}]"#, "delete", nil, nil),
             ("y", 3, later + 2, "teams", #"[{"t":"nine"}]"#, "insert", nil, #"{"code":{"t":"nine"},"name":{"t":"again"}}"#),
@@ -128,59 +128,39 @@ struct OwnDeleteServerStateTests {
         try await syncB.syncOnce()
         try await syncA.syncOnce()
 
-        try await expectCleared("players", "team_code", id: 8, on: b, as: a, folder, url)
+        try await expectCleared("players", "team_code", id: 8, replicas)
     }
 
     @Test("C deletes a team and makes it again, both pending, before A's move of a player onto the team reaches it; the log puts the move first, so C's delete clears the player on every replica, C's own included, and nothing is listed as lost")
     func ownDeleteClearsARowThatReferencedTheParentOnlyAfterIt() async throws {
         let replicas = try await TwoReplicas("c", seeded: "INSERT INTO teams VALUES ('nine', NULL); INSERT INTO players VALUES (8, NULL, NULL)")
-        let (folder, url, a, c, syncA, syncC) = (replicas.folder, replicas.url, replicas.a, replicas.other, replicas.syncA, replicas.syncOther)
-        // A moves the player onto the team, and the move goes up first.
-        try sqlite3(a.path, "UPDATE players SET team_code = 'nine' WHERE id = 8")
-        try await syncA.syncOnce()
-        // C, before it hears of the move: the team deleted (nothing referenced it here) and made again.
-        try sqlite3(c.path, "DELETE FROM teams WHERE code = 'nine'; INSERT INTO teams VALUES ('nine', 'again')")
-        // C applies the move under its pending delete and insert, and uploads them after it:
-        // on every other replica, the delete's SET NULL takes the team from the player.
-        try await syncC.syncOnce()
-        try await syncC.syncOnce()
-        try await syncA.syncOnce()
-
-        try await expectCleared("players", "team_code", id: 8, on: c, as: a, folder, url)
-        #expect(try c.store.readConnection { try $0.statement("SELECT code, name FROM teams").rows() } == [[.text("nine"), .text("again")]])
-        #expect(syncC.conflicts.value.isEmpty && syncA.conflicts.value.isEmpty, "nothing lost: \(syncC.conflicts.value) \(syncA.conflicts.value)")
+        // C, before it hears of the move: the team deleted (nothing referenced it here) and made
+        // again. C applies the move under them, and uploads them after it: on every other
+        // replica, the delete's SET NULL takes the team from the player.
+        try await replicas.inLogOrder(
+            first: "UPDATE players SET team_code = 'nine' WHERE id = 8",
+            thenOther: "DELETE FROM teams WHERE code = 'nine'; INSERT INTO teams VALUES ('nine', 'again')"
+        )
+        try await expectCleared("players", "team_code", id: 8, replicas)
+        #expect(try replicas.other.store.readConnection { try $0.statement("SELECT code, name FROM teams").rows() } == [[.text("nine"), .text("again")]])
     }
 
     @Test("C deletes a club and makes a new one with its code (a UNIQUE column, not the key, that members reference), both pending, before A's move of a member onto the code reaches it; the log puts the move first, so C's delete clears the member on every replica. On C nothing fails when the move comes (the code is there, in another row), and only confirming C's delete brings the NULL to C's row (without that write at the confirmation, checked, the member kept the code on C only)")
     func ownDeleteOfAParentReferencedByAUniqueColumn() async throws {
         let replicas = try await TwoReplicas("c", seeded: "INSERT INTO clubs VALUES (1, 'nine', NULL); INSERT INTO members VALUES (8, NULL)")
-        let (folder, url, a, c, syncA, syncC) = (replicas.folder, replicas.url, replicas.a, replicas.other, replicas.syncA, replicas.syncOther)
-        try sqlite3(a.path, "UPDATE members SET club_code = 'nine' WHERE id = 8")
-        try await syncA.syncOnce()
-        // C, before it hears of the move: the club deleted and a new row made with its code.
-        try sqlite3(c.path, "DELETE FROM clubs WHERE id = 1; INSERT INTO clubs VALUES (2, 'nine', 'again')")
-        try await syncC.syncOnce()
-        try await syncC.syncOnce()
-        try await syncA.syncOnce()
-
-        try await expectCleared("members", "club_code", id: 8, on: c, as: a, folder, url)
-        #expect(try c.store.readConnection { try $0.statement("SELECT id, code FROM clubs").rows() } == [[.integer(2), .text("nine")]])
-        #expect(syncC.conflicts.value.isEmpty && syncA.conflicts.value.isEmpty, "nothing lost: \(syncC.conflicts.value) \(syncA.conflicts.value)")
+        try await replicas.inLogOrder(
+            first: "UPDATE members SET club_code = 'nine' WHERE id = 8",
+            thenOther: "DELETE FROM clubs WHERE id = 1; INSERT INTO clubs VALUES (2, 'nine', 'again')"
+        )
+        try await expectCleared("members", "club_code", id: 8, replicas)
+        #expect(try replicas.other.store.readConnection { try $0.statement("SELECT id, code FROM clubs").rows() } == [[.integer(2), .text("nine")]])
     }
 
     @Test("C deletes a club (members reference its code, a UNIQUE column, not the key), pending, before A's move of a member onto the code reaches it; the log puts the move first, so the move stands and C's delete clears the member on every replica, and nothing is listed as lost on either")
     func ownPendingDeleteOfAParentReferencedByAUniqueColumn() async throws {
         let replicas = try await TwoReplicas("c", seeded: "INSERT INTO clubs VALUES (1, 'nine', NULL); INSERT INTO members VALUES (8, NULL)")
-        let (folder, url, a, c, syncA, syncC) = (replicas.folder, replicas.url, replicas.a, replicas.other, replicas.syncA, replicas.syncOther)
-        try sqlite3(a.path, "UPDATE members SET club_code = 'nine' WHERE id = 8")
-        try await syncA.syncOnce()
-        try sqlite3(c.path, "DELETE FROM clubs WHERE id = 1")
-        try await syncC.syncOnce()
-        try await syncC.syncOnce()
-        try await syncA.syncOnce()
-
-        try await expectCleared("members", "club_code", id: 8, on: c, as: a, folder, url)
-        #expect(syncC.conflicts.value.isEmpty && syncA.conflicts.value.isEmpty, "nothing lost: \(syncC.conflicts.value) \(syncA.conflicts.value)")
+        try await replicas.inLogOrder(first: "UPDATE members SET club_code = 'nine' WHERE id = 8", thenOther: "DELETE FROM clubs WHERE id = 1")
+        try await expectCleared("members", "club_code", id: 8, replicas)
     }
 
     /// A fresh schema, replica "a" and another of ``migrations``, `seeded` written on "a" with
@@ -200,14 +180,28 @@ struct OwnDeleteServerStateTests {
             try sqlite3(a.path, seeded)
             for client in [syncA, syncOther] { try await client.syncOnce() }
         }
+
+        /// `first` written on "a" and uploaded; then `pending` written on the other replica
+        /// before it hears of it, which applies `first` under it and uploads it after, and
+        /// "a" applies that. Nothing is listed as lost on either.
+        func inLogOrder(first: String, thenOther pending: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+            try sqlite3(a.path, first)
+            try await syncA.syncOnce()
+            try sqlite3(other.path, pending)
+            try await syncOther.syncOnce()
+            try await syncOther.syncOnce()
+            try await syncA.syncOnce()
+            #expect(syncOther.conflicts.value.isEmpty && syncA.conflicts.value.isEmpty, "nothing lost: \(syncOther.conflicts.value) \(syncA.conflicts.value)", sourceLocation: sourceLocation)
+        }
     }
 
-    /// `column` of the row `id` of `table` is `NULL` on `subject`, on `reference` and on a
-    /// replica built from the log, and `subject`'s server state of the table is `reference`'s,
-    /// with the column `NULL` in it.
-    private func expectCleared(_ table: String, _ column: String, id: Int64, on subject: Replica, as reference: Replica, _ folder: TemporaryDirectory, _ url: String) async throws {
-        let late = try Replica(folder, "late", migrations: Self.migrations)
-        try await late.client(url).syncOnce()
+    /// `column` of the row `id` of `table` is `NULL` on both replicas and on a replica built
+    /// from the log, and the other replica's server state of the table is "a"'s, with the
+    /// column `NULL` in it: what a row set aside later goes back to.
+    private func expectCleared(_ table: String, _ column: String, id: Int64, _ replicas: TwoReplicas) async throws {
+        let (subject, reference) = (replicas.other, replicas.a)
+        let late = try Replica(replicas.folder, "late", migrations: Self.migrations)
+        try await late.client(replicas.url).syncOnce()
         for replica in [reference, subject, late] {
             #expect(try replica.store.readConnection { try $0.statement("SELECT \(column) FROM \(table) WHERE id = \(id)").rows() } == [[.null]], "\(replica.path)")
         }
