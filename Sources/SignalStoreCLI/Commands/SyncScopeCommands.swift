@@ -17,9 +17,14 @@ struct SyncSetupCommand: ParsableCommand {
             that column. The others are shared by every role. PostgreSQL's row-level security \
             enforces it for every client, this one or psql with a role's password.
 
-            Idempotent: run it again after a migration adds a table with the column. On a server \
-            that already syncs, the log's entries get their scopes. Then give each role its \
-            scopes with `signalstore sync grant`.
+            The server then takes entries only of the database's synced tables and columns, and \
+            values up to --max-value-bytes; it refuses any other entry, and the replica that made \
+            it lists it under `signalstore sync conflicts`.
+
+            Idempotent: run it again after a migration adds a table or a column. On a server \
+            that already syncs, the log's entries get their scopes and the roles lose the write \
+            privileges of earlier versions. Then give each role its scopes with \
+            `signalstore sync grant`.
 
             Examples:
               signalstore sync setup --postgres postgres://admin@db.example.com/app --scope-column team_id --db app.sqlite
@@ -35,19 +40,28 @@ struct SyncSetupCommand: ParsableCommand {
     @Option(name: .customLong("table"), help: ArgumentHelp("The synced tables (repeatable; default: every table), as `sync --table` names them.", valueName: "table"), completion: Completions.tables)
     var tables: [String] = []
 
+    @Option(name: .customLong("max-value-bytes"), help: ArgumentHelp("The largest value the server takes, in bytes (default: 1048576 on a new server; unchanged when omitted).", valueName: "bytes"))
+    var maxValueBytes: Int64?
+
     @OptionGroup var options: GlobalOptions
 
     /// `sync`, which parses `--postgres` when it comes after the subcommand's name too.
     @ParentCommand var sync: SyncCommand
+
+    func validate() throws {
+        if let maxValueBytes, maxValueBytes <= 0 {
+            throw ValidationError("--max-value-bytes takes a positive number of bytes (1048576 for 1 MiB), not \(maxValueBytes)")
+        }
+    }
 
     func run() throws {
         let context = CommandContext.current
         let url = try SyncRun.url(postgres ?? sync.postgres, context)
         let store = try DatabaseOpener.open(options, access: .readOnly)
         defer { store.close() }
-        let (scopeColumn, tables) = (scopeColumn, tables.isEmpty ? nil : tables)
+        let (scopeColumn, tables, limit) = (scopeColumn, tables.isEmpty ? nil : tables, maxValueBytes)
         guard let scoped = try SyncRun.untilStopped(context, { () async throws(SyncError) in
-            try await SyncScopes.setUp(url, scopeColumn: scopeColumn, store: store, tables: tables)
+            try await SyncScopes.setUp(url, scopeColumn: scopeColumn, store: store, tables: tables, maxValueBytes: limit)
         }) else { return }
         let names = scoped.keys.sorted()
         if options.json {

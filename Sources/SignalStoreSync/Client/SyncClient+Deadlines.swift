@@ -54,6 +54,23 @@ extension SyncClient {
         }
     }
 
+    /// Runs `body` with a connection of its own to the server, on a thread of its own as a
+    /// round does (an app whose tasks keep the cooperative pool busy must not make the connect
+    /// look like a dead link), and closes it: for the administrator's calls and one-off reads.
+    static func withLog<Result: Sendable>(_ url: PostgresURL, _ body: @Sendable (ServerLog) async throws(SyncError) -> Result) async throws(SyncError) -> Result {
+        try await onOwnThread(url) { () async throws(SyncError) -> Result in
+            let log = try await connectWithDeadline(url).log
+            do throws(SyncError) {
+                let result = try await body(log)
+                await log.close()
+                return result
+            } catch {
+                await log.close()
+                throw error
+            }
+        }
+    }
+
     /// Connects to the server's log and reads what it holds from `origin`, or throws
     /// ``SyncError/unreachable`` after ``answerTimeout``: a connection cut during its startup
     /// (a server restarting) can leave the driver waiting for good.

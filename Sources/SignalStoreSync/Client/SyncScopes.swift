@@ -23,12 +23,21 @@ import SignalStore
 public enum SyncScopes {
     /// Prepares the server at `url` (connected as the sync tables' owner, or a superuser) for
     /// sync by `scopeColumn`: the synced tables of `store` that have the column sync by scope.
-    /// Idempotent; on a server that already syncs, the log's entries get their scopes, and
-    /// after a migration that adds a table with the column, run it again.
+    ///
+    /// The server then takes entries only of the synced tables and columns of `store`, and
+    /// values of at most `maxValueBytes` bytes (1 MiB on a new server; `nil` keeps the limit
+    /// set before); it refuses any other entry, and the replica that made it lists it as a
+    /// conflict. Idempotent: on a server that already syncs, the log's entries get their
+    /// scopes and the roles' write privileges of earlier versions go; after a migration that
+    /// adds a table or a column, run it again.
     /// - Returns: Each scoped table and its scope column.
-    /// - Throws: ``SyncError/invalidArgument`` when no synced table has the column.
+    /// - Throws: ``SyncError/invalidArgument`` when no synced table has the column, or the
+    ///   limit is not positive.
     @discardableResult
-    public static func setUp(_ url: PostgresURL, scopeColumn: String, store: Store, tables: [String]? = nil) async throws(SyncError) -> [String: String] {
+    public static func setUp(_ url: PostgresURL, scopeColumn: String, store: Store, tables: [String]? = nil, maxValueBytes: Int64? = nil) async throws(SyncError) -> [String: String] {
+        if let maxValueBytes, maxValueBytes <= 0 {
+            throw SyncError(.invalidArgument, "the size limit of a value must be a positive number of bytes (1048576 for 1 MiB), not \(maxValueBytes)")
+        }
         let synced: SyncedTables
         do {
             synced = try store.readConnection { connection in try SyncedTables(tables, connection) }
@@ -43,7 +52,12 @@ public enum SyncScopes {
             throw SyncError(.invalidArgument, "'\(scopeColumn)' is part of the primary key of '\(keyed)', and a row's scope must be able to change without its key; use a column outside the key")
         }
         let columns = Dictionary(uniqueKeysWithValues: scoped.map { ($0, scopeColumn) })
-        try await withAdmin(url) { log throws(SyncError) in try await ScopedServer.setUp(log, scopeColumns: columns) }
+        let facts = synced.names.compactMap { name in
+            synced.byName[name].map { ScopedServer.TableFacts(name: name, columns: $0.columns, keyLength: $0.primaryKey.count) }
+        }
+        try await SyncClient.withLog(url) { log throws(SyncError) in
+            try await ScopedServer.setUp(log, scopeColumns: columns, tables: facts, maxValueBytes: maxValueBytes)
+        }
         return columns
     }
 
@@ -52,41 +66,24 @@ public enum SyncScopes {
     /// running replicas fetch the new scopes' rows without a restart.
     public static func grant(_ url: PostgresURL, role: String, scopes: [String]) async throws(SyncError) {
         try check(scopes)
-        try await withAdmin(url) { log throws(SyncError) in try await ScopedServer.grant(log, role: role, scopes: scopes) }
+        try await SyncClient.withLog(url) { log throws(SyncError) in try await ScopedServer.grant(log, role: role, scopes: scopes) }
     }
 
     /// Takes `scopes` from `role`; its running replicas remove those scopes' rows without a
     /// restart.
     public static func revoke(_ url: PostgresURL, role: String, scopes: [String]) async throws(SyncError) {
         try check(scopes)
-        try await withAdmin(url) { log throws(SyncError) in try await ScopedServer.revoke(log, role: role, scopes: scopes) }
+        try await SyncClient.withLog(url) { log throws(SyncError) in try await ScopedServer.revoke(log, role: role, scopes: scopes) }
     }
 
     /// Every grant on the server, by role, then scope.
     public static func grants(_ url: PostgresURL) async throws(SyncError) -> [SyncGrant] {
-        try await withAdmin(url) { log throws(SyncError) in try await ScopedServer.grants(log).map { SyncGrant(role: $0.role, scope: $0.scope) } }
+        try await SyncClient.withLog(url) { log throws(SyncError) in try await ScopedServer.grants(log).map { SyncGrant(role: $0.role, scope: $0.scope) } }
     }
 
     private static func check(_ scopes: [String]) throws(SyncError) {
         guard !scopes.isEmpty, !scopes.contains("") else {
             throw SyncError(.invalidArgument, "name at least one scope, each a non-empty value of the scope column (7, team-red)")
-        }
-    }
-
-    /// Runs `body` with a connection to the server, on a thread of its own as a client's round
-    /// does: an app whose tasks keep the cooperative pool busy must not make the connect look
-    /// like a dead link.
-    private static func withAdmin<Result: Sendable>(_ url: PostgresURL, _ body: @Sendable (ServerLog) async throws(SyncError) -> Result) async throws(SyncError) -> Result {
-        try await SyncClient.onOwnThread(url) { () async throws(SyncError) -> Result in
-            let log = try await SyncClient.connectWithDeadline(url).log
-            do throws(SyncError) {
-                let result = try await body(log)
-                await log.close()
-                return result
-            } catch {
-                await log.close()
-                throw error
-            }
         }
     }
 }

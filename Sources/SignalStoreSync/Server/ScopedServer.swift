@@ -14,8 +14,9 @@ import PostgresNIO
 ///   or whose row's previous scope, the uploading role holds no grant for.
 /// - Row-level security lets a role read only the log entries of shared tables and of its
 ///   scopes (an entry that moved a row out of its scope included, so the row leaves), its
-///   own grants, and its own `origins` and `refusals` rows; it may only append to the log as
-///   itself. The tables' owner (the administrator) is not bound, and sees everything.
+///   own grants, and its own `origins` and `refusals` rows. It writes nothing itself: it
+///   appends through the server's functions (``ServerLogSQL``). The tables' owner (the
+///   administrator) is not bound, and sees everything.
 enum ScopedServer {
     /// The SQLSTATE of a refused entry (a class of its own, so no PostgreSQL error is taken
     /// for one).
@@ -24,11 +25,22 @@ enum ScopedServer {
     /// `schema.table`, for `to_regclass`.
     static func qualified(_ schema: String, _ table: String) -> String { "\(schema).\(table)" }
 
+    /// A synced table as the server knows it: the columns it takes entries of, and how many
+    /// values its rows' keys have.
+    struct TableFacts: Sendable {
+        var name: String
+        var columns: [String]
+        var keyLength: Int
+    }
+
     /// Installs scopes in `log`'s schema (the connection must be the tables' owner or a
-    /// superuser), for `scopeColumns` (table → its scope column). Idempotent: re-running it
-    /// updates the functions and policies, adds tables, and gives the entries already in the
-    /// log their scopes, as the trigger would have.
-    static func setUp(_ log: ServerLog, scopeColumns: [String: String]) async throws(SyncError) {
+    /// superuser), for `scopeColumns` (table → its scope column), and lists `tables` as the
+    /// ones the server takes entries of. Idempotent: re-running it updates the functions and
+    /// policies, adds tables and columns, takes the write privileges of earlier versions from
+    /// the roles, and gives the entries already in the log their scopes, as the trigger would
+    /// have. `maxValueBytes` sets the size limit of a value (when `nil`: unchanged, or
+    /// ``ServerLogSQL/defaultValueLimit`` on a server that had none).
+    static func setUp(_ log: ServerLog, scopeColumns: [String: String], tables: [TableFacts], maxValueBytes: Int64?) async throws(SyncError) {
         do {
             try await log.connection.withTransaction(logger: log.logger) { connection in
                 try await connection.query("SELECT pg_advisory_xact_lock(hashtext(\(log.schema)))", logger: log.logger)
@@ -42,6 +54,16 @@ enum ScopedServer {
                         ON CONFLICT (tbl) DO UPDATE SET col = excluded.col
                         """, logger: log.logger)
                 }
+                for table in tables {
+                    try await connection.query("""
+                        INSERT INTO \(unescaped: log.schema).synced_tables VALUES (\(table.name), \(table.columns)::text[], \(Int32(table.keyLength)))
+                        ON CONFLICT (tbl) DO UPDATE SET columns = ARRAY(SELECT DISTINCT unnest(synced_tables.columns || excluded.columns) ORDER BY 1),
+                            key_length = excluded.key_length
+                        """, logger: log.logger)
+                }
+                try await connection.query("""
+                    UPDATE \(unescaped: log.schema).limits SET max_value_bytes = coalesce(\(maxValueBytes)::bigint, max_value_bytes, \(ServerLogSQL.defaultValueLimit)) WHERE id = 1
+                    """, logger: log.logger)
                 try await connection.query("SELECT \(unescaped: log.schema).assign_scopes()", logger: log.logger)
                 try await connection.query("SELECT pg_notify(\(log.channel), '')", logger: log.logger)
             }

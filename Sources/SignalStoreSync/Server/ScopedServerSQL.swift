@@ -4,18 +4,32 @@
 /// (``PostgresURL/schema`` checks it), so it is spliced in as is.
 enum ScopedServerSQL {
     static func statements(schema s: String) -> [String] {
-        tables(s) + functions(s) + policies(s)
+        ServerLogSQL.statements(schema: s) + tables(s) + functions(s) + policies(s) + [upgradedPrivileges(schema: s)]
     }
 
-    /// The privileges a replica's role needs, as `format` templates whose `%I` is the role.
+    /// The privileges a replica's role needs, as `format` templates whose `%I` is the role:
+    /// reading, and the server's upload functions (``ServerLogSQL``). No role writes a sync
+    /// table itself.
     static func replicaPrivileges(schema s: String) -> [String] {
         [
             "GRANT USAGE ON SCHEMA \(s) TO %I",
-            "GRANT SELECT, INSERT ON \(s).log TO %I",
-            "GRANT SELECT, UPDATE ON \(s).counter TO %I",
-            "GRANT SELECT, INSERT, UPDATE ON \(s).origins, \(s).refusals TO %I",
-            "GRANT SELECT ON \(s).grants, \(s).scoped_tables TO %I",
-        ]
+            "GRANT SELECT ON \(s).log, \(s).counter, \(s).origins, \(s).refusals, \(s).grants, \(s).scoped_tables TO %I",
+        ] + ServerLogSQL.replicaPrivileges(schema: s)
+    }
+
+    /// Takes from every role with grants the write privileges that earlier versions gave
+    /// (`INSERT` on the log, `UPDATE` on the counter, writes to origins and refusals), and
+    /// gives it the upload functions instead: a deployment upgrades in place.
+    static func upgradedPrivileges(schema s: String) -> String {
+        let grants = replicaPrivileges(schema: s).map { "EXECUTE format('\($0.replacingOccurrences(of: "'", with: "''"))', r);" }
+        return """
+            DO $d$ DECLARE r name; BEGIN
+                FOR r IN SELECT DISTINCT g.role FROM \(s).grants g WHERE to_regrole(quote_ident(g.role)) IS NOT NULL LOOP
+                    EXECUTE format('REVOKE INSERT, UPDATE, DELETE, TRUNCATE ON \(s).log, \(s).counter, \(s).origins, \(s).refusals FROM %I', r);
+                    \(grants.joined(separator: "\n            "))
+                END LOOP;
+            END $d$
+            """
     }
 
     private static func tables(_ s: String) -> [String] {
@@ -29,11 +43,6 @@ enum ScopedServerSQL {
             """,
             // The stamps that decide a row's scope and existence (see `place`).
             "ALTER TABLE \(s).row_scopes ADD COLUMN IF NOT EXISTS scope_hlc bigint, ADD COLUMN IF NOT EXISTS insert_hlc bigint, ADD COLUMN IF NOT EXISTS delete_hlc bigint",
-            """
-            CREATE TABLE IF NOT EXISTS \(s).refusals (
-                origin text NOT NULL, origin_seq bigint NOT NULL, uploaded_by name NOT NULL DEFAULT current_user,
-                reason text NOT NULL, refused_at timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (origin, origin_seq))
-            """,
             "ALTER TABLE \(s).log ADD COLUMN IF NOT EXISTS carried text",
             "CREATE INDEX IF NOT EXISTS log_row ON \(s).log (tbl, row_key)",
             "CREATE INDEX IF NOT EXISTS log_scope ON \(s).log (scope, position)",
@@ -203,11 +212,13 @@ enum ScopedServerSQL {
     private static func policies(_ s: String) -> [String] {
         let tables = ["log", "counter", "origins", "grants", "scoped_tables", "row_scopes", "refusals"]
         let mine = "SELECT g.scope FROM \(s).grants g"
+        // Roles only read: the server's upload functions write, as the tables' owner, whom
+        // row-level security does not bind.
         return tables.map { "ALTER TABLE \(s).\($0) ENABLE ROW LEVEL SECURITY" } + policy(s, "log", "reads", "FOR SELECT USING (scope IS NULL OR uploaded_by = current_user OR scope IN (\(mine)) OR previous_scope IN (\(mine)))")
-            + policy(s, "log", "appends", "FOR INSERT WITH CHECK (uploaded_by = current_user)")
-            + policy(s, "counter", "everyone", "USING (true) WITH CHECK (true)")
-            + policy(s, "origins", "own", "USING (uploaded_by = current_user) WITH CHECK (uploaded_by = current_user)")
-            + policy(s, "refusals", "own", "USING (uploaded_by = current_user) WITH CHECK (uploaded_by = current_user)")
+            + ["DROP POLICY IF EXISTS appends ON \(s).log"]
+            + policy(s, "counter", "everyone", "FOR SELECT USING (true)")
+            + policy(s, "origins", "own", "FOR SELECT USING (uploaded_by = current_user)")
+            + policy(s, "refusals", "own", "FOR SELECT USING (uploaded_by = current_user)")
             + policy(s, "grants", "own", "FOR SELECT USING (role IN (SELECT rolname FROM pg_catalog.pg_roles WHERE pg_catalog.pg_has_role(current_user, oid, 'USAGE')))")
             + policy(s, "scoped_tables", "everyone", "FOR SELECT USING (true)")
     }

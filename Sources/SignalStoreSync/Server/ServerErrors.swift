@@ -52,6 +52,11 @@ enum ServerErrors {
             return SyncError(.refused, "\(place) has no database '\(url.database)'; create it (createdb \(url.database)) or name another in the URL")
         case "42501":
             return SyncError(.refused, "user '\(url.username)' may not use the sync tables on \(place): \(message); grant it CREATE and USAGE on schema '\(url.schema)', or connect as their owner; on a server set up for scopes, give it scopes with `signalstore sync grant`")
+        case ServerLogSQL.foreignOriginState:
+            // This file's origin is another role's: a copy of its file, or a file synced before as another role.
+            return SyncError(.duplicateOrigin, "\(place) refused the upload: \(message); sync this file as the role that made it, or give it its own origin with `signalstore sync --new-origin` (SyncClient.renewOrigin())")
+        case ServerLogSQL.malformedState:
+            return SyncError(.server, "\(place) refused the upload: \(message); this client or the server's sync functions differ from this SignalStore's")
         case "57P01", "57P02", "57P03", "53300", "08006", "08001", "08004":
             return SyncError(.unreachable, "\(place) is not accepting work now: \(message); sync retries")
         case "57014" where message.contains("statement timeout"):

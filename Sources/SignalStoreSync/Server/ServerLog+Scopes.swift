@@ -1,8 +1,8 @@
 #if SIGNALSTORE_SYNC
 import PostgresNIO
 
-/// What a replica of a deployment with scopes reads besides the log: its grants, the history
-/// of a scope it gained, and the entries the server refused.
+/// What a replica of a deployment with scopes reads besides the log: its grants and the
+/// history of a scope it gained.
 extension ServerLog {
     /// A scope this connection's role holds, and the `NOTIFY` channel that rings for it.
     struct HeldScope: Sendable, Hashable {
@@ -39,20 +39,6 @@ extension ServerLog {
             return (entries, through)
         } catch {
             throw ServerErrors.describe(error, url: url, while: "downloading from")
-        }
-    }
-
-    /// The entries of `origin` after outbox seq `seq` that the server refused.
-    func refusals(origin: String, after seq: Int64) async throws(SyncError) -> [Refusal] {
-        guard deployment.isScoped else { return [] }
-        do {
-            var refused: [Refusal] = []
-            for try await (seq, reason) in try await connection.query("""
-                SELECT origin_seq, reason FROM \(unescaped: schema).refusals WHERE origin = \(origin) AND origin_seq > \(seq) ORDER BY origin_seq
-                """, logger: logger).decode((Int64, String).self) { refused.append(Refusal(originSeq: seq, reason: reason)) }
-            return refused
-        } catch {
-            throw ServerErrors.describe(error, url: url, while: "reading refusals from")
         }
     }
 }

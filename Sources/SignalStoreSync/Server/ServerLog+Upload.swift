@@ -10,7 +10,7 @@ extension ServerLog {
         var stored: Int64
         /// How many entries went into the log.
         var count: Int
-        /// The entries the server refused (scopes only), in upload order.
+        /// The entries the server refused, in upload order.
         var refused: [Refusal]
     }
 
@@ -20,16 +20,28 @@ extension ServerLog {
         var reason: String
     }
 
-    /// Appends `entries` at positions from `next` in one statement. The entries go as one
-    /// JSON text (``uploadText(_:)``) that the server takes apart, not as eight bound arrays:
-    /// postgres-nio encodes an array element by element, which took 29 % of the sender's CPU
-    /// for a 50,000-row transaction in a debug build.
-    func insert(_ entries: [SyncEntry], origin: String, at next: Int64, _ connection: PostgresConnection) async throws {
-        try await connection.query("""
-            INSERT INTO \(unescaped: schema).log (position, origin, origin_seq, hlc, tbl, row_key, op, col, payload)
-            SELECT \(next) + u.n - 1, \(origin), (u.e->>0)::bigint, (u.e->>1)::bigint, u.e->>2, u.e->>3, u.e->>4, u.e->>5, u.e->>6
-            FROM jsonb_array_elements(\(Self.uploadText(entries))::jsonb) WITH ORDINALITY AS u(e, n)
-            """, logger: logger)
+    /// Appends `entries` through the server's `append` (``ServerLogSQL``), in one statement:
+    /// the entries go as one JSON text (``uploadText(_:)``) that the server takes apart, not
+    /// as eight bound arrays: postgres-nio encodes an array element by element, which took
+    /// 29 % of the sender's CPU for a 50,000-row transaction in a debug build.
+    func append(_ entries: [SyncEntry], origin: String, _ connection: PostgresConnection) async throws -> Upload {
+        for try await (stored, added, refused) in try await connection.query(
+            "SELECT stored, added, refused FROM \(unescaped: schema).append(\(origin), \(Self.uploadText(entries)))", logger: logger
+        ).decode((Int64, Int32, String?).self) {
+            return Upload(stored: stored, count: Int(added), refused: try refused.map(Self.refusals) ?? [])
+        }
+        throw SyncError(.server, "the server's append returned nothing; check that the sync tables' functions were not changed by hand")
+    }
+
+    /// The refusals `append` returns: a JSON array of `[seq, reason]`.
+    private static func refusals(_ json: String) throws -> [Refusal] {
+        guard case .array(let items)? = JSONValue(parsing: json) else {
+            throw SyncError(.server, "the server's append returned refusals this version cannot read")
+        }
+        return items.compactMap { item in
+            guard case .array(let pair) = item, pair.count == 2, case .integer(let seq) = pair[0], case .string(let reason) = pair[1] else { return nil }
+            return Refusal(originSeq: seq, reason: reason)
+        }
     }
 
     /// `entries` as one JSON array, each entry an array of its outbox seq, stamp, table, key,
@@ -52,39 +64,17 @@ extension ServerLog {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// Appends `entries` from position `next`, leaving out those the server refuses: the batch
-    /// in one statement, and only if the server refuses one, entry by entry, each in a
-    /// savepoint. Each refusal is recorded in the server's `refusals` table, where this
-    /// replica finds it again after a crash.
-    func insertRefusingSome(_ entries: [SyncEntry], origin: String, at next: Int64, _ connection: PostgresConnection) async throws -> [Refusal] {
-        try await connection.query("SAVEPOINT batch", logger: logger)
+    /// The entries of `origin` after outbox seq `seq` that the server refused.
+    func refusals(origin: String, after seq: Int64) async throws(SyncError) -> [Refusal] {
         do {
-            try await insert(entries, origin: origin, at: next, connection)
-            try await connection.query("RELEASE SAVEPOINT batch", logger: logger)
-            return []
-        } catch let error as PSQLError where error.serverInfo?[.sqlState] == ScopedServer.refusalState {
-            try await connection.query("ROLLBACK TO SAVEPOINT batch", logger: logger)
+            var refused: [Refusal] = []
+            for try await (seq, reason) in try await connection.query("""
+                SELECT origin_seq, reason FROM \(unescaped: schema).refusals WHERE origin = \(origin) AND origin_seq > \(seq) ORDER BY origin_seq
+                """, logger: logger).decode((Int64, String).self) { refused.append(Refusal(originSeq: seq, reason: reason)) }
+            return refused
+        } catch {
+            throw ServerErrors.describe(error, url: url, while: "reading refusals from")
         }
-        var refused: [Refusal] = []
-        var position = next
-        for entry in entries {
-            try await connection.query("SAVEPOINT entry", logger: logger)
-            do {
-                try await insert([entry], origin: origin, at: position, connection)
-                try await connection.query("RELEASE SAVEPOINT entry", logger: logger)
-                position += 1
-            } catch let error as PSQLError where error.serverInfo?[.sqlState] == ScopedServer.refusalState {
-                try await connection.query("ROLLBACK TO SAVEPOINT entry", logger: logger)
-                refused.append(Refusal(originSeq: entry.originSeq, reason: error.serverInfo?[.message] ?? "refused by the server"))
-            }
-        }
-        for refusal in refused {
-            try await connection.query("""
-                INSERT INTO \(unescaped: schema).refusals (origin, origin_seq, reason) VALUES (\(origin), \(refusal.originSeq), \(refusal.reason))
-                ON CONFLICT DO NOTHING
-                """, logger: logger)
-        }
-        return refused
     }
 }
 #endif

@@ -13,7 +13,11 @@ import PostgresNIO
 /// - `counter`: one row, the next position. An upload holds its row lock until it commits, so
 ///   positions are handed out in commit order and a reader's cursor can never pass a change
 ///   that is still to appear (PostgreSQL sequences are not commit order).
-/// - `origins`: per replica, the highest `origin_seq` stored: where a retried upload resumes.
+/// - `origins`: per replica, the highest `origin_seq` stored (where a retried upload resumes)
+///   and the role it belongs to.
+///
+/// A replica writes none of them itself: the server's `lock_log` and `append` functions do
+/// (``ServerLogSQL``), which assign positions, keep an origin to its role and check each entry.
 ///
 /// A deployment with scopes (`signalstore sync setup --scope-column`, ``ScopedServer``) adds
 /// the scope of each entry, grants and row-level security; see the SyncDesign article.
@@ -74,53 +78,78 @@ struct ServerLog: Sendable {
 
     var schema: String { url.schema }
 
-    /// Creates the sync tables where missing. A role of a deployment with scopes may create
-    /// nothing, and finds them made by `signalstore sync setup`.
+    /// Creates the sync tables and the upload path (``ServerLogSQL``) where missing. A role of
+    /// a deployment with scopes may create nothing, and finds them made by `signalstore sync
+    /// setup`; on such a deployment from an earlier version, only the owner can install the
+    /// upload path, and then takes the old write privileges from the roles too.
     private static func createTables(_ connection: PostgresConnection, schema: String, logger: Logger) async throws {
         guard try await !hasTables(connection, schema: schema, logger: logger) else { return }
-        try await connection.withTransaction(logger: logger) { connection in
-            // Two replicas starting at once must not race on CREATE … IF NOT EXISTS; the one that
-            // waited finds the tables made, and takes no lock on them (an ALTER would, and
-            // deadlocked with the first one's upload).
-            try await connection.query("SELECT pg_advisory_xact_lock(hashtext(\(schema)))", logger: logger)
-            guard try await !hasTables(connection, schema: schema, logger: logger) else { return }
-            try await connection.query("CREATE SCHEMA IF NOT EXISTS \(unescaped: schema)", logger: logger)
-            try await connection.query("""
-                CREATE TABLE IF NOT EXISTS \(unescaped: schema).log (
-                    position bigint PRIMARY KEY, origin text NOT NULL, origin_seq bigint NOT NULL,
-                    hlc bigint NOT NULL, tbl text NOT NULL, row_key text NOT NULL, op text NOT NULL,
-                    col text, payload text, committed_at timestamptz NOT NULL DEFAULT now(),
-                    scope text, previous_scope text, carried text, uploaded_by name NOT NULL DEFAULT current_user,
-                    UNIQUE (origin, origin_seq))
-                """, logger: logger)
-            try await connection.query(
-                "CREATE TABLE IF NOT EXISTS \(unescaped: schema).counter (id int PRIMARY KEY CHECK (id = 1), next bigint NOT NULL)",
-                logger: logger
-            )
-            try await connection.query("INSERT INTO \(unescaped: schema).counter VALUES (1, 1) ON CONFLICT DO NOTHING", logger: logger)
-            try await connection.query("""
-                CREATE TABLE IF NOT EXISTS \(unescaped: schema).origins (
-                    origin text PRIMARY KEY, uploaded_through bigint NOT NULL, uploaded_by name NOT NULL DEFAULT current_user)
-                """, logger: logger)
-            // Each entry's scope (NULL: a shared table's, or a deployment without scopes), the
-            // history a move carries, and who uploaded it: added to logs made before scopes.
-            try await connection.query("""
-                ALTER TABLE \(unescaped: schema).log ADD COLUMN IF NOT EXISTS scope text, ADD COLUMN IF NOT EXISTS previous_scope text,
-                    ADD COLUMN IF NOT EXISTS carried text, ADD COLUMN IF NOT EXISTS uploaded_by name NOT NULL DEFAULT current_user
-                """, logger: logger)
-            try await connection.query(
-                "ALTER TABLE \(unescaped: schema).origins ADD COLUMN IF NOT EXISTS uploaded_by name NOT NULL DEFAULT current_user", logger: logger
-            )
+        do {
+            try await connection.withTransaction(logger: logger) { connection in
+                // Two replicas starting at once must not race on CREATE … IF NOT EXISTS; the one that
+                // waited finds the tables made, and takes no lock on them (an ALTER would, and
+                // deadlocked with the first one's upload).
+                try await connection.query("SELECT pg_advisory_xact_lock(hashtext(\(schema)))", logger: logger)
+                guard try await !hasTables(connection, schema: schema, logger: logger) else { return }
+                for statement in tableStatements(schema) + ServerLogSQL.statements(schema: schema) {
+                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                }
+                if try await isScoped(connection, schema: schema, logger: logger) {
+                    try await connection.query(PostgresQuery(unsafeSQL: ScopedServerSQL.upgradedPrivileges(schema: schema)), logger: logger)
+                }
+            }
+        } catch let error as PostgresTransactionError where (error.closureError as? PSQLError)?.serverInfo?[.sqlState] == "42501" {
+            guard try await isScoped(connection, schema: schema, logger: logger) else { throw error }
+            throw SyncError(.refused, "the sync tables in schema '\(schema)' are from an earlier SignalStore, whose server trusted its clients; their owner upgrades them once with `signalstore sync setup --postgres ADMIN_URL --scope-column COLUMN --db DATABASE`")
         }
     }
 
-    /// Whether the sync tables are all there, with the columns this version writes.
+    /// The log, the counter and the origins, and the columns later versions added.
+    private static func tableStatements(_ schema: String) -> [String] {
+        [
+            "CREATE SCHEMA IF NOT EXISTS \(schema)",
+            """
+            CREATE TABLE IF NOT EXISTS \(schema).log (
+                position bigint PRIMARY KEY, origin text NOT NULL, origin_seq bigint NOT NULL,
+                hlc bigint NOT NULL, tbl text NOT NULL, row_key text NOT NULL, op text NOT NULL,
+                col text, payload text, committed_at timestamptz NOT NULL DEFAULT now(),
+                scope text, previous_scope text, carried text, uploaded_by name NOT NULL DEFAULT current_user,
+                UNIQUE (origin, origin_seq))
+            """,
+            "CREATE TABLE IF NOT EXISTS \(schema).counter (id int PRIMARY KEY CHECK (id = 1), next bigint NOT NULL)",
+            "INSERT INTO \(schema).counter VALUES (1, 1) ON CONFLICT DO NOTHING",
+            """
+            CREATE TABLE IF NOT EXISTS \(schema).origins (
+                origin text PRIMARY KEY, uploaded_through bigint NOT NULL, uploaded_by name NOT NULL DEFAULT current_user)
+            """,
+            // Each entry's scope (NULL: a shared table's, or a deployment without scopes), the
+            // history a move carries, and who uploaded it: added to logs made before scopes.
+            """
+            ALTER TABLE \(schema).log ADD COLUMN IF NOT EXISTS scope text, ADD COLUMN IF NOT EXISTS previous_scope text,
+                ADD COLUMN IF NOT EXISTS carried text, ADD COLUMN IF NOT EXISTS uploaded_by name NOT NULL DEFAULT current_user
+            """,
+            "ALTER TABLE \(schema).origins ADD COLUMN IF NOT EXISTS uploaded_by name NOT NULL DEFAULT current_user",
+        ]
+    }
+
+    /// Whether `signalstore sync setup --scope-column` prepared the schema.
+    private static func isScoped(_ connection: PostgresConnection, schema: String, logger: Logger) async throws -> Bool {
+        for try await present in try await connection.query(
+            "SELECT to_regclass(\(ScopedServer.qualified(schema, "scoped_tables"))) IS NOT NULL", logger: logger
+        ).decode(Bool.self) { return present }
+        return false
+    }
+
+    /// Whether the sync tables are all there, with the columns and the upload path this
+    /// version uses.
     private static func hasTables(_ connection: PostgresConnection, schema: String, logger: Logger) async throws -> Bool {
-        for try await count in try await connection.query("""
+        var query: PostgresQuery = """
             SELECT count(*) FROM information_schema.columns WHERE table_schema = \(schema)
                AND ((table_name = 'log' AND column_name IN ('uploaded_by', 'previous_scope', 'carried')) OR (table_name = 'origins' AND column_name = 'uploaded_by')
                     OR (table_name = 'counter' AND column_name = 'next'))
-            """, logger: logger).decode(Int64.self) { return count == 5 }
+            """
+        query.sql = "SELECT (\(query.sql)) = 5 AND \(ServerLogSQL.installedCheck(schema: schema))"
+        for try await present in try await connection.query(query, logger: logger).decode(Bool.self) { return present }
         return false
     }
 
@@ -145,9 +174,11 @@ struct ServerLog: Sendable {
     /// makes the conflict rule hold (see ``ConflictResolver``). Entries the server already has
     /// (a retry after a cut link or a crash) are skipped, never stored twice.
     ///
-    /// With scopes, the server refuses an entry outside the role's grants
-    /// (``ScopedServer/refusalState``): the batch then goes again entry by entry, the refused
-    /// ones are recorded in the server's `refusals` table and returned, and the rest are stored.
+    /// The server decides what enters the log (``ServerLogSQL``): the lock and the append are
+    /// its functions, which assign the positions, check that `origin` is this role's, and
+    /// check each entry. An entry it refuses (a scope the role holds no grant for, a table or
+    /// column it does not sync, a value over its size limit) is recorded in its `refusals`
+    /// table and returned; the rest are stored.
     ///
     /// The log's lock is waited for at most `lockWait` in all: another replica's upload holds
     /// the log then, and the transaction rolls back with nothing stored (`nil`). The caller
@@ -168,30 +199,10 @@ struct ServerLog: Sendable {
     func upload(origin: String, lockWait: Duration, catchUp: (_ stored: Int64) async throws -> [SyncEntry]) async throws(SyncError) -> Upload? {
         do {
             return try await transaction { connection in
-                let next = try await lockCounter(connection, waitingAtMost: lockWait)
-                var stored: Int64 = 0
-                for try await value in try await connection.query(
-                    "SELECT uploaded_through FROM \(unescaped: schema).origins WHERE origin = \(origin)", logger: logger
-                ).decode(Int64.self) { stored = value }
+                let stored = try await lockLog(connection, origin: origin, waitingAtMost: lockWait)
                 let fresh = try await catchUp(stored).filter { $0.originSeq > stored }
-                guard let last = fresh.last else { return Upload(stored: stored, count: 0, refused: []) }
-                var refused: [Refusal] = []
-                if deployment.isScoped {
-                    refused = try await insertRefusingSome(fresh, origin: origin, at: next, connection)
-                } else {
-                    try await insert(fresh, origin: origin, at: next, connection)
-                }
-                let count = fresh.count - refused.count
-                try await connection.query(
-                    "UPDATE \(unescaped: schema).counter SET next = \(next + Int64(count)) WHERE id = 1", logger: logger
-                )
-                try await connection.query("""
-                    INSERT INTO \(unescaped: schema).origins (origin, uploaded_through) VALUES (\(origin), \(last.originSeq))
-                    ON CONFLICT (origin) DO UPDATE SET uploaded_through = excluded.uploaded_through
-                    """, logger: logger)
-                // With scopes, the log's trigger rings each scope's doorbell.
-                if !deployment.isScoped { try await connection.query("SELECT pg_notify(\(channel), '')", logger: logger) }
-                return Upload(stored: last.originSeq, count: count, refused: refused)
+                guard !fresh.isEmpty else { return Upload(stored: stored, count: 0, refused: []) }
+                return try await append(fresh, origin: origin, connection)
             }
         } catch let error where Self.isLockTimeout(error) {
             return nil
@@ -200,21 +211,22 @@ struct ServerLog: Sendable {
         }
     }
 
-    /// Takes the log's lock (the counter's row) in `connection`'s transaction and returns the
-    /// next position, or throws ``LockNotGranted`` when `wait` passed first (the `upload`
-    /// above says how the wait is bounded). `lock_timeout` stays `wait` for the rest of the
+    /// Takes the log's lock (the counter's row, through the server's `lock_log`) in
+    /// `connection`'s transaction and returns the highest origin seq the server holds from
+    /// `origin`, or throws ``LockNotGranted`` when `wait` passed first (the `upload` above
+    /// says how the wait is bounded). `lock_timeout` stays `wait` for the rest of the
     /// transaction; `statement_timeout` goes back to the session's own.
-    private func lockCounter(_ connection: PostgresConnection, waitingAtMost wait: Duration) async throws -> Int64 {
+    private func lockLog(_ connection: PostgresConnection, origin: String, waitingAtMost wait: Duration) async throws -> Int64 {
         let setting = Self.setting(wait)
         do {
             try await connection.query("SELECT set_config('lock_timeout', \(setting), true), set_config('statement_timeout', \(setting), true)", logger: logger)
-            var next: Int64 = 0
+            var stored: Int64 = 0
             for try await (value, _) in try await connection.query("""
-                SELECT next, set_config('statement_timeout', (SELECT reset_val FROM pg_settings WHERE name = 'statement_timeout'), true)
-                FROM \(unescaped: schema).counter WHERE id = 1 FOR UPDATE
+                SELECT l.stored, set_config('statement_timeout', (SELECT reset_val FROM pg_settings WHERE name = 'statement_timeout'), true)
+                FROM \(unescaped: schema).lock_log(\(origin)) AS l
                 """, logger: logger
-            ).decode((Int64, String).self) { next = value }
-            return next
+            ).decode((Int64, String).self) { stored = value }
+            return stored
         } catch let error as PSQLError where error.serverInfo?[.sqlState] == Self.statementTimeout {
             throw LockNotGranted()
         }

@@ -1,0 +1,279 @@
+#if SIGNALSTORE_SYNC
+/// The SQL of the log's upload path, which every deployment installs: the server decides, the
+/// client proposes.
+///
+/// A replica never writes the log, the counter or its origin's row itself. It calls two
+/// `SECURITY DEFINER` functions, which run as the sync tables' owner:
+/// - `lock_log(origin)` takes the log's lock (the counter's row, held to the commit) and
+///   returns the next position and what the server holds from `origin`;
+/// - `append(origin, entries)` checks each entry, stores the good ones at the positions that
+///   follow, moves the counter, records the origin's progress and the refused entries, and
+///   returns what it did.
+///
+/// Both check that `origin` belongs to the connection's login role (`session_user`, which
+/// neither `SET ROLE` nor the client can change): the first upload of an origin registers it
+/// to its role, and an entry under another role's origin is refused. `uploaded_by` is set by
+/// the server, never taken from the client.
+///
+/// What `append` checks, and what it does when a check fails:
+/// - The shape of the upload and of each entry (an array of `[seq, hlc, table, key,
+///   operation, column, payload]`, a known operation, a column for an update and only for
+///   one, a key and a payload in the log's value encoding): a malformed upload is no
+///   client's of this library, and the whole call fails (SQLSTATE ``malformedState``), with
+///   nothing stored.
+/// - What a good client may still propose and a deployment not allow: a table or column the
+///   server does not sync (`synced_tables`, which `signalstore sync setup` fills), a value
+///   over the size limit (`limits`), a stamp more than a day ahead of the server's clock, a
+///   scope the role holds no grant for (``ScopedServer``). Such an entry is refused alone: it
+///   is recorded in `refusals` for its replica (which lists it as a conflict of its own) and
+///   the others are stored.
+///
+/// `schema` is a plain lowercase name (``PostgresURL/schema`` checks it), spliced in as is.
+enum ServerLogSQL {
+    /// The SQLSTATE of an upload that is not well formed, or under another role's origin.
+    static let malformedState = "SS003"
+    static let foreignOriginState = "SS002"
+
+    /// The size limit of one value that `signalstore sync setup` sets unless told: 1 MiB.
+    static let defaultValueLimit: Int64 = 1 << 20
+
+    /// The tables and functions, each statement idempotent.
+    static func statements(schema s: String) -> [String] {
+        tables(s) + checks(s) + upload(s) + [
+            "REVOKE ALL ON FUNCTION \(s).claim_origin(text), \(s).lock_log(text), \(s).append(text, text) FROM PUBLIC",
+        ]
+    }
+
+    /// The privileges on the upload path that a replica's role gets (`format` templates whose
+    /// `%I` is the role).
+    static func replicaPrivileges(schema s: String) -> [String] {
+        ["GRANT EXECUTE ON FUNCTION \(s).lock_log(text), \(s).append(text, text) TO %I"]
+    }
+
+    /// The functions whose presence says the upload path is installed.
+    static func installedCheck(schema s: String) -> String {
+        "to_regprocedure('\(s).append(text, text)') IS NOT NULL AND to_regclass('\(s).limits') IS NOT NULL"
+    }
+
+    private static func tables(_ s: String) -> [String] {
+        [
+            // The tables and columns the server takes entries of; empty: every table.
+            "CREATE TABLE IF NOT EXISTS \(s).synced_tables (tbl text PRIMARY KEY, columns text[] NOT NULL, key_length int NOT NULL CHECK (key_length > 0))",
+            "CREATE TABLE IF NOT EXISTS \(s).limits (id int PRIMARY KEY CHECK (id = 1), max_value_bytes bigint CHECK (max_value_bytes > 0))",
+            // No limit until `signalstore sync setup` sets one (1 MiB unless told).
+            "INSERT INTO \(s).limits VALUES (1, NULL) ON CONFLICT DO NOTHING",
+            """
+            CREATE TABLE IF NOT EXISTS \(s).refusals (
+                origin text NOT NULL, origin_seq bigint NOT NULL, uploaded_by name NOT NULL DEFAULT current_user,
+                reason text NOT NULL, refused_at timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (origin, origin_seq))
+            """,
+        ]
+    }
+
+    /// The function that raises for a malformed upload.
+    private static func checks(_ s: String) -> [String] {
+        [
+            // Raises the error of a malformed upload; typed as the caller needs. (Volatile: the
+            // planner must never fold a call with a constant argument.)
+            """
+            CREATE OR REPLACE FUNCTION \(s).malformed(problem text) RETURNS text LANGUAGE plpgsql VOLATILE AS $f$
+            BEGIN
+                RAISE EXCEPTION USING ERRCODE = '\(malformedState)', MESSAGE = 'the upload is not well formed: ' || problem;
+            END
+            $f$
+            """,
+        ]
+    }
+
+    /// A JSON path predicate on `@`: one value in the log's encoding (null, {"i":7},
+    /// {"r":"1.5"}, {"t":"…"}, {"b":"…"}). The client reads values strictly; the server's
+    /// check keeps out what no encoder writes. (JSON paths, not SQL functions per value: those
+    /// cost 350 µs an entry, which 50,000 entries in one upload could not afford.)
+    private static let valuePredicate = #"@.type() == "null" || exists(@.i ? (@.type() == "number")) || exists(@.t ? (@.type() == "string")) || exists(@.r ? (@.type() == "string")) || exists(@.b ? (@.type() == "string"))"#
+
+    /// An entry's fields, read once (`u`): its number `n`, origin seq, stamp (as text, to
+    /// compare without rounding), table, key and payload text and parsed, operation, column.
+    /// Its shape is checked here: an array of seven, the seq and stamp whole numbers. (The
+    /// other fields are read as text whatever their JSON type: the checks below read them so.)
+    /// `jsonb` refuses the escape of NUL, which a text value may hold: key and payload are
+    /// parsed for the checks with another control character in its place; the log stores
+    /// the text as sent.
+    private static func fields(_ s: String) -> String {
+        """
+        SELECT a.n, CASE WHEN jsonb_typeof(a.e) = 'array' AND jsonb_array_length(a.e) = 7
+                              AND (a.e ->> 0) ~ '^[0-9]{1,19}$' AND (a.e ->> 1) ~ '^[0-9]{1,19}$'
+                         THEN (a.e ->> 0)::bigint
+                         ELSE \(s).malformed('an entry is [seq, stamp, table, key, operation, column, payload], the seq and stamp whole numbers')::bigint END AS seq,
+               a.e ->> 1 AS hlc, a.e ->> 2 AS tbl, a.e ->> 3 AS key, replace(a.e ->> 3, '\\u0000', '\\u0001')::jsonb AS k, a.e ->> 4 AS op,
+               a.e ->> 5 AS col, a.e ->> 6 AS payload, replace(a.e ->> 6, '\\u0000', '\\u0001')::jsonb AS p
+        FROM jsonb_array_elements(offered) WITH ORDINALITY AS a(e, n) OFFSET 0
+        """
+    }
+
+    /// Why the server refuses an entry (``fields(_:)``'s `u`), or NULL: an SQL expression that
+    /// raises for a malformed one (`malformed`) and gives the reason for one the deployment
+    /// does not take. `known` says whether the server lists its synced tables, `t` is the
+    /// entry's table's row in that list (`t.columns`, `t.key_length`: NULL when not listed),
+    /// `max_bytes` the size limit of a value, `latest` the latest stamp taken. The checks of
+    /// one operation first, then those of every entry: each entry meets few conditions.
+    private static func problem(_ s: String) -> String {
+        let value = valuePredicate
+        return """
+            coalesce(CASE u.op
+                WHEN 'insert' THEN CASE
+                    WHEN u.col IS NOT NULL OR u.p IS NULL OR jsonb_typeof(u.p) <> 'object' OR jsonb_path_exists(u.p, '$.* ? (!(\(value)))')
+                        THEN \(s).malformed(format('an insert into %s carries no column and a row that is an object of values', u.tbl))
+                    WHEN known AND (u.p - t.columns) <> '{}'::jsonb
+                        THEN format('an insert into %s names a column that does not sync on this server (its owner adds it with `signalstore sync setup … --db`)', u.tbl)
+                    END
+                WHEN 'update' THEN CASE
+                    WHEN u.col IS NULL OR NOT coalesce(jsonb_path_exists(u.p, '$ ? (\(value))'), false)
+                        THEN \(s).malformed(format('an update of %s names its column and carries a value of the log', u.tbl))
+                    WHEN known AND u.col <> ALL(t.columns)
+                        THEN format('column %s.%s does not sync on this server (its owner adds it with `signalstore sync setup … --db`)', u.tbl, u.col)
+                    END
+                WHEN 'delete' THEN CASE
+                    WHEN u.col IS NOT NULL OR u.payload IS NOT NULL
+                        THEN \(s).malformed(format('a delete from %s carries no column and no payload', u.tbl))
+                    END
+                ELSE \(s).malformed(format('the operation %L is none of insert, update, delete', u.op))
+            END, CASE
+                WHEN u.tbl IS NULL OR jsonb_typeof(u.k) IS DISTINCT FROM 'array' OR jsonb_array_length(u.k) = 0 OR jsonb_path_exists(u.k, '$[*] ? (!(\(value)))')
+                    THEN \(s).malformed(format('the key of a change to %s is not a JSON array of values', u.tbl))
+                WHEN known AND t.columns IS NULL
+                    THEN format('table %s does not sync on this server (its owner adds it with `signalstore sync setup … --db`)', u.tbl)
+                WHEN known AND jsonb_array_length(u.k) <> t.key_length
+                    THEN format('the key of a change to %s has %s values, and the table''s primary key has %s', u.tbl, jsonb_array_length(u.k), t.key_length)
+                WHEN octet_length(u.payload) > max_bytes
+                    AND CASE WHEN u.op = 'update' THEN true
+                             ELSE EXISTS (SELECT 1 FROM jsonb_each(u.p) AS m(c, v) WHERE octet_length(m.v::text) > max_bytes) END
+                    THEN format('a value of %s is over the server''s limit of %s bytes a value (its owner raises it with `signalstore sync setup … --max-value-bytes N`)', u.tbl, max_bytes)
+                WHEN octet_length(u.key) > max_bytes
+                    THEN format('the key of a change to %s is over the server''s limit of %s bytes a value', u.tbl, max_bytes)
+                WHEN length(u.hlc) > 18 AND u.hlc::numeric > latest
+                    THEN format('the change to %s is stamped more than a day ahead of the server''s clock; set this machine''s clock right', u.tbl)
+            END)
+            """
+    }
+
+    /// Every entry of the upload (`offered`) with its fields and its problem (NULL for one the
+    /// server takes, and for one it already holds: `seq` at most `stored`).
+    private static func checked(_ s: String) -> String {
+        """
+        SELECT u.n, u.seq, u.hlc, u.tbl, u.key, u.op, u.col, u.payload, CASE WHEN u.seq > stored THEN \(problem(s)) END AS problem
+        FROM (\(fields(s))) AS u LEFT JOIN \(s).synced_tables t ON t.tbl = u.tbl
+        """
+    }
+
+    private static func upload(_ s: String) -> [String] {
+        [
+            // Registers `origin` to the login role on its first upload; refuses another role's.
+            // Returns the highest origin seq the server holds from it.
+            """
+            CREATE OR REPLACE FUNCTION \(s).claim_origin(origin text) RETURNS bigint
+            LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $f$
+            DECLARE
+                holder name;
+                through bigint;
+            BEGIN
+                IF origin IS NULL OR origin !~ '^[A-Za-z0-9._-]{1,64}$' THEN
+                    RAISE EXCEPTION USING ERRCODE = '\(malformedState)', MESSAGE = 'the upload is not well formed: an origin is 1 to 64 letters, digits, dots, dashes and underscores';
+                END IF;
+                INSERT INTO \(s).origins AS o (origin, uploaded_through, uploaded_by) VALUES (claim_origin.origin, 0, session_user)
+                    ON CONFLICT DO NOTHING;
+                SELECT o.uploaded_by, o.uploaded_through INTO holder, through FROM \(s).origins o WHERE o.origin = claim_origin.origin;
+                IF holder IS DISTINCT FROM session_user THEN
+                    RAISE EXCEPTION USING ERRCODE = '\(foreignOriginState)',
+                        MESSAGE = format('origin %s belongs to role %s, and role %s may not upload under it', origin, holder, session_user);
+                END IF;
+                RETURN through;
+            END
+            $f$
+            """,
+            """
+            CREATE OR REPLACE FUNCTION \(s).lock_log(origin text, OUT next bigint, OUT stored bigint)
+            LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $f$
+            BEGIN
+                stored := \(s).claim_origin(origin);
+                SELECT c.next INTO next FROM \(s).counter c WHERE c.id = 1 FOR UPDATE;
+            END
+            $f$
+            """,
+            // Stores the entries of `origin` after those the server holds, at the next
+            // positions, and returns the highest origin seq it now holds (or refused), how many
+            // it stored, and the refused ones as a JSON array of [seq, reason] (NULL: none).
+            """
+            CREATE OR REPLACE FUNCTION \(s).append(origin text, entries text, OUT stored bigint, OUT added integer, OUT refused text)
+            LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $f$
+            DECLARE
+                start bigint;
+                offered jsonb;
+                known boolean := EXISTS (SELECT 1 FROM \(s).synced_tables);
+                max_bytes bigint := (SELECT l.max_value_bytes FROM \(s).limits l WHERE l.id = 1);
+                latest numeric := ((extract(epoch FROM clock_timestamp()) * 1000)::bigint + 86400000)::numeric * 65536;
+                top bigint;
+                problems jsonb;
+                one record;
+            BEGIN
+                stored := \(s).claim_origin(origin);
+                SELECT c.next INTO start FROM \(s).counter c WHERE c.id = 1 FOR UPDATE;
+                BEGIN
+                    offered := entries::jsonb;
+                EXCEPTION WHEN others THEN
+                    PERFORM \(s).malformed('the entries are not JSON');
+                END;
+                IF jsonb_typeof(offered) IS DISTINCT FROM 'array' THEN
+                    PERFORM \(s).malformed('the entries are not a JSON array');
+                END IF;
+                -- One pass: each entry's problem, then the good ones stored at the next
+                -- positions. (No temporary table: a role could make its own in its
+                -- session's pg_temp first.)
+                BEGIN
+                    WITH c AS MATERIALIZED (\(checked(s))),
+                    kept AS (
+                        INSERT INTO \(s).log (position, origin, origin_seq, hlc, tbl, row_key, op, col, payload, uploaded_by)
+                        SELECT start + row_number() OVER (ORDER BY c.n) - 1, append.origin, c.seq, c.hlc::bigint, c.tbl, c.key, c.op, c.col, c.payload, session_user
+                        FROM c WHERE c.seq > stored AND c.problem IS NULL ORDER BY c.n
+                        RETURNING 1)
+                    SELECT max(c.seq), jsonb_agg(jsonb_build_array(c.seq, c.problem) ORDER BY c.n) FILTER (WHERE c.seq > stored AND c.problem IS NOT NULL),
+                           (SELECT count(*) FROM kept)
+                        INTO top, problems, added FROM c;
+                EXCEPTION WHEN SQLSTATE 'SS001' THEN
+                    -- A scope refused one of them (the log's trigger): entry by entry.
+                    SELECT max(c.seq), jsonb_agg(jsonb_build_array(c.seq, c.problem) ORDER BY c.n) FILTER (WHERE c.seq > stored AND c.problem IS NOT NULL)
+                        INTO top, problems FROM (\(checked(s))) AS c;
+                    added := 0;
+                    FOR one IN SELECT * FROM (\(checked(s))) AS c WHERE c.seq > stored AND c.problem IS NULL ORDER BY c.n LOOP
+                        BEGIN
+                            INSERT INTO \(s).log (position, origin, origin_seq, hlc, tbl, row_key, op, col, payload, uploaded_by)
+                            VALUES (start + added, append.origin, one.seq, one.hlc::bigint, one.tbl, one.key, one.op, one.col, one.payload, session_user);
+                            added := added + 1;
+                        EXCEPTION WHEN SQLSTATE 'SS001' THEN
+                            problems := coalesce(problems, '[]'::jsonb) || jsonb_build_array(jsonb_build_array(one.seq, SQLERRM));
+                        END;
+                    END LOOP;
+                END;
+                IF top IS NULL OR top <= stored THEN
+                    added := 0;
+                    RETURN;
+                END IF;
+                UPDATE \(s).counter SET next = start + added WHERE id = 1;
+                UPDATE \(s).origins o SET uploaded_through = top WHERE o.origin = append.origin;
+                IF problems IS NOT NULL THEN
+                    INSERT INTO \(s).refusals (origin, origin_seq, uploaded_by, reason)
+                    SELECT append.origin, (p ->> 0)::bigint, session_user, p ->> 1 FROM jsonb_array_elements(problems) AS r(p)
+                    ON CONFLICT DO NOTHING;
+                    refused := problems::text;
+                END IF;
+                -- With scopes, the log's trigger rings each scope's doorbell.
+                IF to_regclass('\(s).scoped_tables') IS NULL THEN
+                    PERFORM pg_notify('\(s)_log', '');
+                END IF;
+                stored := top;
+            END
+            $f$
+            """,
+        ]
+    }
+}
+#endif
