@@ -146,9 +146,12 @@ private final class SyncReport: Sendable {
                 ("type", .string(final ? "done" : "progress")), ("uploaded", .integer(Int64(progress.uploaded))),
                 ("downloaded", .integer(Int64(progress.downloaded))), ("applied", .integer(Int64(progress.applied))),
                 ("pending", .integer(progress.pendingUpload)), ("behind", .integer(progress.behind)),
+                ("conflicts", .integer(Int64(progress.conflicts))),
             ]).rendered)
         } else {
-            console.print("\(final ? "done" : "synced"): uploaded \(progress.uploaded), downloaded \(progress.downloaded) (applied \(progress.applied)), waiting to upload \(progress.pendingUpload), behind \(progress.behind)")
+            // Changes that did not take effect (lost, refused, unreadable), once there are any.
+            let conflicts = progress.conflicts == 0 ? "" : "; \(progress.conflicts) new conflict\(progress.conflicts == 1 ? "" : "s"): signalstore sync conflicts"
+            console.print("\(final ? "done" : "synced"): uploaded \(progress.uploaded), downloaded \(progress.downloaded) (applied \(progress.applied)), waiting to upload \(progress.pendingUpload), behind \(progress.behind)\(conflicts)")
         }
     }
 

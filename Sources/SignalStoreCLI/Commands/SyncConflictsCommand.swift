@@ -10,7 +10,7 @@ import SignalStoreSync
 struct SyncConflictsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "conflicts",
-        abstract: "List the changes that lost to a UNIQUE, FOREIGN KEY, CHECK or NOT NULL rule between replicas; re-apply or discard one.",
+        abstract: "List the changes that lost to a rule between replicas, that the server refused, or that this replica could not read; re-apply or discard one.",
         discussion: """
             When replicas' changes break a constraint together (two customers with one email, an \
             order for a customer another replica deleted), the change the server's log puts \
@@ -96,7 +96,7 @@ struct SyncConflictsCommand: ParsableCommand {
         for conflict in conflicts {
             let change = conflict.operation == .update ? "update \(conflict.column ?? "")" : conflict.operation.rawValue
             let row = "\(conflict.table) " + conflict.key.map(ValueFormat.human).joined(separator: ", ")
-            table.append([String(conflict.id), change, row, conflict.isLocal ? "this replica" : conflict.origin, conflict.rule, conflict.collidedWith])
+            table.append([String(conflict.id), change, row, conflict.isLocal ? "this replica" : conflict.origin + (conflict.uploadedBy.map { " (\($0))" } ?? ""), conflict.rule, conflict.collidedWith])
         }
         table.lines.forEach { context.console.print($0) }
         context.console.print("fix and re-apply one with --reapply ID [--set COLUMN=VALUE …], or --discard ID")
@@ -104,11 +104,13 @@ struct SyncConflictsCommand: ParsableCommand {
 
     static func json(_ conflict: SyncConflict) -> JSONValue {
         .object([
-            ("type", .string("conflict")), ("id", .integer(conflict.id)), ("table", .string(conflict.table)),
+            ("type", .string("conflict")), ("id", .integer(conflict.id)), ("kind", .string(conflict.kind.rawValue)),
+            ("position", conflict.position.map(JSONValue.integer) ?? .null), ("table", .string(conflict.table)),
             ("key", .array(conflict.key.map(JSONValue.init))), ("operation", .string(conflict.operation.rawValue)),
             ("column", conflict.column.map(JSONValue.string) ?? .null),
             ("row", conflict.row.map { row in JSONValue(row: row.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }) } ?? .null),
-            ("origin", .string(conflict.origin)), ("local", .bool(conflict.isLocal)), ("rule", .string(conflict.rule)),
+            ("origin", .string(conflict.origin)), ("uploadedBy", conflict.uploadedBy.map(JSONValue.string) ?? .null),
+            ("local", .bool(conflict.isLocal)), ("rule", .string(conflict.rule)),
             ("collidedWith", .string(conflict.collidedWith)), ("detectedAt", .number(conflict.detectedAt.timeIntervalSince1970)),
         ])
     }

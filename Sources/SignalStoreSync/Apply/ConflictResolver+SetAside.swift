@@ -39,7 +39,7 @@ extension ConflictResolver {
 
     /// This replica's pending `entry` broke `rule` when the outbox was replayed after the
     /// server's log (or the server refused it): it loses, out of the outbox and kept in the log.
-    func lose(_ entry: SyncEntry, rule: String,
+    func lose(_ entry: SyncEntry, rule: String, kind: SyncConflict.Kind = .constraint,
               collidedWith: String = "the rows as the server's log and this replica's earlier pending changes leave them") throws {
         let key = SyncValueCoding.decodeKey(entry.key) ?? []
         var row: [String: SQLiteValue]?
@@ -54,7 +54,7 @@ extension ConflictResolver {
         }
         try ConflictLog.add(ConflictLog.Record(
             origin: origin, isLocal: true, table: entry.table, key: entry.key, operation: entry.operation, column: entry.column,
-            row: row, rule: rule, collidedWith: collidedWith
+            row: row, rule: rule, collidedWith: collidedWith, kind: kind
         ), connection)
         recorded += 1
         try Outbox.remove(seq: entry.originSeq, connection)
@@ -209,7 +209,8 @@ extension ConflictResolver {
             origin: remote.origin, isLocal: false, table: entry.table, key: entry.key, operation: entry.operation, column: entry.column,
             row: row, rule: rule,
             collidedWith: "the rows as the server's log left them before position \(remote.position)"
-                + (stuck.map { "; this replica's pending changes could not be set aside for it (\($0))" } ?? "")
+                + (stuck.map { "; this replica's pending changes could not be set aside for it (\($0))" } ?? ""),
+            uploadedBy: remote.uploadedBy
         ), connection)
         recorded += 1
     }

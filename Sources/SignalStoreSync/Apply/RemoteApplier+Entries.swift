@@ -24,7 +24,7 @@ extension RemoteApplier {
     }
 
     private func joins(_ next: RemoteEntry, _ change: RowChange) -> Bool {
-        guard let last = change.last, next.entry.operation == .update, last.entry.operation == .update,
+        guard let last = change.last, next.entry.operation == .update, last.entry.operation == .update, next.unreadable == nil,
               next.entry.originSeq == last.entry.originSeq + 1, next.origin == last.origin,
               next.entry.table == last.entry.table, next.entry.key == last.entry.key,
               let column = next.entry.column, let table = tables.byName[next.entry.table] else { return false }
@@ -42,13 +42,15 @@ extension RemoteApplier {
     }
 
     /// The table an entry changes and its row's key.
-    /// - Throws: ``SyncError/schemaMismatch`` for a table or key this database does not have.
+    /// - Throws: ``SyncError/schemaMismatch`` for a table or key this database does not have;
+    ///   ``UnreadableEntry`` for a key that is not one.
     func tableAndKey(of remote: RemoteEntry) throws -> (CapturedTable, [SQLiteValue]) {
         let entry = remote.entry
         guard let table = tables.byName[entry.table] else {
             throw SyncError(.schemaMismatch, "the server's log has changes to table '\(entry.table)', which this database does not sync; migrate it to the same schema as the other replicas, or sync with the same --table list everywhere", table: entry.table)
         }
-        guard let key = SyncValueCoding.decodeKey(entry.key), key.count == table.primaryKey.count else {
+        guard let key = SyncValueCoding.decodeKey(entry.key) else { throw UnreadableEntry(remote: remote, reason: "its key is not a JSON array of values") }
+        guard key.count == table.primaryKey.count else {
             throw SyncError(.schemaMismatch, "a change to '\(entry.table)' from replica \(remote.origin) names its row by a key that does not fit this table's primary key (\(table.primaryKey.joined(separator: ", "))); the replicas' schemas differ: migrate them to the same version", table: entry.table)
         }
         return (table, key)

@@ -159,6 +159,7 @@ final class RemoteApplier {
     /// This replica's own pending entries are written `fromServer: false` when the outbox is
     /// replayed.
     func write(_ change: RowChange, fromServer: Bool = true) throws -> Bool {
+        if let remote = change.first(where: { $0.unreadable != nil }) { throw UnreadableEntry(remote: remote, reason: remote.unreadable ?? "") }
         guard change.count > 1 else { return try write(change.firstEntry, fromServer: fromServer) }
         let (table, rowID) = try target(of: change.firstEntry)
         var columns: [String] = [], values: [SQLiteValue] = []
@@ -174,6 +175,7 @@ final class RemoteApplier {
 
     /// Writes one entry by the registers; returns whether it changed a row.
     private func write(_ remote: RemoteEntry, fromServer: Bool) throws -> Bool {
+        if let reason = remote.unreadable { throw UnreadableEntry(remote: remote, reason: reason) }
         let entry = remote.entry
         if insertsUnregisteredRow(remote) { return try applyFirstInsert(remote, table(of: remote)) }
         let (table, rowID) = try target(of: remote)
@@ -202,7 +204,7 @@ final class RemoteApplier {
     private func insertedRow(_ remote: RemoteEntry, _ table: CapturedTable) throws -> (payload: String, columns: [String], values: [SQLiteValue]) {
         let entry = remote.entry
         guard let payload = entry.payload, let inserted = SyncValueCoding.decodeRowInOrder(payload) else {
-            throw SyncError(.server, "the server's log holds an insert into '\(entry.table)' without a readable row (position \(remote.position)); the log was changed by hand", table: entry.table)
+            throw UnreadableEntry(remote: remote, reason: "it is an insert without a readable row")
         }
         let columns = inserted.map(\.column)
         if lastCheckedInsert?.table != entry.table || lastCheckedInsert?.columns != columns {
@@ -302,7 +304,7 @@ final class RemoteApplier {
     private func winningUpdate(_ remote: RemoteEntry, _ table: CapturedTable, _ rowID: Int64?, fromServer: Bool) throws -> (String, SQLiteValue)? {
         let entry = remote.entry
         guard let column = entry.column, let payload = entry.payload, let value = SyncValueCoding.decode(payload) else {
-            throw SyncError(.server, "the server's log holds an update of '\(entry.table)' without a readable column and value (position \(remote.position)); the log was changed by hand", table: entry.table)
+            throw UnreadableEntry(remote: remote, reason: "it is an update without a readable column and value")
         }
         try table.checkColumns([column], writtenBy: remote)
         guard try StampTable.raise(.column(column), entry.table, entry.key, to: remote.stamp, value: payload, fromServer: fromServer, connection) else { return nil }

@@ -74,6 +74,9 @@ extension SyncClient {
     }
 
     private static func write(_ conflict: SyncConflict, changing: [String: SQLiteValue], _ connection: Connection) throws {
+        guard conflict.kind != .unreadable else {
+            throw SyncError(.invalidArgument, "conflict #\(conflict.id) is an entry of the server's log that this replica cannot read, so there is nothing to re-apply; discard it")
+        }
         guard let schema = try TableSchema.read(conflict.table, connection) else {
             throw SyncError(.invalidArgument, "conflict #\(conflict.id) is about table '\(conflict.table)', which this database no longer has; discard it")
         }

@@ -193,28 +193,47 @@ extension SyncClient {
     func apply(_ entries: [RemoteEntry], through: Int64, _ tables: SyncedTables, history: Bool = false) throws(SyncError) -> BatchOutcome {
         let othersChanges = { (position: ReplicaState.Position) in history || entries.contains { $0.origin != position.origin } }
         return try echoing(tables, stampingFirst: othersChanges) { connection, position, stampedLocal -> BatchOutcome in
-            var outcome = BatchOutcome(stampedLocal: stampedLocal)
-            let applier = RemoteApplier(tables: tables, connection: connection, origin: position.origin, clock: position.clock)
-            let origin = history ? "" : position.origin
-            let waiting = try Outbox.lastSeq(connection)
-            // Only with changes pending can a replay follow: only then does it need the rows.
-            applier.footprint = BatchFootprint(tracksRows: waiting != nil)
-            // With nothing pending here, or nothing a rule ties to the batch's rows, no change
-            // of this replica's can be in an entry's way: the batch goes in one savepoint, and
-            // only a constraint that an entry breaks (rare) makes it go again entry by entry,
-            // each in a savepoint of its own.
-            let walk = try nothingPendingAtFirstOthers(entries, origin: origin, waiting: waiting) || pendingApart(from: entries, origin: origin, tables, connection)
-                ? try applier.inOneSavepoint { try applyInOrder(entries, origin: origin, tables.scopes, connection, applier, journalingByHand: true, applier.applyDirectly) }
-                : nil
-            let walked = try walk ?? applyInOrder(entries, origin: origin, tables.scopes, connection, applier, applier.apply)
-            outcome.downloaded = walked.downloaded
-            outcome.applied = walked.applied
-            if outcome.downloaded > 0 { try applier.settlePending() }
-            position.clock = max(position.clock, walked.clock, applier.clock)
-            outcome.conflicts = applier.conflicts
-            position.serverCursor = max(position.serverCursor, through)
-            return outcome
+            var unreadable = UnreadableEntries(entries)
+            while true {
+                do {
+                    var walked = position
+                    var outcome = try connection.transaction { try walk(unreadable.readable, history: history, tables, connection, &walked) }
+                    outcome.conflicts += try unreadable.setAside(connection)
+                    outcome.stampedLocal = stampedLocal
+                    walked.serverCursor = max(walked.serverCursor, through)
+                    position = walked
+                    return outcome
+                } catch let error as UnreadableEntry {
+                    // Its savepoint rolled back whatever the walk wrote: again without it.
+                    try unreadable.leaveOut(error)
+                }
+            }
         }
+    }
+
+    /// Applies a batch's readable entries (``apply(_:through:_:history:)``) with a fresh
+    /// applier, and notes the clock they carry in `position`.
+    private func walk(_ entries: [RemoteEntry], history: Bool, _ tables: SyncedTables, _ connection: Connection, _ position: inout ReplicaState.Position) throws -> BatchOutcome {
+        var outcome = BatchOutcome()
+        let applier = RemoteApplier(tables: tables, connection: connection, origin: position.origin, clock: position.clock)
+        let origin = history ? "" : position.origin
+        let waiting = try Outbox.lastSeq(connection)
+        // Only with changes pending can a replay follow: only then does it need the rows.
+        applier.footprint = BatchFootprint(tracksRows: waiting != nil)
+        // With nothing pending here, or nothing a rule ties to the batch's rows, no change
+        // of this replica's can be in an entry's way: the batch goes in one savepoint, and
+        // only a constraint that an entry breaks (rare) makes it go again entry by entry,
+        // each in a savepoint of its own.
+        let walk = try nothingPendingAtFirstOthers(entries, origin: origin, waiting: waiting) || pendingApart(from: entries, origin: origin, tables, connection)
+            ? try applier.inOneSavepoint { try applyInOrder(entries, origin: origin, tables.scopes, connection, applier, journalingByHand: true, applier.applyDirectly) }
+            : nil
+        let walked = try walk ?? applyInOrder(entries, origin: origin, tables.scopes, connection, applier, applier.apply)
+        outcome.downloaded = walked.downloaded
+        outcome.applied = walked.applied
+        if outcome.downloaded > 0 { try applier.settlePending() }
+        position.clock = max(position.clock, walked.clock, applier.clock)
+        outcome.conflicts = applier.conflicts
+        return outcome
     }
 
     /// Whether nothing is pending here once the walk through `entries` meets the first entry of

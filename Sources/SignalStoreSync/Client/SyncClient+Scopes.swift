@@ -116,7 +116,7 @@ extension SyncClient {
             for refusal in refused {
                 guard let entry = try Outbox.entry(seq: refusal.originSeq, connection), let table = tables.byName[entry.table],
                       let key = SyncValueCoding.decodeKey(entry.key) else { continue }
-                try resolver.lose(entry, rule: "refused by the server: \(refusal.reason)", collidedWith: "the server's row-level security")
+                try resolver.lose(entry, rule: "refused by the server: \(refusal.reason)", kind: .refused, collidedWith: "the server's checks")
                 undone.append(ConflictResolver.PendingRow(table: table, key: key, registers: [Register(entry.operation, column: entry.column)]))
             }
             try resolver.confirmUploaded(through: stored)

@@ -274,7 +274,7 @@ public final class SyncClient: Sendable {
         listenedChannels.withLock { $0 = [log.deployment.seesEverything && log.deployment.isScoped ? log.everyEntryChannel : log.channel] }
         do {
             try noteUploaded(through: stored)
-            // Refusals a crash kept this replica from giving up (none without scopes).
+            // Refusals a crash kept this replica from giving up.
             let firstPending = try reading { connection in try Outbox.pending(after: 0, limit: 1, connection).first?.originSeq }
             if let firstPending { try giveUp(try await log.refusals(origin: position.origin, after: firstPending - 1), stored: stored, tables) }
         } catch {

@@ -45,7 +45,8 @@ public struct SyncProgress: Sendable, Equatable {
     public var downloaded: Int = 0
     /// Of those, the ones that changed a local row (the others lost to a later write).
     public var applied: Int = 0
-    /// Changes that lost to a constraint, this replica's and others' (see ``SyncClient/conflicts``).
+    /// Changes that did not take effect, this replica's and others' (see ``SyncClient/conflicts``):
+    /// lost to a constraint, refused by the server, or entries of the log this replica cannot read.
     public var conflicts: Int = 0
     /// Local changes not on the server yet.
     public var pendingUpload: Int64 = 0

@@ -2,9 +2,10 @@
 import Foundation
 import SignalStore
 
-/// Where a replica keeps the changes that lost to a constraint (``SyncConflict``), in its own
+/// Where a replica keeps the changes that did not take effect (``SyncConflict``), in its own
 /// database file, in a table the journal does not capture. Written in the transaction that
-/// applies the change that won, so a conflict and the rows it explains move together.
+/// applies the change that won (or sets an unreadable entry aside), so a conflict and the rows
+/// it explains move together.
 enum ConflictLog {
     static let table = "_signalstore_sync_conflicts"
 
@@ -19,38 +20,55 @@ enum ConflictLog {
         var row: [String: SQLiteValue]?
         var rule: String
         var collidedWith: String
+        var kind: SyncConflict.Kind = .constraint
+        /// The server log's position of an unreadable entry.
+        var position: Int64? = nil
+        /// The role that uploaded another replica's entry, as the server recorded it.
+        var uploadedBy: String? = nil
     }
+
+    private static let columns = "id, detected_at, origin, is_local, tbl, row_key, op, col, row, rule, collided_with, kind, position, uploaded_by"
 
     static func create(_ connection: Connection) throws {
         try connection.execute("""
             CREATE TABLE IF NOT EXISTS \(table) (
                 id INTEGER PRIMARY KEY AUTOINCREMENT, detected_at REAL NOT NULL, origin TEXT NOT NULL,
                 is_local INTEGER NOT NULL, tbl TEXT NOT NULL, row_key TEXT NOT NULL, op TEXT NOT NULL,
-                col TEXT, row TEXT, rule TEXT NOT NULL, collided_with TEXT NOT NULL)
+                col TEXT, row TEXT, rule TEXT NOT NULL, collided_with TEXT NOT NULL,
+                kind TEXT NOT NULL DEFAULT 'constraint', position INTEGER, uploaded_by TEXT)
             """)
+        // A file from before kinds: its refusals were listed as constraints, by their rule.
+        let present = try connection.statement("SELECT name FROM pragma_table_info('\(table)')").rows().compactMap { $0[0].textValue }
+        if !present.contains("kind") {
+            try connection.execute("ALTER TABLE \(table) ADD COLUMN kind TEXT NOT NULL DEFAULT 'constraint'")
+            try connection.execute("UPDATE \(table) SET kind = 'refused' WHERE rule LIKE 'refused by the server%'")
+        }
+        if !present.contains("position") { try connection.execute("ALTER TABLE \(table) ADD COLUMN position INTEGER") }
+        if !present.contains("uploaded_by") { try connection.execute("ALTER TABLE \(table) ADD COLUMN uploaded_by TEXT") }
     }
 
     static func add(_ record: Record, _ connection: Connection) throws {
         try connection.statement("""
-            INSERT INTO \(table) (detected_at, origin, is_local, tbl, row_key, op, col, row, rule, collided_with)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO \(table) (detected_at, origin, is_local, tbl, row_key, op, col, row, rule, collided_with, kind, position, uploaded_by)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """).run([
                 .real(Date().timeIntervalSince1970), .text(record.origin), .integer(record.isLocal ? 1 : 0), .text(record.table),
                 .text(record.key), .text(record.operation.rawValue), record.column.map(SQLiteValue.text) ?? .null,
                 record.row.map { .text(SyncValueCoding.encodeRow($0)) } ?? .null, .text(record.rule), .text(record.collidedWith),
+                .text(record.kind.rawValue), record.position.map(SQLiteValue.integer) ?? .null, record.uploadedBy.map(SQLiteValue.text) ?? .null,
             ])
     }
 
     /// Every conflict kept, oldest first; none in a file that never synced.
     static func all(_ connection: Connection) throws -> [SyncConflict] {
         guard try connection.tableExists(table) else { return [] }
-        return try connection.statement("SELECT id, detected_at, origin, is_local, tbl, row_key, op, col, row, rule, collided_with FROM \(table) ORDER BY id")
+        return try connection.statement("SELECT \(columns) FROM \(table) ORDER BY id")
             .rows().compactMap(conflict)
     }
 
     static func find(_ id: Int64, _ connection: Connection) throws -> SyncConflict? {
         guard try connection.tableExists(table) else { return nil }
-        return try connection.statement("SELECT id, detected_at, origin, is_local, tbl, row_key, op, col, row, rule, collided_with FROM \(table) WHERE id = ?")
+        return try connection.statement("SELECT \(columns) FROM \(table) WHERE id = ?")
             .rows([.integer(id)]).first.flatMap(conflict)
     }
 
@@ -64,9 +82,10 @@ enum ConflictLog {
               let operation = Change.Operation(rawValue: op), case .text(let rule) = row[9], case .text(let collided) = row[10]
         else { return nil }
         let detected: Double = if case .real(let seconds) = row[1] { seconds } else { 0 }
+        let kind = row[11].textValue.flatMap(SyncConflict.Kind.init(rawValue:)) ?? .constraint
         return SyncConflict(
-            id: id, table: table, key: SyncValueCoding.decodeKey(key) ?? [], operation: operation, column: row[7].textValue,
-            row: row[8].textValue.flatMap(SyncValueCoding.decodeRow), origin: origin, isLocal: isLocal != 0,
+            id: id, kind: kind, position: row[12].integerValue, table: table, key: SyncValueCoding.decodeKey(key) ?? [], operation: operation, column: row[7].textValue,
+            row: row[8].textValue.flatMap(SyncValueCoding.decodeRow), origin: origin, uploadedBy: row[13].textValue, isLocal: isLocal != 0,
             rule: rule, collidedWith: collided, detectedAt: Date(timeIntervalSince1970: detected)
         )
     }

@@ -9,14 +9,14 @@ import Foundation
 /// a batch is one cell, read here byte by byte.
 ///
 /// Each entry is `position seq hlc ` (decimal integers, each followed by a space), then the
-/// fields origin, table, key, operation, column, payload, scope, previous scope and carried
-/// history, each as `LENGTH:TEXT` (its length in UTF-8 bytes, a colon, the text) or `-` for
+/// fields origin, table, key, operation, column, payload, scope, previous scope, carried
+/// history and the role that uploaded it, each as `LENGTH:TEXT` (its length in UTF-8 bytes, a colon, the text) or `-` for
 /// SQL `NULL`. Lengths make any text safe, whatever characters it holds.
 enum PackedEntries {
     /// The SQL expression that packs one row of the log into its text, `payload` standing for
     /// the payload (an expression of the log's columns).
     static func entrySQL(payload: String) -> String {
-        let fields = ["origin", "tbl", "row_key", "op", "col", payload, "scope", "previous_scope", "carried"]
+        let fields = ["origin", "tbl", "row_key", "op", "col", payload, "scope", "previous_scope", "carried", "uploaded_by"]
             .map { "coalesce(octet_length(\($0)) || ':' || \($0), '-')" }
         return "position || ' ' || origin_seq || ' ' || hlc || ' ' || " + fields.joined(separator: " || ")
     }
@@ -44,9 +44,9 @@ enum PackedEntries {
     /// - Throws: ``SyncError/server`` when the text is not a packed batch.
     static func entries(_ packed: String?, after position: Int64) throws -> (entries: [RemoteEntry], through: Int64) {
         guard var text = packed, !text.isEmpty else { return ([], position) }
-        let read: [RemoteEntry]? = try text.withUTF8 { bytes in
+        let read: [RemoteEntry]? = text.withUTF8 { bytes in
             var reader = Reader(bytes: bytes)
-            return try reader.entries()
+            return reader.entries()
         }
         guard let entries = read else {
             throw SyncError(.server, "the server sent a batch of log entries this version cannot read; check that the server's log was not changed by hand")
@@ -62,20 +62,25 @@ enum PackedEntries {
         var lastOrigin: (bytes: Range<Int>, text: String)?
 
         /// Every entry, or `nil` at the first byte out of place.
-        mutating func entries() throws -> [RemoteEntry]? {
+        mutating func entries() -> [RemoteEntry]? {
             var entries: [RemoteEntry] = []
             while index < bytes.count {
                 guard let position = integer(), let seq = integer(), let hlc = integer(),
                       let origin = originField(), let table = field(), let key = field(), let op = field(),
                       let column = field(), let payload = field(), let scope = field(), let previousScope = field(),
-                      let carried = field()
+                      let carried = field(), let uploadedBy = field()
                 else { return nil }
                 guard let table, let key, let op else { return nil }
-                var entry = try RemoteEntry(position: position, origin: origin, originSeq: seq, clock: hlc, table: table, key: key,
-                                            operation: op, column: column ?? "", payload: payload ?? "")
+                var entry = RemoteEntry(position: position, origin: origin, originSeq: seq, clock: hlc, table: table, key: key,
+                                        operation: op, column: column ?? "", payload: payload ?? "")
                 entry.scope = scope
                 entry.previousScope = previousScope
-                entry.carried = try carried.map { try RemoteEntry.history($0, of: table, key) } ?? []
+                entry.uploadedBy = uploadedBy
+                if let carried {
+                    if let history = RemoteEntry.history(carried, of: table, key) { entry.carried = history } else {
+                        entry.unreadable = entry.unreadable ?? "its carried history is not a JSON array of entries"
+                    }
+                }
                 entries.append(entry)
             }
             return entries
