@@ -76,7 +76,7 @@ struct FailureTests {
             """)
         try b.store.execute("INSERT INTO orders (id, purchase_num, status) VALUES (1, 1, 'cancelled once')")
 
-        let cancel = "SELECT count(pg_cancel_backend(pid)) FROM pg_stat_activity WHERE pid <> pg_backend_pid() AND state = 'active' AND query LIKE '%INSERT INTO %s.log%'"
+        let cancel = "SELECT count(pg_cancel_backend(pid)) FROM pg_stat_activity WHERE pid <> pg_backend_pid() AND state = 'active' AND query LIKE '%%s.append(%'"
         #expect(try await eventuallyAsync { try oracle.query(cancel) == ["1"] }, "B's upload was never seen waiting in the trigger")
         _ = try oracle.query("DROP TRIGGER slow ON %s.log")
         #expect(try await eventuallyAsync { try a.contents() == b.contents() && a.contents().count == 1 }, "\(statuses[1].values)")

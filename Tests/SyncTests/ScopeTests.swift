@@ -101,14 +101,14 @@ struct ScopeTests {
             let mine = "ARRAY[\(held.map { "'\($0)'" }.joined(separator: ","))]"
             #expect(try Self.runPsql(url, "SELECT count(*) FROM \(schema).log WHERE scope IS NOT NULL AND scope <> ALL(\(mine)) AND coalesce(previous_scope, '') <> ALL(\(mine))").output.trimmed == "0", "\(held)")
             #expect(try Self.runPsql(url, "SELECT count(*) FROM \(schema).log WHERE tbl = 'tasks'").output.trimmed == String(held.count * 2), "\(held)")
-            let forged = [
-                "INSERT INTO \(schema).log (position, origin, origin_seq, hlc, tbl, row_key, op, col, payload) VALUES (800, 'forged', 1, 1, 'tasks', '[{\"i\":\(tasksOfTeam[lacked]!)}]', 'update', 'title', '{\"t\":\"x\"}')",
-                "INSERT INTO \(schema).log (position, origin, origin_seq, hlc, tbl, row_key, op, payload) VALUES (801, 'forged', 2, 1, 'tasks', '[{\"i\":97}]', 'insert', '{\"id\":{\"i\":97},\"team_id\":{\"i\":\(lacked)}}')",
-            ]
-            for statement in forged {
-                let result = try Self.runPsql(url, statement)
-                #expect(result.status != 0 && result.error.contains("no grant for scope \(lacked)"), "\(held): \(statement): \(result.error)")
-            }
+            // Through the server's own append, as the role: refused by scope, and recorded as
+            // the role's refusals; nothing enters the log.
+            let origin = "forged-\(held.joined())"
+            let forged = #"[[1, 1, "tasks", "[{\"i\":\#(tasksOfTeam[lacked]!)}]", "update", "title", "{\"t\":\"x\"}"], [2, 1, "tasks", "[{\"i\":97}]", "insert", null, "{\"id\":{\"i\":97},\"team_id\":{\"i\":\#(lacked)}}"]]"#
+            let appended = try Self.runPsql(url, "SELECT added, refused FROM \(schema).append('\(origin)', '\(forged)')")
+            #expect(appended.status == 0 && appended.output.hasPrefix("0|") && appended.output.components(separatedBy: "no grant for scope \(lacked)").count == 3, "\(held): \(appended.output)\(appended.error)")
+            let direct = try Self.runPsql(url, "INSERT INTO \(schema).log (position, origin, origin_seq, hlc, tbl, row_key, op) VALUES (800, 'forged', 1, 1, 'labels', '[{\"i\":9}]', 'delete')")
+            #expect(direct.status != 0 && direct.error.contains("permission denied"), "\(held): \(direct.error)")
         }
         let url = deployment.roleURLs[0]   // scope 1 only
         #expect(try Self.runPsql(url, "SELECT count(*) FROM \(schema).log WHERE scope IS NOT NULL AND scope <> '1' AND coalesce(previous_scope, '') <> '1'").output.trimmed == "0")
@@ -134,10 +134,10 @@ struct ScopeTests {
             #expect(result.status != 0, "psql as the role was allowed: \(statement)")
             #expect(result.error.contains("no grant for scope") || result.error.contains("permission denied") || result.error.contains("row-level security"), "\(statement): \(result.error)")
         }
-        #expect(try Self.runPsql(deployment.adminURL, "SELECT count(*) FROM \(schema).log WHERE origin = 'forged'").output.trimmed == "0")
-        // Its own upload marks only: another replica's stays.
-        #expect(try Self.runPsql(url, "UPDATE \(schema).origins SET uploaded_through = 0").status == 0)
-        #expect(try Self.runPsql(deployment.adminURL, "SELECT count(*) FROM \(schema).origins WHERE uploaded_through > 0").output.trimmed == "1")
+        #expect(try Self.runPsql(deployment.adminURL, "SELECT count(*) FROM \(schema).log WHERE origin LIKE 'forged%'").output.trimmed == "0")
+        // No role moves an upload mark, its own included: the server's append does.
+        #expect(try Self.runPsql(url, "UPDATE \(schema).origins SET uploaded_through = 0").error.contains("permission denied"))
+        #expect(try Self.runPsql(deployment.adminURL, "SELECT count(*) FROM \(schema).origins WHERE uploaded_through > 0 AND origin NOT LIKE 'forged%'").output.trimmed == "1")
         #expect(try Self.runPsql(deployment.adminURL, "SELECT count(*) FROM \(schema).grants WHERE scope = '3'").output.trimmed == "2")
     }
 
