@@ -15,7 +15,9 @@
 /// to its role, and an entry under another role's origin is refused. `uploaded_by` is set by
 /// the server, never taken from the client.
 ///
-/// What `append` checks, and what it does when a check fails:
+/// What `append` checks of an upload (on a server without scopes, not of the tables' owner's or
+/// a superuser's, whom nothing binds: they can write the log directly), and what it does when
+/// a check fails:
 /// - The shape of the upload and of each entry (an array of `[seq, hlc, table, key,
 ///   operation, column, payload]`, a known operation, a column for an update and only for
 ///   one, a key and a payload in the log's value encoding): a malformed upload is no
@@ -96,16 +98,16 @@ enum ServerLogSQL {
     /// Its shape is checked here: an array of seven, the seq and stamp whole numbers. (The
     /// other fields are read as text whatever their JSON type: the checks below read them so.)
     /// `jsonb` refuses the escape of NUL, which a text value may hold: key and payload are
-    /// parsed for the checks with another control character in its place; the log stores
-    /// the text as sent.
+    /// parsed for the checks with another control character in its place; the log stores the
+    /// text as sent.
     private static func fields(_ s: String) -> String {
         """
         SELECT a.n, CASE WHEN jsonb_typeof(a.e) = 'array' AND jsonb_array_length(a.e) = 7
                               AND (a.e ->> 0) ~ '^[0-9]{1,19}$' AND (a.e ->> 1) ~ '^[0-9]{1,19}$'
                          THEN (a.e ->> 0)::bigint
                          ELSE \(s).malformed('an entry is [seq, stamp, table, key, operation, column, payload], the seq and stamp whole numbers')::bigint END AS seq,
-               a.e ->> 1 AS hlc, a.e ->> 2 AS tbl, a.e ->> 3 AS key, replace(a.e ->> 3, '\\u0000', '\\u0001')::jsonb AS k, a.e ->> 4 AS op,
-               a.e ->> 5 AS col, a.e ->> 6 AS payload, replace(a.e ->> 6, '\\u0000', '\\u0001')::jsonb AS p
+               a.e ->> 1 AS hlc, a.e ->> 2 AS tbl, a.e ->> 3 AS key, replace(a.e ->> 3, '\\u0000', '\\u0001')::jsonb AS k,
+               a.e ->> 4 AS op, a.e ->> 5 AS col, a.e ->> 6 AS payload, replace(a.e ->> 6, '\\u0000', '\\u0001')::jsonb AS p
         FROM jsonb_array_elements(offered) WITH ORDINALITY AS a(e, n) OFFSET 0
         """
     }
@@ -209,6 +211,14 @@ enum ServerLogSQL {
                 start bigint;
                 offered jsonb;
                 known boolean := EXISTS (SELECT 1 FROM \(s).synced_tables);
+                -- Without scopes, the tables' owner and superusers are not checked: nothing
+                -- binds them (they can write the log directly), and they make every upload of
+                -- such a deployment. Replicas set aside what they cannot read, whoever wrote it.
+                -- (With scopes, the log's trigger may refuse an entry of anyone's: the checked
+                -- path below is the one that goes on without it.)
+                unchecked boolean := to_regclass('\(s).scoped_tables') IS NULL
+                    AND ((SELECT r.rolsuper FROM pg_roles r WHERE r.rolname = session_user)
+                         OR pg_has_role(session_user, (SELECT c.relowner FROM pg_class c WHERE c.oid = '\(s).log'::regclass), 'USAGE'));
                 max_bytes bigint := (SELECT l.max_value_bytes FROM \(s).limits l WHERE l.id = 1);
                 latest numeric := ((extract(epoch FROM clock_timestamp()) * 1000)::bigint + 86400000)::numeric * 65536;
                 top bigint;
@@ -225,34 +235,45 @@ enum ServerLogSQL {
                 IF jsonb_typeof(offered) IS DISTINCT FROM 'array' THEN
                     PERFORM \(s).malformed('the entries are not a JSON array');
                 END IF;
-                -- One pass: each entry's problem, then the good ones stored at the next
-                -- positions. (No temporary table: a role could make its own in its
-                -- session's pg_temp first.)
-                BEGIN
-                    WITH c AS MATERIALIZED (\(checked(s))),
-                    kept AS (
+                IF unchecked THEN
+                    -- The entries as they come.
+                    WITH kept AS (
                         INSERT INTO \(s).log (position, origin, origin_seq, hlc, tbl, row_key, op, col, payload, uploaded_by)
-                        SELECT start + row_number() OVER (ORDER BY c.n) - 1, append.origin, c.seq, c.hlc::bigint, c.tbl, c.key, c.op, c.col, c.payload, session_user
-                        FROM c WHERE c.seq > stored AND c.problem IS NULL ORDER BY c.n
-                        RETURNING 1)
-                    SELECT max(c.seq), jsonb_agg(jsonb_build_array(c.seq, c.problem) ORDER BY c.n) FILTER (WHERE c.seq > stored AND c.problem IS NOT NULL),
-                           (SELECT count(*) FROM kept)
-                        INTO top, problems, added FROM c;
-                EXCEPTION WHEN SQLSTATE 'SS001' THEN
-                    -- A scope refused one of them (the log's trigger): entry by entry.
-                    SELECT max(c.seq), jsonb_agg(jsonb_build_array(c.seq, c.problem) ORDER BY c.n) FILTER (WHERE c.seq > stored AND c.problem IS NOT NULL)
-                        INTO top, problems FROM (\(checked(s))) AS c;
-                    added := 0;
-                    FOR one IN SELECT * FROM (\(checked(s))) AS c WHERE c.seq > stored AND c.problem IS NULL ORDER BY c.n LOOP
-                        BEGIN
+                        SELECT start + row_number() OVER (ORDER BY a.n) - 1, append.origin, (a.e ->> 0)::bigint, (a.e ->> 1)::bigint,
+                               a.e ->> 2, a.e ->> 3, a.e ->> 4, a.e ->> 5, a.e ->> 6, session_user
+                        FROM jsonb_array_elements(offered) WITH ORDINALITY AS a(e, n) WHERE (a.e ->> 0)::bigint > stored ORDER BY a.n
+                        RETURNING origin_seq)
+                    SELECT max(origin_seq), count(*) INTO top, added FROM kept;
+                ELSE
+                    -- One pass: each entry's problem, then the good ones stored at the next
+                    -- positions. (No temporary table: a role could make its own in its
+                    -- session's pg_temp first.)
+                    BEGIN
+                        WITH c AS MATERIALIZED (\(checked(s))),
+                        kept AS (
                             INSERT INTO \(s).log (position, origin, origin_seq, hlc, tbl, row_key, op, col, payload, uploaded_by)
-                            VALUES (start + added, append.origin, one.seq, one.hlc::bigint, one.tbl, one.key, one.op, one.col, one.payload, session_user);
-                            added := added + 1;
-                        EXCEPTION WHEN SQLSTATE 'SS001' THEN
-                            problems := coalesce(problems, '[]'::jsonb) || jsonb_build_array(jsonb_build_array(one.seq, SQLERRM));
-                        END;
-                    END LOOP;
-                END;
+                            SELECT start + row_number() OVER (ORDER BY c.n) - 1, append.origin, c.seq, c.hlc::bigint, c.tbl, c.key, c.op, c.col, c.payload, session_user
+                            FROM c WHERE c.seq > stored AND c.problem IS NULL ORDER BY c.n
+                            RETURNING 1)
+                        SELECT max(c.seq), jsonb_agg(jsonb_build_array(c.seq, c.problem) ORDER BY c.n) FILTER (WHERE c.seq > stored AND c.problem IS NOT NULL),
+                               (SELECT count(*) FROM kept)
+                            INTO top, problems, added FROM c;
+                    EXCEPTION WHEN SQLSTATE 'SS001' THEN
+                        -- A scope refused one of them (the log's trigger): entry by entry.
+                        SELECT max(c.seq), jsonb_agg(jsonb_build_array(c.seq, c.problem) ORDER BY c.n) FILTER (WHERE c.seq > stored AND c.problem IS NOT NULL)
+                            INTO top, problems FROM (\(checked(s))) AS c;
+                        added := 0;
+                        FOR one IN SELECT * FROM (\(checked(s))) AS c WHERE c.seq > stored AND c.problem IS NULL ORDER BY c.n LOOP
+                            BEGIN
+                                INSERT INTO \(s).log (position, origin, origin_seq, hlc, tbl, row_key, op, col, payload, uploaded_by)
+                                VALUES (start + added, append.origin, one.seq, one.hlc::bigint, one.tbl, one.key, one.op, one.col, one.payload, session_user);
+                                added := added + 1;
+                            EXCEPTION WHEN SQLSTATE 'SS001' THEN
+                                problems := coalesce(problems, '[]'::jsonb) || jsonb_build_array(jsonb_build_array(one.seq, SQLERRM));
+                            END;
+                        END LOOP;
+                    END;
+                END IF;
                 IF top IS NULL OR top <= stored THEN
                     added := 0;
                     RETURN;
