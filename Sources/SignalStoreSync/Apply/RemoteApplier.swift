@@ -1,4 +1,5 @@
 #if SIGNALSTORE_SYNC
+// Over 300 lines: the register rule for each operation and its prepared row writes, which share the batch's row memory; its other facets are in RemoteApplier+*.swift (issue 65 splits the batch application out).
 import SignalStore
 
 /// Writes other replicas' changes into the local tables by the conflict rule.

@@ -1,4 +1,5 @@
 #if SIGNALSTORE_SYNC
+// Over 300 lines: one round (upload, download, apply a batch) and its lock-wait and echo rules, which read each other; the batch application is to become a type of its own (issue 65).
 import Foundation
 import Signals
 import SignalStore

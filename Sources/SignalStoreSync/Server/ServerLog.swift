@@ -1,4 +1,5 @@
 #if SIGNALSTORE_SYNC
+// Over 300 lines: one connection's conversation with the log (connect, lock, upload, download, compact, listen); the upload and scope facets are already in ServerLog+Upload and ServerLog+Scopes, and the rest shares the connection and the lock rules documented here.
 import Foundation
 import Logging
 import NIOCore
