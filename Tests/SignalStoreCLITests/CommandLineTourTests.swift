@@ -2,16 +2,16 @@ import Foundation
 @testable import SignalStoreCLI
 import Testing
 
-/// The README's command-line walkthrough works as printed: each `$ signalstore …` line is run
-/// and its output compared with the README's (timestamps masked), including the second
-/// terminal's `watch`.
-@Suite(.ownThread) struct ReadmeWalkthroughTests {
-    static let readme = packageRoot.appendingPathComponent("README.md")
+/// The command-line tour (the CLI catalog's "The Command Line in Two Minutes") works as printed:
+/// each `$ signalstore …` line is run and its output compared with the article's (timestamps
+/// masked), including the second terminal's `watch`.
+@Suite(.ownThread) struct CommandLineTourTests {
+    static let article = packageRoot.appendingPathComponent("Sources/SignalStoreCLI/SignalStoreCLI.docc/CommandLineTour.md")
 
-    /// The `console` blocks of the walkthrough section, in order.
+    /// The `console` blocks of the tour's overview, in order.
     static func consoleBlocks() throws -> [[String]] {
-        let text = try String(contentsOf: readme, encoding: .utf8)
-        let section = try #require(text.components(separatedBy: "## The command line in two minutes").dropFirst().first?.components(separatedBy: "\n## ").first)
+        let text = try String(contentsOf: article, encoding: .utf8)
+        let section = try #require(text.components(separatedBy: "## Overview").dropFirst().first?.components(separatedBy: "\n## ").first)
         return section.components(separatedBy: "```console\n").dropFirst().map { block in
             block.components(separatedBy: "\n```").first!.components(separatedBy: "\n")
         }
@@ -30,17 +30,17 @@ import Testing
         return steps
     }
 
-    /// The database path the README exports as `SIGNALSTORE_DB`.
-    static func readmeDatabasePath() throws -> String {
-        let text = try String(contentsOf: readme, encoding: .utf8)
+    /// The database path the tour exports as `SIGNALSTORE_DB`.
+    static func articleDatabasePath() throws -> String {
+        let text = try String(contentsOf: article, encoding: .utf8)
         let line = try #require(text.components(separatedBy: "\n").first { $0.hasPrefix("export SIGNALSTORE_DB=") })
         return String(line.dropFirst("export SIGNALSTORE_DB=".count))
     }
 
-    /// The README's path becomes the test's; timestamps differ from run to run.
+    /// The tour's path becomes the test's; timestamps differ from run to run.
     static func masked(_ lines: [String], path: String) throws -> [String] {
-        let readmePath = try readmeDatabasePath()
-        return lines.map { $0.replacingOccurrences(of: readmePath, with: path).replacingOccurrences(of: #"\d{10}\.\d+"#, with: "TIME", options: .regularExpression) }
+        let articlePath = try articleDatabasePath()
+        return lines.map { $0.replacingOccurrences(of: articlePath, with: path).replacingOccurrences(of: #"\d{10}\.\d+"#, with: "TIME", options: .regularExpression) }
     }
 
     @Test func theWalkthroughWorksAsPrinted() throws {
@@ -66,8 +66,8 @@ import Testing
         #expect(output.wait { $0.split(separator: "\n").map(String.init) == watchStep.output })
 
         try run(blocks[2])
-        let readme = try String(contentsOf: Self.readme, encoding: .utf8)
-        let announced = try #require(readme.components(separatedBy: "the watch prints\n`").dropFirst().first?.components(separatedBy: "`").first)
+        let text = try String(contentsOf: Self.article, encoding: .utf8)
+        let announced = try #require(text.components(separatedBy: "the watch prints\n`").dropFirst().first?.components(separatedBy: "`").first)
         #expect(output.wait { $0.contains(announced + "\n") })
         stop.fire()
         #expect(finished.wait()?.status == 0)
