@@ -27,11 +27,13 @@ order.signal(for: \.purchaseNum).subscribe(onValue: { print("list:", $0) }).disp
 order.signal(for: \.purchaseNum).map { $0 * 12 }
     .subscribe(onValue: { print("total:", $0) }).disposed(by: bag)                                  // total: 12
 order.signal(for: \.status).subscribe(onValue: { print("status:", $0) }).disposed(by: bag)        // status: open
+let open = store.results(Order.self, where: \.status == "open", orderBy: .ascending(\.purchaseNum))
+open.changes.subscribe(onValue: { print("open orders:", $0.objects.count) }).disposed(by: bag)   // open orders: 1
 
-order.purchaseNum = 3                // one UPDATE; list: 3, total: 36 (status is not told)
+order.purchaseNum = 3                // one UPDATE; list: 3, total: 36, open orders: 1 (status is not told)
 try store.transaction {              // one commit; each changed property emits once
     order.purchaseNum = 4
-    order.status = "paid"
+    order.status = "paid"            // list: 4, total: 48, status: paid, open orders: 0
 }
 
 // To watch changes by other processes, the program must keep running: an app's run loop does
