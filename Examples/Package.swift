@@ -5,7 +5,9 @@ let package = Package(
     name: "Shop",
     platforms: [.macOS(.v15), .iOS(.v18)],
     dependencies: [
-        .package(path: "../SignalStore"),   // or .package(url: "<the repository's URL>", branch: "main")
+        // As the README prints it; .ci/examples builds it with .package(path: "../SignalStore"),
+        // as the README says to until a release is tagged.
+        .package(url: "<the repository's URL>", from: "0.1.0"),
     ],
     targets: [
         .executableTarget(
@@ -13,8 +15,7 @@ let package = Package(
             dependencies: [.product(name: "SignalStore", package: "SignalStore")],
             swiftSettings: [.defaultIsolation(MainActor.self)]   // app code on the main actor, as views expect
         ),
-        // Not in the README's manifest: the README's other top-level snippets, one target each.
-        .executableTarget(name: "SignalsMinute", dependencies: [.product(name: "Signals", package: "SignalStore")]),
+        // Not in the README's manifest: the store article's top-level snippet.
         .executableTarget(name: "StoreFeed", dependencies: [.product(name: "SignalStore", package: "SignalStore")]),
         // Not in the README: the DocC articles' Swift, one target a catalog (ShopTests holds the
         // SignalStoreTesting articles' tests).
