@@ -253,6 +253,14 @@ struct ModelTests {
         #expect(error?.description.contains("'orders'") == true)
     }
 
+    @Test func aMisspelledColumnGetsASuggestionAtFirstUse() throws {
+        let store = try Store.inMemory(migrations: packageMigrations)
+        let error = #expect(throws: StoreError.self) { try store.insert(Misspelled(id: 1, purchaseNumber: 2)) }
+        #expect(error?.description.contains("maps to column 'purchase_number', which table 'orders' does not have (did you mean purchase_num?)") == true, "\(String(describing: error))")
+        #expect(error?.description.contains("its columns are: id, purchase_num, status") == true, "\(String(describing: error))")
+        #expect(try store.all(Order.self).isEmpty)
+    }
+
     @Test func observationSeesLocalAndExternalChanges() throws {
         let (store, folder) = try openStore()
         defer { withExtendedLifetime(folder) {} }
@@ -278,5 +286,17 @@ final class Mismatched {
     init(id: Int64, missingThing: Int) {
         self.id = id
         self.missingThing = missingThing
+    }
+}
+
+/// A model whose property's column is one letter group away from `orders.purchase_num`.
+@Model(table: "orders")
+final class Misspelled {
+    var id: Int64
+    var purchaseNumber: Int
+
+    init(id: Int64, purchaseNumber: Int) {
+        self.id = id
+        self.purchaseNumber = purchaseNumber
     }
 }

@@ -9,7 +9,8 @@ extension Store {
             }
             for column in Model._$columns {
                 guard let declared = table.columns.first(where: { $0.name == column.name }) else {
-                    throw StoreError.schemaMismatch("property '\(column.property)' of \(Model.self) maps to column '\(column.name)', which table '\(Model._$table)' does not have; add the column in a migration or name an existing one with @Column")
+                    let names = table.columns.map(\.name)
+                    throw StoreError.schemaMismatch("property '\(column.property)' of \(Model.self) maps to column '\(column.name)', which table '\(Model._$table)' does not have\(Suggestion.phrase(for: column.name, in: names)); add the column in a migration or name an existing one with @Column (its columns are: \(names.joined(separator: ", ")))")
                 }
                 if !StorageKind.isCompatible(swiftType: column.valueType, affinity: declared.affinity) {
                     throw StoreError.schemaMismatch("property '\(column.property)' of \(Model.self) is \(column.valueType), but column '\(column.name)' of table '\(Model._$table)' is declared \(declared.declaredType); change the property's type or the column's")

@@ -1,4 +1,5 @@
 import ArgumentParser
+import SignalStore
 
 /// Puts the command line in the order the parser reads, so that global options may come before
 /// the subcommand, as with `sqlite3`, `git -C` or `kubectl --context`:

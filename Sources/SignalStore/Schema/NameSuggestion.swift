@@ -1,10 +1,11 @@
-/// "Did you mean …?" for a name the user mistyped: a table, a column, a subcommand.
+/// "Did you mean …?" for a name the user mistyped: a table, a column, a subcommand. The schema
+/// check of a model uses it for a column the table lacks, and the CLI for everything typed.
 ///
 /// A candidate matches when it is the same name in another case convention (`purchaseNum` and
 /// `purchase_num`), or within a small edit distance (`ordrs` → `orders`).
-enum Suggestion {
+package enum Suggestion {
     /// The closest of `candidates` to `typed`, if one is close enough to be what was meant.
-    static func closest(to typed: String, in candidates: [String]) -> String? {
+    package static func closest(to typed: String, in candidates: [String]) -> String? {
         let key = normalized(typed)
         if let same = candidates.first(where: { normalized($0) == key }) { return same }
         let scored = candidates.map { ($0, distance(key, normalized($0))) }
@@ -14,7 +15,7 @@ enum Suggestion {
 
     /// `" (did you mean orders?)"`, to follow the mistyped name in a message, or "" when
     /// nothing is close.
-    static func phrase(for typed: String, in candidates: [String]) -> String {
+    package static func phrase(for typed: String, in candidates: [String]) -> String {
         closest(to: typed, in: candidates).map { " (did you mean \($0)?)" } ?? ""
     }
 
