@@ -78,7 +78,7 @@ struct ModelMembers {
 
     private var valueFunction: DeclSyntax {
         let cases = model.persisted.enumerated().map { index, property in
-            "case \(index): return _$\(property.name).sqliteValue"
+            "case \(index): return SignalStore.ModelRuntime.sqliteValue(of: _$\(property.name))"
         }
         return """
             \(raw: access)nonisolated func _$value(column index: Swift.Int) -> SignalStore.SQLiteValue {

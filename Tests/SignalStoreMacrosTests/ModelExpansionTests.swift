@@ -95,9 +95,9 @@ struct ModelExpansionTests {
                     _$model.withLock {
                         switch index {
                         case 0:
-                            return _$id.sqliteValue
+                            return SignalStore.ModelRuntime.sqliteValue(of: _$id)
                         case 1:
-                            return _$x.sqliteValue
+                            return SignalStore.ModelRuntime.sqliteValue(of: _$x)
                         default:
                             return .null
                         }

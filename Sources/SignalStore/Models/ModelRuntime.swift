@@ -5,7 +5,7 @@ public enum ModelRuntime {
     /// Sets the persisted property of column `index` (generated, in `_$columns` order): writes
     /// through when the object is managed by a store (its value changes once the write
     /// commits), otherwise stores the value and emits at once. A value that cannot be stored
-    /// (``storable(_:column:of:)``) changes nothing; a store reports it on its `errors`.
+    /// (`storable(_:column:of:)`) changes nothing; a store reports it on its `errors`.
     public static func set<Model: PersistentModel, Value: SQLiteValueConvertible>(
         _ object: Model, column index: Int, to newValue: Value
     ) {
@@ -70,6 +70,12 @@ public enum ModelRuntime {
         return true
     }
 
+    /// The value `storage` holds, as stored.
+    @inlinable
+    public static func sqliteValue<Value: SQLiteValueConvertible>(of storage: Value) -> SQLiteValue {
+        storage.sqliteValue
+    }
+
     /// `value` as `type`, if `type` is storable and the value fits.
     public static func decode<Value>(_ value: SQLiteValue, as type: Value.Type) -> Value? {
         (Value.self as? any SQLiteValueConvertible.Type)?.init(sqliteValue: value) as? Value
@@ -93,6 +99,28 @@ public enum ModelRuntime {
         }
     }
 
+}
+
+/// What `@Model` generates for a stored property whose type does not conform to
+/// ``SQLiteValueConvertible``: each of these is chosen only then (a conforming type takes the
+/// constrained overload above), so the compiler's error says what to do instead of naming a
+/// missing member inside the macro's expansion.
+extension ModelRuntime {
+    /// Unavailable: chosen only for a property type that is not ``SQLiteValueConvertible``.
+    @available(*, unavailable, message: "a @Model stored property's type must conform to SQLiteValueConvertible: add `extension YourType: SQLiteValueConvertible {}` (enough for an enum with raw values or a Codable type), or mark the property @Transient")
+    public static func set<Model: PersistentModel, Value>(_ object: Model, column index: Int, to newValue: Value) {}
+
+    /// Unavailable: chosen only for a property type that is not ``SQLiteValueConvertible``.
+    @available(*, unavailable, message: "a @Model stored property's type must conform to SQLiteValueConvertible: add `extension YourType: SQLiteValueConvertible {}` (enough for an enum with raw values or a Codable type), or mark the property @Transient")
+    public static func storable<Model: PersistentModel, Value>(_ value: Value, column index: Int, of model: Model.Type) throws(StoreError) -> SQLiteValue { .null }
+
+    /// Unavailable: chosen only for a property type that is not ``SQLiteValueConvertible``.
+    @available(*, unavailable, message: "a @Model stored property's type must conform to SQLiteValueConvertible: add `extension YourType: SQLiteValueConvertible {}` (enough for an enum with raw values or a Codable type), or mark the property @Transient")
+    public static func assign<Value>(_ value: SQLiteValue, to storage: inout Value) -> Bool { false }
+
+    /// Unavailable: chosen only for a property type that is not ``SQLiteValueConvertible``.
+    @available(*, unavailable, message: "a @Model stored property's type must conform to SQLiteValueConvertible: add `extension YourType: SQLiteValueConvertible {}` (enough for an enum with raw values or a Codable type), or mark the property @Transient")
+    public static func sqliteValue<Value>(of storage: Value) -> SQLiteValue { .null }
 }
 
 extension PersistentModel {

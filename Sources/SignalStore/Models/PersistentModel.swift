@@ -15,7 +15,7 @@ public protocol PersistentModel: AnyObject, Sendable, Observable {
     init(_$row: ModelRow) throws
     /// The current values, in `_$columns` order.
     /// - Throws: ``StoreError/invalidArgument(_:)`` for a value that cannot be stored
-    ///   (``ModelRuntime/storable(_:column:of:)``).
+    ///   (`ModelRuntime/storable(_:column:of:)`).
     func _$values() throws -> [SQLiteValue]
     /// The current value of column `index`.
     func _$value(column index: Int) -> SQLiteValue
