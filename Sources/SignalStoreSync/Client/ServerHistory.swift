@@ -29,6 +29,7 @@ extension SyncClient {
     /// may read them (with scopes: those of its scopes and the shared tables). `signalstore
     /// history TABLE ID --postgres URL` prints them beside the row's local history.
     /// - Parameters:
+    ///   - url: The server, as ``SyncClient/url`` names it.
     ///   - table: The synced table.
     ///   - key: The row's primary key, in key order.
     public static func serverHistory(_ url: PostgresURL, table: String, key: [SQLiteValue]) async throws(SyncError) -> [ServerLogEntry] {

@@ -59,6 +59,8 @@ public final class SyncClient: Sendable {
 
     /// Makes a client; nothing happens until ``run()`` or ``syncOnce()``.
     /// - Parameters:
+    ///   - store: The store whose database this client syncs.
+    ///   - url: The PostgreSQL server; its password is never printed.
     ///   - tables: The tables to sync (each needs a primary key); `nil` for all. Every replica
     ///     should sync the same list: a replica that leaves a table out skips its changes for good.
     ///   - pollInterval: How often to look at the server when no `NOTIFY` arrives (notifications
