@@ -3,14 +3,14 @@ import CompilerPluginSupport
 import Foundation
 import PackageDescription
 
-// Sync through PostgreSQL builds SwiftNIO, BoringSSL and postgres-nio (about 6.5 minutes per
-// build on 2 cores), and the CLI's inspector builds Hummingbird on SwiftNIO. CI's sanitizer runs
-// set SIGNALSTORE_WITHOUT_NETWORKING=1 to leave the sync product, its tests, the CLI's `sync` and
-// `inspect` commands and their packages out, so that three builds stay under CI's 30 minutes;
-// the plain run builds and tests everything. Apps never need this: a package that does not use
-// the SignalStoreSync product does not build its dependencies anyway, and the CLI's `sync` and
-// `inspect` commands come only with the Sync and Inspector traits (below), so the first
-// `swift run signalstore demo` builds none of them either.
+// Sync through PostgreSQL builds SwiftNIO, BoringSSL and postgres-nio, and the CLI's inspector
+// builds Hummingbird on SwiftNIO. CI's Address Sanitizer run sets SIGNALSTORE_WITHOUT_NETWORKING=1
+// to leave the sync product, its tests, the CLI's `sync` and `inspect` commands and their
+// packages out, so that a third build of them does not take CI past its budget; the plain run
+// and the Thread Sanitizer run build and test everything. Apps never need this: a package that
+// does not use the SignalStoreSync product does not build its dependencies anyway, and the CLI's
+// `sync` and `inspect` commands come only with the Sync and Inspector traits (below), so the
+// first `swift run signalstore demo` builds none of them either.
 let withNetworking = ProcessInfo.processInfo.environment["SIGNALSTORE_WITHOUT_NETWORKING"] == nil
 
 let strictSwift: [SwiftSetting] = [
