@@ -1,5 +1,5 @@
 #if SIGNALSTORE_SYNC
-// Over 300 lines: the register rule for each operation and its prepared row writes, which share the batch's row memory; its other facets are in RemoteApplier+*.swift (issue 65 splits the batch application out).
+// The register rule for each operation; inserts and their prepared row writes are in RemoteApplier+Inserts, the other facets in RemoteApplier+*.swift.
 import SignalStore
 
 /// Writes other replicas' changes into the local tables by the conflict rule.
@@ -24,8 +24,8 @@ final class RemoteApplier {
     let resolver: ConflictResolver
     /// What this batch has learned per row (`table` + key): its local rowid (`nil`: not here)
     /// and its latest insert's stamp. A batch often changes one row many times.
-    private var rowIDs: [RowName: Int64?] = [:]
-    private var insertStamps: [RowName: Stamp?] = [:]
+    var rowIDs: [RowName: Int64?] = [:]
+    var insertStamps: [RowName: Stamp?] = [:]
 
     /// A row by its table and encoded key.
     struct RowName: Hashable {
@@ -201,98 +201,6 @@ final class RemoteApplier {
         return (table, rowID)
     }
 
-    /// An insert's payload and its columns and values, in the order written.
-    private func insertedRow(_ remote: RemoteEntry, _ table: CapturedTable) throws -> (payload: String, columns: [String], values: [SQLiteValue]) {
-        let entry = remote.entry
-        guard let payload = entry.payload, let inserted = SyncValueCoding.decodeRowInOrder(payload) else {
-            throw UnreadableEntry(remote: remote, reason: "it is an insert without a readable row")
-        }
-        let columns = inserted.map(\.column)
-        if lastCheckedInsert?.table != entry.table || lastCheckedInsert?.columns != columns {
-            try table.checkColumns(columns, writtenBy: remote)
-            lastCheckedInsert = (entry.table, columns)
-        }
-        return (payload, columns, inserted.map(\.value))
-    }
-
-    /// The table and columns of the last insert whose columns were checked: a run of one
-    /// table's inserts names the same columns, checked once (the schema holds for the batch).
-    private var lastCheckedInsert: (table: String, columns: [String])?
-
-    /// The insert of a row that held no register here (``insertsUnregisteredRow(_:)``): it is
-    /// the row's first change here, so no later change outlives it and no row is in its place.
-    private func applyFirstInsert(_ remote: RemoteEntry, _ table: CapturedTable) throws -> Bool {
-        let (payload, columns, values) = try insertedRow(remote, table)
-        try StampTable.raise(.insert, remote.entry.table, remote.entry.key, to: remote.stamp, value: payload, fromServer: true, connection)
-        return try writeInserted(remote, table, nil, columns, values, remembering: false)
-    }
-
-    private func applyInsert(_ remote: RemoteEntry, _ table: CapturedTable, _ rowID: Int64?, fromServer: Bool) throws -> Bool {
-        let entry = remote.entry
-        let inserted = try insertedRow(remote, table)
-        var columns = inserted.columns, values = inserted.values
-        guard try StampTable.raise(.insert, entry.table, entry.key, to: remote.stamp, value: inserted.payload, fromServer: fromServer, connection) else { return false }
-        insertStamps[RowName(table: entry.table, key: entry.key)] = remote.stamp
-        // A row set aside under this insert takes the server's later registers: its own pending
-        // ones are applied again after it (one that outlived the insert by its stamp would
-        // otherwise meet the rows with its value here, and the insert would lose: chaos seed 24).
-        let later = try StampTable.laterRegisters(entry.table, entry.key, server: resolver.isSetAside(entry.table, entry.key), connection)
-        if let deleted = later.delete, deleted.stamp > remote.stamp { return false }
-        // This insert is now the row's latest incarnation; later updates keep their values.
-        for (column, register) in later.columns where register.stamp > remote.stamp && table.columns.contains(column) {
-            let value = register.value.flatMap(SyncValueCoding.decode) ?? .null
-            if let index = columns.firstIndex(of: column) { values[index] = value } else { columns.append(column); values.append(value) }
-        }
-        return try writeInserted(remote, table, rowID, columns, values)
-    }
-
-    /// Writes an insert's row: a new row (journaled by hand when the switch is on), or over
-    /// the row that is here.
-    /// - Parameter remembering: Whether the batch's memory of rows learns the new row's rowid
-    ///   (not for a row's first insert: ``insertsUnregisteredRow(_:)``).
-    private func writeInserted(_ remote: RemoteEntry, _ table: CapturedTable, _ rowID: Int64?, _ columns: [String], _ values: [SQLiteValue], remembering: Bool = true) throws -> Bool {
-        if handJournal.switcher.isOn {
-            if rowID == nil, let row = Journal.storedRow(of: table, columns: columns, values: values) {
-                try rowWrite(.insert, table, columns).run(values)
-                let inserted = connection.lastInsertRowID
-                if remembering { rowIDs[RowName(table: remote.entry.table, key: remote.entry.key)] = inserted }
-                try Journal.journalInsert(into: table.name, rowID: inserted, row: row, connection)
-                return true
-            }
-            try fallBackToTriggers()
-        }
-        if let rowID {
-            try rowWrite(.update, table, columns).run(values + [.integer(rowID)])
-        } else {
-            try rowWrite(.insert, table, columns).run(values)
-            if remembering { rowIDs[RowName(table: remote.entry.table, key: remote.entry.key)] = connection.lastInsertRowID }
-        }
-        return true
-    }
-
-    /// A statement that writes a row's columns, by what it does, the table and the columns.
-    private struct RowWrite: Hashable {
-        enum Kind { case insert, update }
-        let kind: Kind
-        let table: String
-        let columns: [String]
-    }
-
-    /// The batch's row writes, prepared once: an entry's SQL is not built and looked up again.
-    private var rowWrites: [RowWrite: Statement] = [:]
-    /// The last row write: a batch's entries mostly come in runs of one shape, which a
-    /// comparison finds without hashing every column's name.
-    private var lastRowWrite: (write: RowWrite, statement: Statement)?
-
-    private func rowWrite(_ kind: RowWrite.Kind, _ table: CapturedTable, _ columns: [String]) throws -> Statement {
-        let write = RowWrite(kind: kind, table: table.name, columns: columns)
-        if let last = lastRowWrite, last.write == write { return last.statement }
-        let statement = try rowWrites[write] ?? connection.statement(kind == .insert ? RowSQL.insert(into: table.name, columns: columns) : RowSQL.update(table.name, columns: columns))
-        rowWrites[write] = statement
-        lastRowWrite = (write, statement)
-        return statement
-    }
-
     private func applyUpdate(_ remote: RemoteEntry, _ table: CapturedTable, _ rowID: Int64?, fromServer: Bool) throws -> Bool {
         guard let (column, value) = try winningUpdate(remote, table, rowID, fromServer: fromServer), let rowID else { return false }
         try rowWrite(.update, table, [column]).run([value, .integer(rowID)])
@@ -352,6 +260,23 @@ final class RemoteApplier {
     }
 
     /// Per table, the statement that finds a row's rowid by its key.
+    /// The table and columns of the last insert whose columns were checked: a run of one
+    /// table's inserts names the same columns, checked once (the schema holds for the batch).
+    var lastCheckedInsert: (table: String, columns: [String])?
+
+    /// A statement that writes a row's columns, by what it does, the table and the columns.
+    struct RowWrite: Hashable {
+        enum Kind { case insert, update }
+        let kind: Kind
+        let table: String
+        let columns: [String]
+    }
+
+    /// The batch's row writes, prepared once: an entry's SQL is not built and looked up again.
+    var rowWrites: [RowWrite: Statement] = [:]
+    /// The last row write: a batch's entries mostly come in runs of one shape, which a
+    /// comparison finds without hashing every column's name.
+    var lastRowWrite: (write: RowWrite, statement: Statement)?
     private var rowIDLookups: [String: Statement] = [:]
 
     func localRowID(_ key: [SQLiteValue], in table: CapturedTable) throws -> Int64? {
