@@ -2,12 +2,6 @@ import Foundation
 @testable import SignalStore
 @_exported import SignalStoreTestSupport
 
-/// Whether the heavy variants run (`SIGNALSTORE_HEAVY=1`): more kills, writes and invocations.
-let isHeavy = ProcessInfo.processInfo.environment["SIGNALSTORE_HEAVY"] == "1"
-/// Whether the tests run under a sanitizer (`.ci/run` sets `SIGNALSTORE_SANITIZED=1` there):
-/// every process a test starts is a sanitized one, several times slower to start.
-let isSanitized = ProcessInfo.processInfo.environment["SIGNALSTORE_SANITIZED"] == "1"
-
 /// The helper process of these suites.
 let reliabilityHelper = builtExecutable("ReliabilityHelper")
 

@@ -30,8 +30,6 @@ struct ChaosTests {
     }
 
     static let environment = ProcessInfo.processInfo.environment
-    static let heavy = environment["SIGNALSTORE_HEAVY"] == "1"
-    static let sanitized = environment["SIGNALSTORE_SANITIZED"] == "1"
     /// The faults `SIGNALSTORE_CHAOS` names; all of them when it is not set.
     static let faults = environment["SIGNALSTORE_CHAOS"].map { $0.split(separator: ",").compactMap { Fault(rawValue: String($0)) } } ?? Fault.allCases
     /// Transactions per writer.
@@ -41,7 +39,7 @@ struct ChaosTests {
         let chosen = environment["SIGNALSTORE_CHAOS_SEEDS"] ?? ""
         let bounds = chosen.split(separator: "-").compactMap { UInt64($0) }
         if bounds.count == 2, bounds[0] >= 1, bounds[0] <= bounds[1] { return Array(bounds[0]...bounds[1]) }
-        let count = Int(chosen) ?? (heavy ? heavyCount : sanitized ? 1 : plainCount)
+        let count = Int(chosen) ?? (isHeavy ? heavyCount : isSanitized ? 1 : plainCount)
         return Array(1...UInt64(max(1, count)))
     }
 
