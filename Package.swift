@@ -108,15 +108,9 @@ let package = Package(
             dependencies: ["SignalStoreCLI", "SignalStore", "SignalsTesting", "signalstore", "SignalStoreTestSupport"],
             swiftSettings: strictSwift + (withNetworking ? [.define("SIGNALSTORE_INSPECTOR", .when(traits: ["Inspector"]))] : [])
         ),
-        .testTarget(
-            name: "SignalStoreMacrosTests",
-            dependencies: [
-                "SignalStoreMacros",
-                .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
-                .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
-            ],
-            swiftSettings: strictSwift
-        ),
+        // The macro's own expansion and diagnostics tests are a package of their own,
+        // Tests/MacroPackage: here they would make SwiftPM build every test target and its
+        // dependencies twice (see that manifest).
         // What the test targets share: the example Order model, temporary folders, child processes,
         // seeded randomness.
         .target(name: "SignalStoreTestSupport", dependencies: ["SignalStore"], path: "Tests/TestSupport", swiftSettings: strictSwift),
