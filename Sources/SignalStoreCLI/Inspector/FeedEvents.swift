@@ -25,7 +25,13 @@ enum FeedEvents {
         let filters = QueryString([("table", table ?? ""), ("op", operation?.rawValue ?? "")])
         // After the later of the page's seq and the last event the browser got; from the
         // feed's position when neither is given.
-        let given = [query["after"], lastEventID].compactMap { $0.flatMap(Int64.init) }.max()
+        let given: Int64?
+        do {
+            let afterEvent = try lastEventID.map { text throws(CLIError) in try QueryString.number(text, named: "Last-Event-ID", in: 0...Int64.max) }
+            given = [try query.number("after", in: 0...Int64.max), afterEvent].compactMap { $0 }.max()
+        } catch {
+            return Page.error(inspector, .badRequest, error.description)
+        }
         let body = ResponseBody { writer in
             let live = inspector.live
             let (id, joinedAt, wakeUps) = try live.join()

@@ -8,11 +8,12 @@ import Signals
 /// - The token comes once in the printed URL (`?token=…`): the guard answers with a cookie
 ///   (HttpOnly, SameSite=Strict, named after the port, since cookies are shared by every port
 ///   of a host) and redirects to the same page without the token, so it does not stay in the
-///   address bar, the history or a screenshot. Later requests carry the cookie.
+///   address bar, the history or a screenshot. Later requests carry the cookie. The redirect
+///   stays on this server whatever the path (`//elsewhere.example/?token=…` included).
 /// - A request without it gets a 403 page that says where the token is.
 /// - When the server listens on loopback, a `Host` other than the loopback address and port is
 ///   refused: a web page elsewhere cannot reach the inspector through a DNS name it controls
-///   (DNS rebinding).
+///   (DNS rebinding). A request with two `Host` headers is refused.
 /// - A request a browser marks as sent by another site or another port of this host
 ///   (`Sec-Fetch-Site` other than `same-origin` or `none`, or a form whose `Origin` names another
 ///   origin) is refused: the cookie's SameSite does not tell ports apart, so a page served
@@ -40,6 +41,11 @@ struct InspectorGuard: RouterMiddleware {
 
     private func respond(to request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let port = port.withLock { $0 }
+        // HTTP gives a request one Host; with two, a proxy and this server could each read
+        // another one.
+        if request.headers[Self.secondHost] != nil {
+            return Page.plain(.badRequest, "This request has two Host headers; send one.")
+        }
         if loopbackOnly, !Self.isLoopback(host: request.head.authority, port: port) {
             return Page.plain(.misdirectedRequest, "This inspector answers only at 127.0.0.1:\(port) or localhost:\(port).")
         }
@@ -54,14 +60,36 @@ struct InspectorGuard: RouterMiddleware {
         let query = QueryString(parsing: request.uri.query)
         if let offered = query["token"] {
             guard Self.same(offered, token) else { return refused() }
-            var response = Response(status: .seeOther, headers: [.location: request.uri.path + query.setting("token", nil).encoded])
+            var response = Response(status: .seeOther, headers: [.location: Self.samePage(request.uri.path) + query.setting("token", nil).encoded])
             response.setCookie(Cookie(name: cookieName, value: token, path: "/", httpOnly: true, sameSite: .strict))
             return response
         }
         guard let presented = request.cookies[cookieName]?.value, Self.same(presented, token) else { return refused() }
-        return try await next(request, context)
+        do {
+            return try await next(request, context)
+        } catch let error as HTTPError {
+            // The server's own refusals (no such route, a form too large) say what happened too.
+            return Page.plain(error.status, error.body ?? Self.sentence(for: error.status, path: request.uri.path))
+        }
     }
 
+    /// What an error status the server answers by itself means, in one line.
+    private static func sentence(for status: HTTPResponse.Status, path: String) -> String {
+        switch status {
+        case .notFound: "There is no page at \(path) in this inspector; its pages start at the overview, /."
+        case .contentTooLarge: "This form is larger than the inspector takes (\(InspectorServer.maximumFormSize / 1024) KB)."
+        default: "The inspector could not answer this request (\(status.code) \(status.reasonPhrase))."
+        }
+    }
+
+    /// `path` as a path on this server: a browser reads `//host/…` (and `/\host/…`) as
+    /// another site, so the redirect that drops the token keeps one leading slash.
+    static func samePage(_ path: String) -> String {
+        "/" + path.drop { $0 == "/" || $0 == "\\" }
+    }
+
+    /// A `Host` header left among the fields: the first one became the request's authority.
+    private static let secondHost = HTTPField.Name("Host")!
     private static let fetchSite = HTTPField.Name("Sec-Fetch-Site")!
     private static let referrerPolicy = HTTPField.Name("Referrer-Policy")!
     private static let frameOptions = HTTPField.Name("X-Frame-Options")!

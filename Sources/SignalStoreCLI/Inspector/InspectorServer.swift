@@ -9,6 +9,9 @@ import Signals
 enum InspectorServer {
     /// The largest form body read (a revert confirmation is a few dozen bytes).
     static let maximumFormSize = 16 * 1024
+    /// How long a connection may stay silent before a request, or between requests, before the
+    /// server closes it: idle connections would otherwise hold the server's sockets for ever.
+    static let idleTimeout: Duration = .seconds(10)
 
     /// The application that serves `inspector` on `host`:`port` (0: any free port). `onBound`
     /// gets the port once the server listens.
@@ -56,6 +59,10 @@ enum InspectorServer {
         logger.logLevel = .critical
         return Application(
             router: router,
+            // A connection that sends nothing for this long, before or between requests, is
+            // closed, with or without the token; a live page's stream is a request in progress
+            // and stays open.
+            server: .http1(configuration: .init(idleTimeout: .seconds(Int64(idleTimeout.components.seconds)))),
             configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: nil),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? port

@@ -26,6 +26,26 @@ struct QueryString: Sendable {
         pairs.first { $0.name == name && !$0.value.isEmpty }?.value
     }
 
+    /// The value named `name` as a whole number in `range`; `nil` when the URL does not give it.
+    /// Every number a page reads from its URL comes through here, so that no value a URL can
+    /// carry, however large, reaches arithmetic that would trap.
+    /// - Throws: ``CLIError`` naming the parameter and the numbers it takes, when the value is
+    ///   not a whole number (`12`, `-3`) in `range`; the page answers it with 400.
+    func number(_ name: String, in range: ClosedRange<Int64>) throws(CLIError) -> Int64? {
+        guard let text = self[name] else { return nil }
+        return try Self.number(text, named: name, in: range)
+    }
+
+    /// `text`, the value of `name` (a query parameter or a header), as a whole number in `range`.
+    /// - Throws: ``CLIError`` naming `name` and the numbers it takes.
+    static func number(_ text: String, named name: String, in range: ClosedRange<Int64>) throws(CLIError) -> Int64 {
+        guard let number = Int64(text), range.contains(number) else {
+            let shown = text.count > 40 ? text.prefix(40) + "…" : Substring(text)
+            throw CLIError("\(name) must be a whole number from \(range.lowerBound.formatted()) to \(range.upperBound.formatted()), not \(shown); fix it in the address, or follow the page's own links")
+        }
+        return number
+    }
+
     /// A copy with `name` set to `value` (removed when `nil`).
     func setting(_ name: String, _ value: String?) -> QueryString {
         var copy = self

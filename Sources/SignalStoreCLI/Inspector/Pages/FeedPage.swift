@@ -13,8 +13,8 @@ enum FeedPage {
             let table = try query["table"].map { name throws(CLIError) in try SchemaReader.table(name, in: inspector.store).name }
             let operation = query["op"].flatMap(Change.Operation.init(rawValue:))
             let head = try CLIFailure.run { try inspector.store.lastChangeSeq }
-            let through = query["through"].flatMap(Int64.init).map { min($0, head) } ?? head
-            let from = query["from"].flatMap(Int64.init)
+            let through = try query.number("through", in: 0...Int64.max).map { min($0, head) } ?? head
+            let from = try query.number("from", in: 0...Int64.max)
             let read = try CLIFailure.run {
                 try inspector.store.journalEntries(through: through, limit: Inspector.feedPageSize, table: table, operation: operation)
             }

@@ -19,7 +19,7 @@ enum TablePage {
         }
         do {
             let tableQuery = try TableQuery(table: schema, query: query)
-            let request = PageRequest(query)
+            let request = try PageRequest(query)
             let (page, count, rules, indexes) = try inspector.store.readForCLI { connection in
                 (
                     try request.read(tableQuery, connection), try tableQuery.count(connection),
@@ -66,11 +66,16 @@ extension TablePage {
         let offset: Int
         let position: Int
 
-        init(_ query: QueryString) {
+        /// The largest `offset` and `n` a URL may give: far more rows than a SQLite file can
+        /// hold, and small enough that the page's arithmetic on them cannot overflow.
+        static let largestPosition: Int64 = 1_000_000_000_000_000
+
+        /// - Throws: ``CLIError`` when `offset` or `n` is not a whole number in range.
+        init(_ query: QueryString) throws(CLIError) {
             after = TableQuery.Cursor(after: query["after"], key: query["key"])
             before = after == nil ? TableQuery.Cursor(after: query["before"], key: query["key"]) : nil
-            offset = max(0, Int(query["offset"] ?? "") ?? 0)
-            position = max(1, Int(query["n"] ?? "") ?? offset + 1)
+            offset = Int(try query.number("offset", in: 0...Self.largestPosition) ?? 0)
+            position = Int(try query.number("n", in: 1...Self.largestPosition) ?? Int64(offset) + 1)
         }
 
         /// The page's rows, where it starts, and whether rows come before and after it.
