@@ -12,8 +12,19 @@ enum CellValue {
 
     /// The SQL that reads `column` for a cell: text and blobs cut one past ``shownLength``, so
     /// a huge value is never read whole and a cut one is known by its length.
+    ///
+    /// Both are cut as bytes: SQLite's `substr` makes NULL of an empty blob, and ends text at
+    /// its first NUL character. Four bytes a character keep at least ``shownLength`` + 1 of
+    /// them, so a cut value is still known by its length.
     static func selectExpression(_ column: String) -> SQL {
-        "CASE WHEN typeof(\(identifier: column)) IN ('text', 'blob') THEN substr(\(identifier: column), 1, \(shownLength + 1)) ELSE \(identifier: column) END"
+        let value: SQL = "\(identifier: column)"
+        return """
+            CASE typeof(\(value)) \
+            WHEN 'blob' THEN CASE WHEN length(\(value)) > \(shownLength + 1) THEN substr(\(value), 1, \(shownLength + 1)) ELSE \(value) END \
+            WHEN 'text' THEN CASE WHEN length(CAST(\(value) AS BLOB)) > \(4 * (shownLength + 1)) \
+            THEN CAST(substr(CAST(\(value) AS BLOB), 1, \(4 * (shownLength + 1))) AS TEXT) ELSE \(value) END \
+            ELSE \(value) END
+            """
     }
 
     /// A `<td>` for `value` as read through ``selectExpression(_:)``: a link to `link` when
@@ -52,13 +63,45 @@ enum CellValue {
             return "<td class=\"empty\" data-type=\"text\" title=\"empty text\"></td>"
         case .text(let text):
             let cut = text.count > shownLength
-            return "<td data-type=\"text\"\(cut ? " data-cut=\"1\"" as HTML : "")>\(cut ? String(text.prefix(shownLength)) : text)\(cut ? more : "")</td>"
+            return "<td data-type=\"text\"\(cut ? " data-cut=\"1\"" as HTML : "")>\(visible(cut ? String(text.prefix(shownLength)) : text))\(cut ? more : "")</td>"
         case .blob(let bytes):
             let cut = bytes.count > shownLength
             return "<td class=\"blob\" data-type=\"blob\">\(ValueFormat.human(.blob(bytes.prefix(shownLength))))\(cut ? more : "")</td>"
         }
     }
 }
+extension CellValue {
+    /// `text` with the characters that would not show, or would rearrange what follows them,
+    /// made visible: control characters (NUL included) as their Control Pictures (`␀`), and
+    /// the bidirectional overrides, embeddings and isolates as `⟨U+202E⟩`, so that a cell
+    /// never shows its text reversed or cut. Tabs and line breaks stay.
+    static func visible(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isHidden) else { return text }
+        var shown = ""
+        for scalar in text.unicodeScalars {
+            if scalar.value < 0x20, isHidden(scalar) {
+                shown.unicodeScalars.append(Unicode.Scalar(0x2400 + scalar.value)!)
+            } else if scalar.value == 0x7F {
+                shown += "\u{2421}"
+            } else if isHidden(scalar) {
+                shown += "⟨U+\(String(scalar.value, radix: 16, uppercase: true))⟩"
+            } else {
+                shown.unicodeScalars.append(scalar)
+            }
+        }
+        return shown
+    }
+
+    private static func isHidden(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x09, 0x0A, 0x0D: false
+        case 0x00..<0x20, 0x7F: true
+        case 0x202A...0x202E, 0x2066...0x2069, 0x200E, 0x200F, 0x061C: true
+        default: false
+        }
+    }
+}
+
 extension SQLiteValue {
     /// SQLite's name for the value's storage class (`typeof`).
     fileprivate var storageClass: String {

@@ -7,7 +7,10 @@ import SignalStore
 /// order, values whole, as a download. Read and written a page of ``batch`` rows at a time, so
 /// a table of any size streams in bounded memory.
 ///
-/// CSV (RFC 4180): a header of column names, NULL as an empty field, a blob as hex digits.
+/// CSV (RFC 4180): a header of column names, NULL as an empty field and empty text as `""`, a
+/// blob as hex digits. Text that a spreadsheet would run as a formula (it starts with `=`, `+`,
+/// `-`, `@`, a tab or a carriage return) is written with a `'` before it, as OWASP advises, so
+/// that opening an export never runs what a row holds; the JSON export keeps every value as it is.
 /// JSON: an array of objects in column order, with the change feed's markers for a blob
 /// (`{"$blob": "0aff"}`) and an infinite real.
 enum TableExport {
@@ -58,7 +61,8 @@ enum TableExport {
         return Response(status: .ok, headers: [.contentType: type, .contentDisposition: "attachment; filename=\"\(fileName(tableQuery.table.name)).\(format.rawValue)\""], body: body)
     }
 
-    /// One CSV record: fields quoted when they hold a comma, a quote or a line break.
+    /// One CSV record: fields quoted when they hold a comma, a quote or a line break, or are
+    /// empty text (NULL is the field with nothing at all).
     static func csvLine(_ values: [SQLiteValue]) -> String {
         values.map { value -> String in
             let field: String
@@ -67,12 +71,16 @@ enum TableExport {
             case .integer(let number): return String(number)
             case .real(let number): return "\(number)"
             case .blob(let bytes): return bytes.map { String(format: "%02x", $0) }.joined()
-            case .text(let text): field = text
+            case .text(let text) where text.isEmpty: return "\"\""
+            case .text(let text): field = text.unicodeScalars.first.map(formulaStarts.contains) == true ? "'" + text : text
             }
             guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return field }
             return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
         }.joined(separator: ",") + "\r\n"
     }
+
+    /// The first characters with which a spreadsheet reads a cell as a formula.
+    private static let formulaStarts: Set<Unicode.Scalar> = ["=", "+", "-", "@", "\t", "\r"]
 
     /// The table's name with anything but letters, digits, `-` and `_` replaced, for a file name
     /// in a header.

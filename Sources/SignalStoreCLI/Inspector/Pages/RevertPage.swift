@@ -27,7 +27,7 @@ enum RevertPage {
                 <form method="post" action="/revert" class="confirm">
                 <input type="hidden" name="from" value="\(range.lowerBound)"><input type="hidden" name="to" value="\(range.upperBound)">
                 <input type="hidden" name="overwrite" value="\(overwrite ? "1" : "0")"><input type="hidden" name="token" value="\(inspector.token)">
-                <button type="submit" id="confirm-revert">Revert: write these \(written.count) \(written.count == 1 ? "entry" : "entries")</button>
+                <button type="submit" id="confirm-revert">Revert: \(written.count == 1 ? "write this entry" : "write these \(written.count.formatted()) entries")</button>
                 <a href="/feed">Cancel</a></form>
                 """)
         } catch {

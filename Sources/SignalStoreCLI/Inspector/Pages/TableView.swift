@@ -90,7 +90,8 @@ extension TablePage {
 
         /// Links to the first, previous and next pages.
         func pager(_ page: RowsPage) -> HTML {
-            var links: [HTML] = ["<a href=\"\(base + unpaged.encoded)\">First page</a>"]
+            // On the first page, a link to it would lead nowhere.
+            var links: [HTML] = page.hasPrevious ? ["<a id=\"first-page\" href=\"\(base + unpaged.encoded)\">First page</a>"] : []
             if page.hasPrevious, let first = page.rows.first {
                 let position = max(1, page.position - Inspector.pageSize)
                 let previous = table.isKeyed
