@@ -193,6 +193,20 @@ def check_live(driver, inspector, database):
     seconds = wait_until(lambda: "42" in cell_texts(driver, "#rows tr:nth-child(3) td"), 1.0,
                          "a sqlite3 write appears in the open table within 1 s")
     print(f"ok: a sqlite3 write appears in the open table within 1 s ({seconds:.2f} s)")
+    # A commit that lands while the page is reloading for the one before: the reload is made to
+    # take 600 ms in the page, so the second commit comes while it is on its way. The page must
+    # still end on the second one, and say "live" only once it shows it.
+    driver.execute_script("""
+        const original = window.fetch;
+        window.fetch = (...args) => original(...args).then((response) => new Promise((done) => setTimeout(() => done(response), 600)));
+        """)
+    sqlite("UPDATE orders SET purchase_num = 201 WHERE id = 2", database)
+    wait_until(lambda: text(driver, "#live-status") == "updating…", 1.0, "a page reloading for a commit says so, not live")
+    time.sleep(0.3)
+    sqlite("UPDATE orders SET purchase_num = 202 WHERE id = 2", database)
+    wait_until(lambda: "202" in cell_texts(driver, "#rows tr:nth-child(2) td") and text(driver, "#live-status") == "live", 4.0,
+               "a commit that lands while the page reloads is shown too, and only then does the page say live")
+    print("ok: a commit that lands while the page reloads is shown, and the page says live only then")
 
 
 def check_relations(driver, inspector):

@@ -37,7 +37,7 @@ enum InspectorAssets {
         nav.tables a[aria-current] { font-weight: 600; text-decoration: none; }
         @media (max-width: 700px) { .layout { display: block; } nav.tables { border: none; } }
         details#schema { margin: .5em 0; } details#schema ul { margin: .3em 0; }
-        td.date time { color: inherit; } th a.dates { font-size: 11px; font-weight: normal; }
+        td.date, td.time { white-space: nowrap; } td.date time { color: inherit; } th a.dates { font-size: 11px; font-weight: normal; }
         .condition { display: inline-flex; gap: .3em; align-items: center; }
         h1 { font-size: 20px; } h2 { font-size: 16px; margin-top: 1.5em; }
         table { border-collapse: collapse; margin: .5em 0; }
@@ -184,19 +184,37 @@ enum InspectorAssets {
             prepend(row);
             schedule();
           });
-          let pending = null;
+          // One reload of the live parts at a time. An entry that arrives while one is on its
+          // way may be newer than what the server read for it: it asks for one more reload
+          // when this one ends, so the page never rests behind the feed. Until the page has
+          // caught up it says so, not "live".
+          let pending = null, again = false;
           const schedule = () => {
-            if (!refresh || pending) return;
+            if (!refresh) return;
+            if (pending) { again = true; return; }
+            say("updating…", true);
             pending = setTimeout(async () => {
+              let caughtUp = false;
               try {
                 const response = await fetch(location.href, { credentials: "same-origin" });
+                if (!response.ok) throw new Error("HTTP " + response.status);
                 const page = new DOMParser().parseFromString(await response.text(), "text/html");
                 for (const part of page.querySelectorAll(".live-part[id]")) {
                   const old = document.getElementById(part.id);
                   if (old) old.replaceWith(document.importNode(part, true));
                 }
+                caughtUp = true;
+              } catch (error) {
+                say("behind (" + error.message + "): retrying", false);
+                again = true;
               } finally {
                 pending = null;
+                if (again) {
+                  again = false;
+                  if (caughtUp) schedule(); else setTimeout(schedule, 1000);
+                } else if (source.readyState === EventSource.OPEN) {
+                  say("live", true);
+                }
               }
             }, 150);
           };
