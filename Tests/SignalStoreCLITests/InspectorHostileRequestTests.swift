@@ -6,7 +6,7 @@ import Testing
 
 /// `signalstore inspect` against requests a local attacker, or a mistyped address, sends: no URL
 /// or request stops the process.
-@Suite("inspect: hostile requests")
+@Suite("inspect: hostile requests", .ownThread)
 struct InspectorHostileRequestTests {
     /// Values that are not numbers a page can use: the extremes of Int64, one past them, more
     /// digits than any integer, other notations, and text.

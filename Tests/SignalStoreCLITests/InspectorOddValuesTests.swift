@@ -6,7 +6,7 @@ import Testing
 
 /// Values another writer can leave in a table, as the inspector's pages and exports show them:
 /// each one as it is, none hiding or rearranging what is around it, none run by a spreadsheet.
-@Suite("inspect: odd values")
+@Suite("inspect: odd values", .ownThread)
 struct InspectorOddValuesTests {
     /// A table of the odd values, written by the `sqlite3` shell.
     private func oddDatabase(_ directory: TemporaryDirectory) throws -> String {
