@@ -3,8 +3,9 @@ import Foundation
 import SignalStore
 
 /// A value in a table cell, shown as SQLite holds it: NULL apart from the text `null`, empty
-/// text apart from NULL, blobs as hex, numbers as numbers. Always text, never markup;
-/// `data-type` names SQLite's storage class.
+/// text apart from NULL, blobs as hex, numbers as numbers. Always text, never markup; control
+/// characters (NUL included) and bidirectional controls escaped as the CLI writes them
+/// (`\u{0}`, `\u{202e}`), line breaks kept; `data-type` names SQLite's storage class.
 enum CellValue {
     /// The most characters (bytes of a blob) a cell shows; the cut value's "…" links to it
     /// whole (``ValuePage``).
@@ -63,45 +64,13 @@ enum CellValue {
             return "<td class=\"empty\" data-type=\"text\" title=\"empty text\"></td>"
         case .text(let text):
             let cut = text.count > shownLength
-            return "<td data-type=\"text\"\(cut ? " data-cut=\"1\"" as HTML : "")>\(visible(cut ? String(text.prefix(shownLength)) : text))\(cut ? more : "")</td>"
+            return "<td data-type=\"text\"\(cut ? " data-cut=\"1\"" as HTML : "")>\(escapingControls(in: cut ? String(text.prefix(shownLength)) : text, keepingLineBreaks: true))\(cut ? more : "")</td>"
         case .blob(let bytes):
             let cut = bytes.count > shownLength
             return "<td class=\"blob\" data-type=\"blob\">\(ValueFormat.human(.blob(bytes.prefix(shownLength))))\(cut ? more : "")</td>"
         }
     }
 }
-extension CellValue {
-    /// `text` with the characters that would not show, or would rearrange what follows them,
-    /// made visible: control characters (NUL included) as their Control Pictures (`␀`), and
-    /// the bidirectional overrides, embeddings and isolates as `⟨U+202E⟩`, so that a cell
-    /// never shows its text reversed or cut. Tabs and line breaks stay.
-    static func visible(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: isHidden) else { return text }
-        var shown = ""
-        for scalar in text.unicodeScalars {
-            if scalar.value < 0x20, isHidden(scalar) {
-                shown.unicodeScalars.append(Unicode.Scalar(0x2400 + scalar.value)!)
-            } else if scalar.value == 0x7F {
-                shown += "\u{2421}"
-            } else if isHidden(scalar) {
-                shown += "⟨U+\(String(scalar.value, radix: 16, uppercase: true))⟩"
-            } else {
-                shown.unicodeScalars.append(scalar)
-            }
-        }
-        return shown
-    }
-
-    private static func isHidden(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x09, 0x0A, 0x0D: false
-        case 0x00..<0x20, 0x7F: true
-        case 0x202A...0x202E, 0x2066...0x2069, 0x200E, 0x200F, 0x061C: true
-        default: false
-        }
-    }
-}
-
 extension SQLiteValue {
     /// SQLite's name for the value's storage class (`typeof`).
     fileprivate var storageClass: String {

@@ -22,7 +22,7 @@ enum ValuePage {
                 return Page.error(inspector, .notFound, "\(schema.name) has no row \(rowID) now (deleted meanwhile?)")
             }
             let whole: String = switch value {
-            case .text(let text): CellValue.visible(text)
+            case .text(let text): escapingControls(in: text, keepingLineBreaks: true)
             case .blob: ValueFormat.human(value)
             default: CellValue.typed(value) ?? "NULL"
             }
