@@ -27,14 +27,17 @@ final class MainActorCustomer {
     }
 
     /// The store loads, files and updates the object off the main actor; Observation hears of it
-    /// on the main actor; a filter names its properties from any thread.
+    /// on the main actor; a filter made there is used from any thread.
     @MainActor @Test func theStoreServesItFromAnyThreadAndObservationRunsOnTheMainActor() async throws {
         let directory = TemporaryDirectory()
         let store = try Store(path: directory.path("main.sqlite"), migrations: packageMigrationList)
         let customer = MainActorCustomer(id: 1, name: "Ann")
         try store.insert(customer)
+        // A key path of a main-actor property is formed on the main actor; the filter is a value
+        // any thread can use.
+        let named: ModelFilter<MainActorCustomer> = \.name == "Ann"
         let found = try await Task.detached {
-            try store.all(MainActorCustomer.self, where: .init(sql: "name = ?", arguments: [.text("Ann")]))
+            try store.all(MainActorCustomer.self, where: named)
         }.value
         #expect(found.count == 1 && found[0] === customer)
         let onMain = Locked<[Bool]>([])

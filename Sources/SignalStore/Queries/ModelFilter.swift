@@ -13,20 +13,23 @@
 /// property of the model (a `@Transient` one, say) is a programming error and stops the program
 /// with a message naming it.
 public struct ModelFilter<Model: PersistentModel>: Sendable {
-    /// The SQL condition, with a `?` per value.
-    public let sql: String
-    /// The values bound to the condition's `?` parameters, in order.
-    public let arguments: [SQLiteValue]
+    /// The condition as a value: which columns it compares with which values, and how the
+    /// comparisons combine. SQL is rendered from it in one place (``sql``); live results read
+    /// it to learn which columns and which key value a result depends on.
+    let expression: FilterExpression
 
-    init(sql: String, arguments: [SQLiteValue]) {
-        self.sql = sql
-        self.arguments = arguments
+    /// The SQL condition, with a `?` per value.
+    public var sql: String { expression.rendered.text }
+    /// The values bound to the condition's `?` parameters, in order.
+    public var arguments: [SQLiteValue] { expression.rendered.arguments }
+
+    init(_ expression: FilterExpression) {
+        self.expression = expression
     }
 
-    /// The condition `column operator ?`, for a persisted property.
-    static func comparison<Value: SQLiteValueConvertible>(_ keyPath: KeyPath<Model, Value>, _ operator: String, _ value: Value) -> ModelFilter {
-        let sql: SQL = "\(identifier: ModelFilter.column(of: keyPath)) \(SQL(stringLiteral: `operator`)) \(value: value.sqliteValue)"
-        return ModelFilter(sql: sql.text, arguments: sql.arguments)
+    /// The condition `column operator value`, for a persisted property.
+    static func comparison<Value: SQLiteValueConvertible>(_ keyPath: KeyPath<Model, Value>, _ comparison: FilterExpression.Operator, _ value: Value) -> ModelFilter {
+        ModelFilter(.comparison(column: column(of: keyPath), comparison, value.sqliteValue))
     }
 
     /// The column of a persisted property.
@@ -40,45 +43,45 @@ public struct ModelFilter<Model: PersistentModel>: Sendable {
 
 /// The rows whose property equals `value` (SQL `IS`, so `nil` matches NULL).
 public func == <Model, Value: SQLiteValueConvertible>(lhs: KeyPath<Model, Value>, rhs: Value) -> ModelFilter<Model> {
-    .comparison(lhs, "IS", rhs)
+    .comparison(lhs, .same, rhs)
 }
 
 /// The rows whose property differs from `value` (SQL `IS NOT`).
 public func != <Model, Value: SQLiteValueConvertible>(lhs: KeyPath<Model, Value>, rhs: Value) -> ModelFilter<Model> {
-    .comparison(lhs, "IS NOT", rhs)
+    .comparison(lhs, .notSame, rhs)
 }
 
 /// The rows whose property is less than `value`.
 public func < <Model, Value: SQLiteValueConvertible & Comparable>(lhs: KeyPath<Model, Value>, rhs: Value) -> ModelFilter<Model> {
-    .comparison(lhs, "<", rhs)
+    .comparison(lhs, .less, rhs)
 }
 
 /// The rows whose property is at most `value`.
 public func <= <Model, Value: SQLiteValueConvertible & Comparable>(lhs: KeyPath<Model, Value>, rhs: Value) -> ModelFilter<Model> {
-    .comparison(lhs, "<=", rhs)
+    .comparison(lhs, .lessOrEqual, rhs)
 }
 
 /// The rows whose property is greater than `value`.
 public func > <Model, Value: SQLiteValueConvertible & Comparable>(lhs: KeyPath<Model, Value>, rhs: Value) -> ModelFilter<Model> {
-    .comparison(lhs, ">", rhs)
+    .comparison(lhs, .greater, rhs)
 }
 
 /// The rows whose property is at least `value`.
 public func >= <Model, Value: SQLiteValueConvertible & Comparable>(lhs: KeyPath<Model, Value>, rhs: Value) -> ModelFilter<Model> {
-    .comparison(lhs, ">=", rhs)
+    .comparison(lhs, .greaterOrEqual, rhs)
 }
 
 /// The rows both filters match.
 public func && <Model>(lhs: ModelFilter<Model>, rhs: ModelFilter<Model>) -> ModelFilter<Model> {
-    ModelFilter(sql: "(\(lhs.sql)) AND (\(rhs.sql))", arguments: lhs.arguments + rhs.arguments)
+    ModelFilter(.and(lhs.expression, rhs.expression))
 }
 
 /// The rows either filter matches.
 public func || <Model>(lhs: ModelFilter<Model>, rhs: ModelFilter<Model>) -> ModelFilter<Model> {
-    ModelFilter(sql: "(\(lhs.sql)) OR (\(rhs.sql))", arguments: lhs.arguments + rhs.arguments)
+    ModelFilter(.or(lhs.expression, rhs.expression))
 }
 
 /// The rows the filter does not match.
 public prefix func ! <Model>(filter: ModelFilter<Model>) -> ModelFilter<Model> {
-    ModelFilter(sql: "NOT (\(filter.sql))", arguments: filter.arguments)
+    ModelFilter(.not(filter.expression))
 }

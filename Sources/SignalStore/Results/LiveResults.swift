@@ -51,7 +51,8 @@ public final class LiveResults<Model: PersistentModel>: RandomAccessCollection, 
     private let state: Locked<ResultsState<Model>>
     /// Every step of the result, for ``changes``, sent from the thread that delivers commits.
     private let steps = Broadcaster<ResultsStep<Model>, Never>(replayLimit: 0)
-    private let subscription = SerialDisposable()
+    /// Where the result listens to the store's commits, once it has started.
+    private let route = Locked<RouteHandle?>(nil)
     private let registrar = ObservationRegistrar()
 
     /// A result of `query`; a `deferred` one reads nothing yet and takes its first rows from
@@ -77,21 +78,23 @@ public final class LiveResults<Model: PersistentModel>: RandomAccessCollection, 
     private let isDetached: Bool
 
     deinit {
-        subscription.dispose()
+        route.withLock { $0 }?.stop()
     }
 
-    /// Listens to the store's batches, then reads the first result. A batch delivered
-    /// meanwhile waits for the lock, and entries the first read already includes are skipped.
-    /// Without `reading`, the first result is left to ``seed(_:objects:)``; a batch that comes
-    /// first runs the query instead.
+    /// Listens to the store's batches (through its ``ResultsRouter``), then reads the first
+    /// result. A batch delivered meanwhile waits for the lock, and entries the first read
+    /// already includes are skipped. Without `reading`, the first result is left to
+    /// ``seed(_:objects:)``; a batch that comes first runs the query instead.
     private func start(_ store: Store, reading: Bool) {
         state.withLock { state in
-            let batches = Signal<[Change], Never> { [publisher = store.publisher] subscriber in publisher.batches.subscribe(subscriber) }
-            subscription.inner = batches.subscribe(
-                onValue: { [weak self] batch in self?.receive(batch) },
-                onCompleted: { [weak self] in self?.steps.send(.completed) }
+            let handle = store.resultsRouter.listen(
+                query.route, of: store,
+                receive: { [weak self] routed in self?.receive(routed) },
+                complete: { [weak self] in self?.steps.send(.completed) }
             )
-            if store.isClosed { steps.send(.completed); return }
+            route.withLock { $0 = handle }
+            if handle == nil || store.isClosed { steps.send(.completed); return }
+            defer { handle?.setWantsEveryBatch(state.needsRerun) }
             guard reading else {
                 state.needsRerun = true
                 return
@@ -99,12 +102,21 @@ public final class LiveResults<Model: PersistentModel>: RandomAccessCollection, 
             do {
                 let first = try query.runAll(store)
                 state.reset(first)
+                handle?.setReadThrough(first.seq)
                 store.resumeReading(after: first.seq)
             } catch {
                 state.needsRerun = true
                 store.report(StoreError(error))
             }
         }
+    }
+
+    /// Tells the router whether this result waits for a query to run again (then every batch
+    /// of its table reaches it, not only those of its key).
+    private func updateRoute(_ needsRerun: Bool, readThrough: Int64 = 0) {
+        guard let handle = route.withLock({ $0 }) else { return }
+        handle.setWantsEveryBatch(needsRerun)
+        handle.setReadThrough(readThrough)
     }
 
     /// Takes the first result of a deferred result (``init(store:query:deferred:)``) from a read
@@ -116,6 +128,7 @@ public final class LiveResults<Model: PersistentModel>: RandomAccessCollection, 
             state.reset(rows)
             for (rowID, object) in objects { state.keep(object, rowID: rowID, near: nil) }
         }
+        updateRoute(false, readThrough: rows.seq)
     }
 
     // MARK: Collection
@@ -211,25 +224,27 @@ public final class LiveResults<Model: PersistentModel>: RandomAccessCollection, 
 
     // MARK: Commits
 
-    /// Applies a batch of journal entries: places the rows they name, or runs the query again
-    /// when it cannot be incremental. Runs on the thread that delivers commits, one batch at a
-    /// time.
-    private func receive(_ batch: [Change]) {
-        guard let store, let last = batch.last else { return }
-        let (plan, hadResult) = state.withLock { state in (state.plan(for: batch, query: query), state.hasResult) }
+    /// Applies the entries of a batch that may concern this result: places the rows they name,
+    /// or runs the query again when it cannot be incremental. Runs on the thread that delivers
+    /// commits, one batch at a time.
+    private func receive(_ routed: ResultsRouter.Routed) {
+        guard let store else { return }
+        let (plan, hadResult) = state.withLock { state in (state.plan(for: routed, query: query), state.hasResult) }
         guard let plan else { return }
         let diff: ResultsDiff
         do {
             switch plan {
             case .rerun(let touched):
                 let all = try query.runAll(store)
-                diff = state.withLock { $0.replace(with: all, touched: touched, through: last.seq) }
-            case .rows(let changed, let ordering):
-                let current = try query.run(rows: changed, ordering: ordering, store)
-                diff = state.withLock { $0.apply(changed: changed, current: current, through: last.seq) }
+                diff = state.withLock { $0.replace(with: all, touched: touched, through: routed.through) }
+                updateRoute(false, readThrough: all.seq)
+            case .rows(let changed, let read, let kept, let ordering):
+                let current = read.isEmpty ? [:] : try query.run(rows: read, ordering: ordering, store)
+                diff = state.withLock { $0.apply(changed: changed, current: current, kept: kept, through: routed.through) }
             }
         } catch {
             state.withLock { $0.needsRerun = true }
+            updateRoute(true)
             store.report(StoreError(error))
             return
         }

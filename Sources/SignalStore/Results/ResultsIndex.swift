@@ -24,6 +24,9 @@ struct ResultsIndex {
 
     func contains(_ rowID: Int64) -> Bool { keys[rowID] != nil }
 
+    /// A member's sort key.
+    func key(of rowID: Int64) -> [SQLiteValue]? { keys[rowID] }
+
     /// The position of a member, by binary search on its key.
     func index(of rowID: Int64) -> Int? {
         guard let key = keys[rowID] else { return nil }

@@ -10,7 +10,16 @@ struct ResultsQuery<Model: PersistentModel>: Sendable {
     /// Whether the filter or order reads another table (a subquery): any commit may then change
     /// the result, so it runs again after each.
     let readsOtherTables: Bool
+    /// The columns the filter reads, lowercased; `nil` when unknown (an SQL fragment): then a
+    /// change of any column may change membership.
+    let filterColumns: Set<String>?
+    /// The integer key every member holds, which routes commits to the result.
+    let key: ResultsKey?
+    /// The model's columns other than its primary key, lowercased: an update of one never moves
+    /// a row to another rowid.
+    let stableColumns = Set(Model._$columns.filter { !$0.isPrimaryKey }.map { $0.name.lowercased() })
 
+    /// A query from SQL fragments.
     init(predicate: String?, arguments: [SQLiteValue], orderBy: String?) {
         self.predicate = predicate
         self.arguments = arguments
@@ -20,6 +29,24 @@ struct ResultsQuery<Model: PersistentModel>: Sendable {
         // made by the thousand, and a match costs more than the rest of making one.
         readsOtherTables = text.lowercased().contains("select")
             && text.range(of: #"\bselect\b"#, options: [.regularExpression, .caseInsensitive]) != nil
+        filterColumns = nil
+        key = nil
+    }
+
+    /// A query from a typed filter (`nil`: every row) and an `ORDER BY` of the model's columns.
+    init(filter: FilterExpression?, orderBy: String?) {
+        let rendered = filter?.rendered
+        predicate = rendered?.text
+        arguments = rendered?.arguments ?? []
+        self.orderBy = orderBy
+        readsOtherTables = false
+        filterColumns = Set((filter?.columns ?? []).map { $0.lowercased() })
+        key = filter?.integerKey
+    }
+
+    /// Where the result listens for commits.
+    var route: ResultsRouter.Route {
+        ResultsRouter.Route(table: Model._$table, key: key, readsOtherTables: readsOtherTables, stableColumns: stableColumns)
     }
 
     /// A whole result: rowids and sort keys in order, the ordering they were placed by (`nil`
@@ -54,9 +81,8 @@ struct ResultsQuery<Model: PersistentModel>: Sendable {
 
     /// The rows of `rowIDs` that match the filter now, with their sort keys.
     func run(rows rowIDs: Set<Int64>, ordering: ResultsOrdering, _ store: Store) throws -> [Int64: [SQLiteValue]] {
-        let keys = ordering.terms.isEmpty ? "" : ", " + ordering.keyColumnsSQL
-        let condition = (predicate.map { "(\($0)) AND " } ?? "") + "rowid " + KeyList.inBoundList
-        let sql = "SELECT rowid\(keys) FROM \(table) WHERE \(condition)"
+        let sql = rowsSQL(ordering)
+        store.resultsRowReadCount.withLock { $0 += 1 }
         return try store.reading { connection, _ in
             var current: [Int64: [SQLiteValue]] = [:]
             _ = try connection.statement(sql).map(arguments + [KeyList.of(rowIDs: rowIDs)]) { row -> Void? in
@@ -65,6 +91,15 @@ struct ResultsQuery<Model: PersistentModel>: Sendable {
             }
             return current
         }
+    }
+
+    /// The read of some rows by rowid: the filter's arguments, then the rowids as one list.
+    /// NOT INDEXED: the rows are looked up by rowid, even where an index of the user's could
+    /// answer the filter and order (SQLite then scanned that index instead).
+    func rowsSQL(_ ordering: ResultsOrdering) -> String {
+        let keys = ordering.terms.isEmpty ? "" : ", " + ordering.keyColumnsSQL
+        let condition = (predicate.map { "(\($0)) AND " } ?? "") + "rowid " + KeyList.inBoundList
+        return "SELECT rowid\(keys) FROM \(table) NOT INDEXED WHERE \(condition)"
     }
 
     /// The live instances of `rowIDs` (those that still exist), identity kept.

@@ -19,8 +19,10 @@ struct ResultsState<Model: PersistentModel> {
     enum Plan {
         /// Run the whole query again; `touched` are the result's rows the batch changed.
         case rerun(touched: Set<Int64>)
-        /// Read these rows again and place them.
-        case rows(Set<Int64>, ResultsOrdering)
+        /// Place the `changed` rows: `read` must be read again; `kept` changed only in columns
+        /// the filter and order do not read, so a member stays where it is (as a modification)
+        /// and a row that is not one stays out.
+        case rows(changed: Set<Int64>, read: Set<Int64>, kept: Set<Int64>, ResultsOrdering)
     }
 
     /// Starts over from a whole query's rows.
@@ -34,31 +36,56 @@ struct ResultsState<Model: PersistentModel> {
         hasResult = true
     }
 
-    /// What `batch` asks for, or `nil` when it changes nothing here (the journal position then
+    /// What `routed` asks for, or `nil` when it changes nothing here (the journal position then
     /// moves past it).
-    mutating func plan(for batch: [Change], query: ResultsQuery<Model>) -> Plan? {
-        guard let last = batch.last, last.seq > seq else { return nil }
-        let after = batch.first!.seq > seq ? batch[...] : batch.drop { $0.seq <= seq }
+    mutating func plan(for routed: ResultsRouter.Routed, query: ResultsQuery<Model>) -> Plan? {
+        guard routed.through > seq else { return nil }
+        let after = routed.changes.drop { $0.seq <= seq }
+        // What membership and order read; `nil`: unknown, so any column may change them.
+        let dependencies = ordering.flatMap { ordering in
+            query.filterColumns.map { $0.union(ordering.terms.map { $0.term.column.lowercased() }) }
+        }
         var changed = Set<Int64>()
+        var read = Set<Int64>()
+        var valueOnly = Set<Int64>()
+        var gone = Set<Int64>()
         for change in after where change.table == Model._$table {
             changed.insert(change.rowID)
-            // A new key for an INTEGER PRIMARY KEY moves the row to that rowid.
-            if change.operation == .update, case .integer(let moved)? = change.newValue, change.column != nil { changed.insert(moved) }
+            switch change.operation {
+            case .insert:
+                read.insert(change.rowID)
+            case .delete:
+                gone.insert(change.rowID)
+            case .update:
+                let column = change.column?.lowercased() ?? "rowid"
+                let isStable = query.stableColumns.contains(column)
+                if isStable, let dependencies, !dependencies.contains(column) {
+                    valueOnly.insert(change.rowID)
+                    continue
+                }
+                read.insert(change.rowID)
+                // A new key for an INTEGER PRIMARY KEY moves the row to that rowid.
+                if !isStable, case .integer(let moved)? = change.newValue {
+                    changed.insert(moved)
+                    read.insert(moved)
+                }
+            }
         }
-        // Entries are numbered without gaps; one that does not follow the last applied means
-        // entries were pruned before this store read them: what they changed is unknown.
-        let skipped = hasResult && (after.first?.seq ?? 0) > seq + 1
-        if needsRerun || skipped || (query.readsOtherTables && !after.isEmpty) { return .rerun(touched: changed) }
-        guard !changed.isEmpty else {
-            seq = last.seq
+        if needsRerun || (hasResult && routed.skippedEntries) || (query.readsOtherTables && !after.isEmpty) { return .rerun(touched: changed) }
+        let kept = valueOnly.subtracting(read).subtracting(gone).filter(index.contains)
+        guard !read.isEmpty || !kept.isEmpty || gone.contains(where: index.contains) else {
+            seq = routed.through
             return nil
         }
         guard let ordering else { return .rerun(touched: changed) }
-        return .rows(changed, ordering)
+        return .rows(changed: changed, read: read, kept: kept, ordering)
     }
 
-    /// Places the rows a batch changed; `current` are those that match now, with their keys.
-    mutating func apply(changed: Set<Int64>, current: [Int64: [SQLiteValue]], through last: Int64) -> ResultsDiff {
+    /// Places the rows a batch changed: `current` are those read that match now, with their
+    /// keys; `kept` members keep theirs.
+    mutating func apply(changed: Set<Int64>, current: [Int64: [SQLiteValue]], kept: Set<Int64>, through last: Int64) -> ResultsDiff {
+        var current = current
+        for rowID in kept { current[rowID] = index.key(of: rowID) }
         let before = index.rowIDs
         let diff = index.apply(changed: changed, current: current)
         realign(diff, before: before)

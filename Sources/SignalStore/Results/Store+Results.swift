@@ -39,7 +39,7 @@ extension Store {
         where filter: ModelFilter<Model>,
         orderBy orderings: ModelOrdering<Model>...
     ) -> LiveResults<Model> {
-        results(Model.self, where: filter.sql, arguments: filter.arguments, orderBy: ModelOrdering.clause(orderings))
+        LiveResults(store: self, query: ResultsQuery(filter: filter.expression, orderBy: ModelOrdering.clause(orderings)))
     }
 
     /// A live result of every object of the model, in the given order. See ``LiveResults``.
@@ -48,7 +48,7 @@ extension Store {
         orderBy first: ModelOrdering<Model>,
         _ then: ModelOrdering<Model>...
     ) -> LiveResults<Model> {
-        results(Model.self, where: nil, orderBy: ModelOrdering.clause([first] + then))
+        LiveResults(store: self, query: ResultsQuery(filter: nil, orderBy: ModelOrdering.clause([first] + then)))
     }
 
     /// Makes the journal be read from `seq` on if nobody was reading it (entries were skipped

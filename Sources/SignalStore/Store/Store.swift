@@ -41,6 +41,11 @@ public final class Store: Sendable {
     /// How many queries have read model objects (each `find`, `all` or related-object read
     /// runs one), so tests can check that a read of a graph costs one query per relationship.
     package let modelQueryCount = Locked(0)
+    /// How many times a live result has read the rows a commit changed, so tests can check
+    /// that a commit reaches only the results it concerns.
+    package let resultsRowReadCount = Locked(0)
+    /// Hands published batches to the live results they may concern.
+    let resultsRouter: ResultsRouter
     /// The checked models' relationships, matched with their foreign keys.
     let relationships = Locked<[RelationshipID: ResolvedRelationship]>([:])
     let publisher: ChangePublisher
@@ -118,6 +123,7 @@ public final class Store: Sendable {
         database = StoreDatabase(state)
         publisher = ChangePublisher(feed: Broadcaster(replayLimit: 0))
         commitPublisher = CommitPublisher(registry: registry, delivery: publisher)
+        resultsRouter = ResultsRouter(batches: publisher.batches)
         poller = Locked(nil)
         if path != ":memory:" {
             let poller = ChangePoller(interval: pollInterval) { [weak self] in self?.pollForExternalCommits() }

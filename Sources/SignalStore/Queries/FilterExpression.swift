@@ -1,0 +1,53 @@
+/// A typed filter's condition as a value: comparisons of a column with a value, combined with
+/// AND, OR and NOT. ``ModelFilter`` renders it to SQL here and nowhere else; a live result reads
+/// which columns it depends on and the key value that routes commits to it.
+indirect enum FilterExpression: Sendable, Equatable {
+    /// How a column is compared with a value.
+    enum Operator: String, Sendable {
+        case same = "IS"
+        case notSame = "IS NOT"
+        case less = "<"
+        case lessOrEqual = "<="
+        case greater = ">"
+        case greaterOrEqual = ">="
+    }
+
+    case comparison(column: String, Operator, SQLiteValue)
+    case and(FilterExpression, FilterExpression)
+    case or(FilterExpression, FilterExpression)
+    case not(FilterExpression)
+
+    /// The condition as SQL, each value bound.
+    var rendered: SQL {
+        switch self {
+        case .comparison(let column, let comparison, let value):
+            "\(identifier: column) \(SQL(stringLiteral: comparison.rawValue)) \(value: value)"
+        case .and(let lhs, let rhs):
+            "(\(lhs.rendered)) AND (\(rhs.rendered))"
+        case .or(let lhs, let rhs):
+            "(\(lhs.rendered)) OR (\(rhs.rendered))"
+        case .not(let operand):
+            "NOT (\(operand.rendered))"
+        }
+    }
+
+    /// Every column the condition reads.
+    var columns: Set<String> {
+        switch self {
+        case .comparison(let column, _, _): [column]
+        case .and(let lhs, let rhs), .or(let lhs, let rhs): lhs.columns.union(rhs.columns)
+        case .not(let operand): operand.columns
+        }
+    }
+
+    /// A column the condition requires to hold an integer: a `column IS integer` that every
+    /// matching row satisfies (the condition itself, or a term of its top-level AND). A live
+    /// result with one is reached only by commits to rows that hold, or held, that key.
+    var integerKey: ResultsKey? {
+        switch self {
+        case .comparison(let column, .same, .integer(let value)): ResultsKey(column: column, value: value)
+        case .and(let lhs, let rhs): lhs.integerKey ?? rhs.integerKey
+        default: nil
+        }
+    }
+}
