@@ -17,10 +17,19 @@ import Observation
 /// ## How it stays current
 /// A commit's journal entries name the rows it changed. For those rows only, the result reads
 /// whether they match the filter now and their sort values (one query by rowid, on a read-only
-/// connection), and places them by binary search, comparing exactly as SQLite's `ORDER BY`
-/// does (NULL, numbers, text by its collation, blobs). The cost is that of the rows that
-/// changed, not of the result's size, whoever wrote them: this store, another process, the
-/// `sqlite3` shell.
+/// connection, whatever indexes the table has), and places them by binary search, comparing
+/// exactly as SQLite's `ORDER BY` does (NULL, numbers, text by its collation, blobs). The cost
+/// is that of the rows that changed, not of the result's size, whoever wrote them: this store,
+/// another process, the `sqlite3` shell.
+///
+/// A commit reaches only the results it may change, so many live results cost what a commit
+/// changes, not how many there are:
+/// - A result of a typed filter that requires an integer key (`\.customerID == 7`, alone or
+///   joined with `&&`, and every `@Children` list) is reached only by commits to rows that
+///   hold, or held, that key: a commit to one customer's orders reaches no other customer's list.
+/// - A typed filter's result reads nothing for a change of a column its filter and order do not
+///   read (a member then reports a modification), nor for a delete. A result of an SQL fragment
+///   reads the changed rows of its table.
 ///
 /// Two kinds of query run again in full instead, once per commit that may change them:
 /// - a filter or ordering that reads another table (a fragment with a subquery), after every

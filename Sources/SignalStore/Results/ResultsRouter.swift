@@ -30,11 +30,11 @@ final class ResultsRouter: Sendable {
         let stableColumns: Set<String>
     }
 
-    private final class Listener: Sendable {
+    /// A listening result: where it listens and what it is handed.
+    final class Listener: Sendable {
         let route: Route
         let receive: @Sendable (Routed) -> Void
         let complete: @Sendable () -> Void
-        let marks = Locked(RouteMarks())
 
         init(route: Route, receive: @escaping @Sendable (Routed) -> Void, complete: @escaping @Sendable () -> Void) {
             self.route = route
@@ -44,7 +44,7 @@ final class ResultsRouter: Sendable {
     }
 
     private struct State {
-        var listeners: [Int: Listener] = [:]
+        var index = RouteIndex()
         var nextID = 0
         var subscription: (any Disposable)?
         /// The last entry of the last batch routed; 0 before the first.
@@ -61,7 +61,7 @@ final class ResultsRouter: Sendable {
         self.batches = batches
     }
 
-    /// Starts routing batches to a result; `nil` once the store's batches completed. Dispose the
+    /// Starts routing batches to a result; `nil` once the store's batches completed. Release the
     /// handle, or call its `stop()`, to stop.
     func listen(_ route: Route, of store: Store, receive: @escaping @Sendable (Routed) -> Void, complete: @escaping @Sendable () -> Void) -> RouteHandle? {
         let listener = Listener(route: route, receive: receive, complete: complete)
@@ -69,12 +69,23 @@ final class ResultsRouter: Sendable {
             guard !state.isCompleted else { return (nil, false) }
             state.store = store
             state.nextID += 1
-            state.listeners[state.nextID] = listener
+            state.index.insert(listener, id: state.nextID)
             return (state.nextID, state.subscription == nil)
         }
         guard let id else { return nil }
         if subscribe { subscribeToBatches() }
-        return RouteHandle(marks: listener.marks) { [weak self] in self?.stop(id) }
+        return RouteHandle(id: id, router: self)
+    }
+
+    /// The result `id` waits for its query to run again (every batch of its table reaches it),
+    /// or no longer does.
+    func setWaiting(_ id: Int, _ waiting: Bool) {
+        state.withLock { $0.index.setWaiting(id, waiting) }
+    }
+
+    /// The result `id` read its whole query through `seq`.
+    func setReadThrough(_ id: Int, _ seq: Int64) {
+        state.withLock { $0.index.setReadThrough(id, seq) }
     }
 
     private func subscribeToBatches() {
@@ -84,17 +95,17 @@ final class ResultsRouter: Sendable {
             onCompleted: { [weak self] in self?.completeAll() }
         )
         let extra = state.withLock { state -> (any Disposable)? in
-            guard state.subscription == nil, !state.listeners.isEmpty else { return subscription }
+            guard state.subscription == nil, !state.index.isEmpty else { return subscription }
             state.subscription = subscription
             return nil
         }
         extra?.dispose()
     }
 
-    private func stop(_ id: Int) {
+    func stop(_ id: Int) {
         let idle = state.withLock { state -> (any Disposable)? in
-            state.listeners[id] = nil
-            guard state.listeners.isEmpty else { return nil }
+            state.index.remove(id)
+            guard state.index.isEmpty else { return nil }
             // Nobody listens: the store may skip reading the journal for results, so the next
             // listener starts without a gap check.
             defer { state.subscription = nil; state.lastSeq = 0 }
@@ -106,7 +117,7 @@ final class ResultsRouter: Sendable {
     private func completeAll() {
         let listeners = state.withLock { state in
             state.isCompleted = true
-            return Array(state.listeners.values)
+            return state.index.all.map(\.listener)
         }
         for listener in listeners { listener.complete() }
     }
@@ -115,91 +126,70 @@ final class ResultsRouter: Sendable {
 
     private func route(_ batch: [Change]) {
         guard let first = batch.first, let last = batch.last else { return }
-        let (listeners, routedThrough, store) = state.withLock { state in
-            defer { state.lastSeq = max(state.lastSeq, last.seq) }
-            return (Array(state.listeners.values), state.lastSeq, state.store)
-        }
-        let whole = Routed(changes: batch, through: last.seq, skippedEntries: false)
         var byTable: [String: [Change]] = [:]
         for change in batch { byTable[change.table.lowercased(), default: []].append(change) }
-        var keyed: [String: [Listener]] = [:]
-        for listener in listeners {
-            let route = listener.route
-            let marks = listener.marks.withLock { $0 }
-            // The entries before this batch that the result has seen: those of the batches
-            // routed since it started listening, or its own read's, whichever came later.
-            let seen = max(routedThrough, marks.readThrough)
-            if seen > 0, first.seq > seen + 1 {
-                listener.receive(Routed(changes: batch, through: last.seq, skippedEntries: true))
-                continue
-            }
-            if route.readsOtherTables { listener.receive(whole); continue }
-            let table = route.table.lowercased()
-            guard let changes = byTable[table] else { continue }
-            if route.key == nil || marks.wantsEveryBatch {
-                listener.receive(Routed(changes: changes, through: last.seq, skippedEntries: false))
-            } else {
-                keyed[table, default: []].append(listener)
-            }
+        let (plan, store) = state.withLock { state in
+            defer { state.lastSeq = max(state.lastSeq, last.seq) }
+            return (state.index.plan(tables: Set(byTable.keys), first: first.seq, routedThrough: state.lastSeq), state.store)
         }
-        for (table, listeners) in keyed {
-            deliver(byTable[table]!, to: listeners, through: last.seq, store)
+        for listener in plan.skipped { listener.receive(Routed(changes: batch, through: last.seq, skippedEntries: true)) }
+        let whole = Routed(changes: batch, through: last.seq, skippedEntries: false)
+        for listener in plan.everyBatch { listener.receive(whole) }
+        for (table, listeners) in plan.tableWide {
+            let routed = Routed(changes: byTable[table]!, through: last.seq, skippedEntries: false)
+            for listener in listeners { listener.receive(routed) }
+        }
+        for (table, columns) in plan.keyed {
+            for (column, byValue) in columns {
+                deliver(byTable[table]!, column: column, to: byValue, through: last.seq, store)
+            }
         }
     }
 
-    /// Gives each keyed listener of one table the entries of the rows that hold, or held, its key.
-    private func deliver(_ changes: [Change], to listeners: [Listener], through: Int64, _ store: Store?) {
-        var byColumn: [String: [Listener]] = [:]
-        for listener in listeners { byColumn[listener.route.key!.column.lowercased(), default: []].append(listener) }
-        for (column, listeners) in byColumn {
-            let route = listeners[0].route
-            guard let rows = RowKeys(changes, column: column, table: route.table, stableColumns: route.stableColumns, store: store) else {
-                // A row moved to another rowid, or the key could not be read: every one of them.
-                for listener in listeners { listener.receive(Routed(changes: changes, through: through, skippedEntries: false)) }
-                continue
-            }
-            for listener in listeners {
-                let reached = rows.rowIDs(holding: listener.route.key!.value)
-                guard !reached.isEmpty else { continue }
-                listener.receive(Routed(changes: changes.filter { reached.contains($0.rowID) }, through: through, skippedEntries: false))
-            }
+    /// Gives the keyed listeners of one table and key column the entries of the rows that hold,
+    /// or held, each one's key.
+    private func deliver(_ changes: [Change], column: String, to byValue: [Int64: [Int: Listener]], through: Int64, _ store: Store?) {
+        guard let route = byValue.first?.value.first?.value.route else { return }
+        guard let rows = RowKeys(changes, column: column, table: route.table, stableColumns: route.stableColumns, store: store) else {
+            // A row moved to another rowid, or the key could not be read: every one of them.
+            let routed = Routed(changes: changes, through: through, skippedEntries: false)
+            for listeners in byValue.values { for listener in listeners.values { listener.receive(routed) } }
+            return
+        }
+        for (key, reached) in rows.rowsByKey {
+            guard let listeners = byValue[key] else { continue }
+            let routed = Routed(changes: changes.filter { reached.contains($0.rowID) }, through: through, skippedEntries: false)
+            for listener in listeners.values { listener.receive(routed) }
         }
     }
-}
-
-/// What the router knows of where a live result stands.
-struct RouteMarks {
-    /// The result waits for its query to run again, so every batch of its table reaches it,
-    /// not only those of its key.
-    var wantsEveryBatch = false
-    /// The journal position its last whole read saw; 0 before one.
-    var readThrough: Int64 = 0
 }
 
 /// A live result's place in the ``ResultsRouter``: it listens until ``stop()`` or until the
 /// handle is released.
 final class RouteHandle: Sendable {
-    private let marks: Locked<RouteMarks>
-    private let onDispose: Locked<(@Sendable () -> Void)?>
+    private let id: Int
+    private weak let router: ResultsRouter?
+    private let isStopped = Locked(false)
 
-    init(marks: Locked<RouteMarks>, onDispose: @escaping @Sendable () -> Void) {
-        self.marks = marks
-        self.onDispose = Locked(onDispose)
+    init(id: Int, router: ResultsRouter) {
+        self.id = id
+        self.router = router
     }
 
     /// Whether the result gets every batch of its table (its query must run again), not only
     /// those of its key.
     func setWantsEveryBatch(_ wants: Bool) {
-        marks.withLock { $0.wantsEveryBatch = wants }
+        router?.setWaiting(id, wants)
     }
 
     /// The result read its whole query through `seq`: entries missing after it are a gap.
     func setReadThrough(_ seq: Int64) {
-        marks.withLock { $0.readThrough = max($0.readThrough, seq) }
+        router?.setReadThrough(id, seq)
     }
 
     func stop() {
-        onDispose.withLock { action in defer { action = nil }; return action }?()
+        guard !isStopped.withLock({ stopped in defer { stopped = true }; return stopped }) else { return }
+        router?.stop(id)
     }
 
     deinit { stop() }

@@ -3,7 +3,7 @@
 /// only other columns of which changed, one read of the key column by rowid.
 struct RowKeys {
     /// The rows that held each key at some point of the batch.
-    private var rowsByKey: [Int64: Set<Int64>] = [:]
+    private(set) var rowsByKey: [Int64: Set<Int64>] = [:]
 
     /// The keys of `changes` (entries of `table`) in `column` (lowercased); `nil` when they
     /// cannot be told: an entry that may move a row to another rowid (an update of a column not
@@ -35,11 +35,6 @@ struct RowKeys {
         guard let store, let read = try? Self.read(unknown, column: column, table: table, store) else { return nil }
         // A row not found was deleted by a later commit, whose entry names its key.
         for (rowID, value) in read { add(value, rowID) }
-    }
-
-    /// The rows that held `key`.
-    func rowIDs(holding key: Int64) -> Set<Int64> {
-        rowsByKey[key] ?? []
     }
 
     private mutating func add(_ value: SQLiteValue, _ rowID: Int64) {
