@@ -1,0 +1,127 @@
+/// One group's totals in a live aggregate, kept from each changed row's old and new value.
+struct AggregateTotals: Sendable, Equatable {
+    /// The rows of the group.
+    var rows = 0
+    /// Its rows whose value is not NULL (what `sum`, `average`, `minimum` and `maximum` see).
+    var values = 0
+    var integerSum: Int64 = 0
+    var realSum: Double = 0
+    /// A REAL (or TEXT) value was summed: the sum is a REAL, as SQLite's `sum` makes it.
+    var sumIsReal = false
+    /// The integer sum went past `Int64`: SQLite's `sum` fails there too.
+    var overflowed = false
+    var minimum: SQLiteValue?
+    var maximum: SQLiteValue?
+
+    /// The sum as SQLite's `sum` gives it (0 for no values), `nil` past `Int64`.
+    var sum: SQLiteValue? {
+        if overflowed { return nil }
+        return sumIsReal ? .real(realSum + Double(integerSum)) : .integer(integerSum)
+    }
+
+    /// The mean of the values, `nil` for none.
+    var average: Double? {
+        values == 0 ? nil : (realSum + Double(integerSum)) / Double(values)
+    }
+
+    mutating func add(_ value: SQLiteValue, sign: Int64) {
+        rows += Int(sign)
+        guard value != .null else { return }
+        values += Int(sign)
+        switch value {
+        case .integer(let number):
+            let (sum, overflow) = integerSum.addingReportingOverflow(sign * number)
+            integerSum = sum
+            overflowed = overflowed || overflow
+        case .real(let number):
+            realSum += Double(sign) * number
+            sumIsReal = true
+        case .text(let text):
+            realSum += Double(sign) * (Double(text) ?? 0)
+            sumIsReal = true
+        case .blob, .null:
+            sumIsReal = true
+        }
+    }
+}
+
+/// What a live aggregate holds: each member row's group and value, and each group's totals.
+/// A value type with no lock and no I/O; ``LiveAggregate`` owns one behind its lock.
+struct AggregateState {
+    struct Member: Equatable {
+        let group: SQLiteValue
+        let value: SQLiteValue
+    }
+
+    private(set) var members: [Int64: Member] = [:]
+    private(set) var groups: [SQLiteValue: AggregateTotals] = [:]
+    /// Groups whose minimum or maximum left: they are read again.
+    private(set) var staleExtremes: Set<SQLiteValue> = []
+    /// The journal is applied through this entry.
+    var seq: Int64 = 0
+    /// The last step failed or entries were skipped: the next commit reads everything again.
+    var needsRerun = false
+    private(set) var hasResult = false
+
+    /// Starts over from every member row.
+    mutating func reset(_ rows: [(rowID: Int64, member: Member)], through seq: Int64) {
+        members = [:]
+        groups = [:]
+        staleExtremes = []
+        for (rowID, member) in rows { add(member, rowID) }
+        self.seq = seq
+        needsRerun = false
+        hasResult = true
+    }
+
+    /// Replaces the members among `rowIDs` with `current` (those that match now).
+    mutating func replace(_ rowIDs: Set<Int64>, with current: [Int64: Member]) {
+        for rowID in rowIDs {
+            let old = members[rowID]
+            let new = current[rowID]
+            guard old != new else { continue }
+            if let old { remove(old, rowID) }
+            if let new { add(new, rowID) }
+        }
+    }
+
+    /// Takes the minimum and maximum read again for the stale groups.
+    mutating func setExtremes(_ extremes: [SQLiteValue: (minimum: SQLiteValue, maximum: SQLiteValue)]) {
+        for group in staleExtremes where groups[group] != nil {
+            groups[group]?.minimum = extremes[group]?.minimum
+            groups[group]?.maximum = extremes[group]?.maximum
+        }
+        staleExtremes = []
+    }
+
+    private mutating func add(_ member: Member, _ rowID: Int64) {
+        members[rowID] = member
+        var totals = groups[member.group] ?? AggregateTotals()
+        totals.add(member.value, sign: 1)
+        if member.value != .null, !staleExtremes.contains(member.group) {
+            if totals.minimum.map({ Self.compare(member.value, $0) < 0 }) ?? true { totals.minimum = member.value }
+            if totals.maximum.map({ Self.compare(member.value, $0) > 0 }) ?? true { totals.maximum = member.value }
+        }
+        groups[member.group] = totals
+    }
+
+    private mutating func remove(_ member: Member, _ rowID: Int64) {
+        members[rowID] = nil
+        guard var totals = groups[member.group] else { return }
+        totals.add(member.value, sign: -1)
+        if totals.rows == 0 {
+            groups[member.group] = nil
+            staleExtremes.remove(member.group)
+            return
+        }
+        if member.value != .null, member.value == totals.minimum || member.value == totals.maximum {
+            staleExtremes.insert(member.group)
+        }
+        groups[member.group] = totals
+    }
+
+    /// SQLite's order of two values (numbers by value, text by bytes).
+    static func compare(_ a: SQLiteValue, _ b: SQLiteValue) -> Int {
+        ResultsOrdering.compare(a, b, .binary)
+    }
+}

@@ -1,0 +1,116 @@
+/// A count, sum, average, minimum or maximum of a model's rows, per group or in one, kept
+/// current after every commit from the rows it changed, by every writer.
+///
+/// It holds each member row's group and value. A commit reaches it as it reaches a live result
+/// (``ResultsRouter``); the rows whose filter, group or value columns changed are read once by
+/// rowid, and the totals move by their old and new values. A minimum or maximum that leaves is
+/// read again for its group. ``totals`` replays the totals and sends them after each commit that
+/// changed them.
+final class LiveAggregate<Model: PersistentModel>: Sendable {
+    private weak let store: Store?
+    let query: AggregateQuery<Model>
+    private let state = Locked(AggregateState())
+    /// The totals by group after each commit that changed them; the last one is replayed.
+    let totals = Broadcaster<[SQLiteValue: AggregateTotals], Never>(replayLimit: 1)
+    private let route = Locked<RouteHandle?>(nil)
+
+    init(store: Store, query: AggregateQuery<Model>) {
+        self.store = store
+        self.query = query
+        start(store)
+    }
+
+    deinit {
+        route.withLock { $0 }?.stop()
+    }
+
+    /// Listens for commits, then reads every member row; a batch delivered meanwhile waits for
+    /// the lock, and entries the read already includes are skipped.
+    private func start(_ store: Store) {
+        state.withLock { state in
+            let handle = store.resultsRouter.listen(
+                query.rows.route, of: store,
+                receive: { [weak self] routed in self?.receive(routed) },
+                complete: { [weak self] in self?.totals.send(.completed) }
+            )
+            route.withLock { $0 = handle }
+            if handle == nil || store.isClosed { totals.send(.completed); return }
+            do {
+                let all = try query.readAll(store)
+                state.reset(all.rows, through: all.seq)
+                handle?.setReadThrough(all.seq)
+                store.resumeReading(after: all.seq)
+                totals.send(.value(state.groups))
+            } catch {
+                state.needsRerun = true
+                handle?.setWantsEveryBatch(true)
+                store.report(StoreError(error))
+            }
+        }
+    }
+
+    /// What a batch asks: `nil` nothing, else the rows to read (`all`: read every row again).
+    private func plan(_ routed: ResultsRouter.Routed, _ state: inout AggregateState) -> (all: Bool, read: Set<Int64>, gone: Set<Int64>)? {
+        guard routed.through > state.seq else { return nil }
+        let after = routed.changes.drop { $0.seq <= state.seq }
+        if state.needsRerun || routed.skippedEntries || query.rows.readsOtherTables { return (true, [], []) }
+        let dependencies = query.dependencies
+        var read = Set<Int64>()
+        var gone = Set<Int64>()
+        for change in after where change.table == Model._$table {
+            switch change.operation {
+            case .insert:
+                read.insert(change.rowID)
+            case .delete:
+                gone.insert(change.rowID)
+            case .update:
+                let column = change.column?.lowercased() ?? "rowid"
+                let isStable = query.rows.stableColumns.contains(column)
+                if isStable, let dependencies, !dependencies.contains(column) { continue }
+                read.insert(change.rowID)
+                if !isStable, case .integer(let moved)? = change.newValue { read.insert(moved) }
+            }
+        }
+        gone.subtract(read)
+        guard !read.isEmpty || gone.contains(where: { state.members[$0] != nil }) else {
+            state.seq = routed.through
+            return nil
+        }
+        return (false, read, gone)
+    }
+
+    /// Applies the entries of a batch that may concern this aggregate. Runs on the thread that
+    /// delivers commits, one batch at a time.
+    private func receive(_ routed: ResultsRouter.Routed) {
+        guard let store, let plan = state.withLock({ plan(routed, &$0) }) else { return }
+        do {
+            let changed: Bool
+            if plan.all {
+                let all = try query.readAll(store)
+                changed = state.withLock { state in
+                    let before = state.groups
+                    state.reset(all.rows, through: max(all.seq, routed.through))
+                    return state.groups != before
+                }
+                route.withLock { $0 }?.setWantsEveryBatch(false)
+                route.withLock { $0 }?.setReadThrough(all.seq)
+            } else {
+                let current = plan.read.isEmpty ? [:] : try query.read(plan.read, store)
+                changed = try state.withLock { state in
+                    let before = state.groups
+                    state.replace(plan.read.union(plan.gone), with: current)
+                    if query.keepsExtremes, !state.staleExtremes.isEmpty {
+                        state.setExtremes(try query.extremes(of: state.staleExtremes, store))
+                    }
+                    state.seq = max(state.seq, routed.through)
+                    return state.groups != before
+                }
+            }
+            if changed { totals.send(.value(state.withLock { $0.groups })) }
+        } catch {
+            state.withLock { $0.needsRerun = true }
+            route.withLock { $0 }?.setWantsEveryBatch(true)
+            store.report(StoreError(error))
+        }
+    }
+}
