@@ -47,7 +47,7 @@ struct LiveAggregateTests {
             watch("average of customer 3", store.average(\KeyedOrder.purchaseNum, where: \.customerID == 3),
                   fresh: "SELECT avg(purchase_num) FROM orders WHERE customer_id = 3") { $0.map { "\($0)" } ?? "NULL" },
         ]
-        let steps = ProcessInfo.processInfo.environment["SIGNALSTORE_HEAVY"] == "1" ? 3_000 : 300
+        let steps = ProcessInfo.processInfo.environment["SIGNALSTORE_HEAVY"] == "1" ? 3_000 : 200
         for step in 0..<steps {
             let sql = LiveResultsTests.randomStatement(&random)
             switch step % 10 {

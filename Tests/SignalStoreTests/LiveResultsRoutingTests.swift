@@ -50,7 +50,7 @@ struct LiveResultsRoutingTests {
         for id in 1...40 { try store.execute(LiveResultsTests.randomInsert(id: Int64(id), &random)) }
         let results = store.results(KeyedOrder.self, where: query.filter, orderBy: query.orderBy)
         let neighbours = (1...4).map { store.results(KeyedOrder.self, where: \.customerID == Int64($0), orderBy: .ascending(\.id)) }
-        let steps = ProcessInfo.processInfo.environment["SIGNALSTORE_HEAVY"] == "1" ? 3_000 : 300
+        let steps = ProcessInfo.processInfo.environment["SIGNALSTORE_HEAVY"] == "1" ? 3_000 : 200
         for step in 0..<steps {
             let sql = LiveResultsTests.randomStatement(&random)
             switch step % 10 {
