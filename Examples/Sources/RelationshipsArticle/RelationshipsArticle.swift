@@ -17,3 +17,9 @@ func orderCount(of customer: Customer) -> Int {
 func openOrdersWithCustomers(in store: Store) throws -> [Order] {
     try store.all(Order.self, where: \.status == "open", orderBy: .ascending(\.id), including: \.customer)
 }
+
+// "Lists That Stay Live": many lists at once, on this article's models.
+
+func ordersOfEveryCustomer(in store: Store) throws -> [LiveResults<Order>] {
+    try store.all(Customer.self, orderBy: .ascending(\.id)).map(\.orders)
+}

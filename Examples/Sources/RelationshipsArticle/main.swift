@@ -45,6 +45,11 @@ try store.execute("UPDATE orders SET customer_id = 1 WHERE id = 11")
 let open = try openOrdersWithCustomers(in: store)
 check(open.map { $0.customer?.name } == ["Robert", "Ann"] && open[1].customer === ann)
 
+// "Lists That Stay Live": a list per customer; a move reaches the two it leaves and joins.
+let lists = try ordersOfEveryCustomer(in: store)
+try store.execute("UPDATE orders SET customer_id = 2 WHERE id = 11")
+check(lists.map { $0.map(\.id) } == [[], [10, 11]])
+
 // "Many to many", and the delete rules: RESTRICT refuses, CASCADE and SET NULL follow.
 let sale = Tag(id: 1, name: "sale")
 try store.insert(sale)

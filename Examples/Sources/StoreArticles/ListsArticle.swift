@@ -10,6 +10,14 @@ func bigOrders(in store: Store) -> LiveResults<Order> {
     store.results(Order.self, where: "purchase_num >= ?", arguments: [.integer(10)], orderBy: "status, purchase_num DESC")
 }
 
+func openCount(in store: Store) -> Signal<Int, Never> {
+    store.count(Order.self, where: \.status == "open")
+}
+
+func purchasesPerStatus(in store: Store) -> Signal<[String: Int], Never> {
+    store.sum(\Order.purchaseNum, groupedBy: \.status)
+}
+
 /// A list's rows, kept in step with a live result (a table view's data source does the same).
 final class OrderList {
     private(set) var rows: [Int64] = []
