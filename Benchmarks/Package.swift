@@ -107,6 +107,16 @@ let package = Package(
             ],
             path: "Benchmarks/ResultsHarness"
         ),
+        // A plain executable (no harness): the CPU of one write with 1 to 10,000 live results
+        // beside it (live `@Children` lists, results with no key to route by).
+        .executableTarget(
+            name: "LiveListsHarness",
+            dependencies: [
+                .product(name: "SignalStore", package: rootIdentity),
+                "BenchmarkModels",
+            ],
+            path: "Benchmarks/LiveListsHarness"
+        ),
         // A plain executable (no harness): relationships against GRDB's associations: a graph
         // read with `including:`, a live parent's read, a foreign insert into a relationship.
         .executableTarget(
