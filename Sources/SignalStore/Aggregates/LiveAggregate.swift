@@ -54,24 +54,9 @@ final class LiveAggregate<Model: PersistentModel>: Sendable {
         guard routed.through > state.seq else { return nil }
         let after = routed.changes.drop { $0.seq <= state.seq }
         if state.needsRerun || routed.skippedEntries || query.rows.readsOtherTables { return (true, [], []) }
-        let dependencies = query.dependencies
-        var read = Set<Int64>()
-        var gone = Set<Int64>()
-        for change in after where change.table == Model._$table {
-            switch change.operation {
-            case .insert:
-                read.insert(change.rowID)
-            case .delete:
-                gone.insert(change.rowID)
-            case .update:
-                let column = change.column?.lowercased() ?? "rowid"
-                let isStable = query.rows.stableColumns.contains(column)
-                if isStable, let dependencies, !dependencies.contains(column) { continue }
-                read.insert(change.rowID)
-                if !isStable, case .integer(let moved)? = change.newValue { read.insert(moved) }
-            }
-        }
-        gone.subtract(read)
+        let rows = BatchRows(after, table: Model._$table, stableColumns: query.rows.stableColumns, dependencies: query.dependencies)
+        let read = rows.read
+        let gone = rows.gone.subtracting(read)
         guard !read.isEmpty || gone.contains(where: { state.members[$0] != nil }) else {
             state.seq = routed.through
             return nil

@@ -45,34 +45,10 @@ struct ResultsState<Model: PersistentModel> {
         let dependencies = ordering.flatMap { ordering in
             query.filterColumns.map { $0.union(ordering.terms.map { $0.term.column.lowercased() }) }
         }
-        var changed = Set<Int64>()
-        var read = Set<Int64>()
-        var valueOnly = Set<Int64>()
-        var gone = Set<Int64>()
-        for change in after where change.table == Model._$table {
-            changed.insert(change.rowID)
-            switch change.operation {
-            case .insert:
-                read.insert(change.rowID)
-            case .delete:
-                gone.insert(change.rowID)
-            case .update:
-                let column = change.column?.lowercased() ?? "rowid"
-                let isStable = query.stableColumns.contains(column)
-                if isStable, let dependencies, !dependencies.contains(column) {
-                    valueOnly.insert(change.rowID)
-                    continue
-                }
-                read.insert(change.rowID)
-                // A new key for an INTEGER PRIMARY KEY moves the row to that rowid.
-                if !isStable, case .integer(let moved)? = change.newValue {
-                    changed.insert(moved)
-                    read.insert(moved)
-                }
-            }
-        }
+        let rows = BatchRows(after, table: Model._$table, stableColumns: query.stableColumns, dependencies: dependencies)
+        let (changed, read, gone) = (rows.changed, rows.read, rows.gone)
         if needsRerun || (hasResult && routed.skippedEntries) || (query.readsOtherTables && !after.isEmpty) { return .rerun(touched: changed) }
-        let kept = valueOnly.subtracting(read).subtracting(gone).filter(index.contains)
+        let kept = rows.valueOnly.subtracting(read).subtracting(gone).filter(index.contains)
         guard !read.isEmpty || !kept.isEmpty || gone.contains(where: index.contains) else {
             seq = routed.through
             return nil
