@@ -52,15 +52,7 @@ struct LiveResultsRoutingTests {
         let neighbours = (1...4).map { store.results(KeyedOrder.self, where: \.customerID == Int64($0), orderBy: .ascending(\.id)) }
         let steps = ProcessInfo.processInfo.environment["SIGNALSTORE_HEAVY"] == "1" ? 3_000 : 200
         for step in 0..<steps {
-            let sql = LiveResultsTests.randomStatement(&random)
-            switch step % 10 {
-            case 0 where sqlite3Shell != nil:
-                _ = try run(sqlite3Shell!, [store.path, sql])   // a failing statement (a key taken) changes nothing
-            case 1, 2, 3:
-                do { try foreign.execute(sql) } catch { try? foreign.execute("ROLLBACK") }
-            default:
-                _ = try? store.execute(sql.replacingOccurrences(of: "BEGIN; ", with: "").replacingOccurrences(of: " COMMIT;", with: ""))
-            }
+            let sql = try LiveResultsTests.commitRandomly(step: step, store, foreign, &random)
             await store.settle()
             let expected = try store.all(KeyedOrder.self, where: query.filter, orderBy: query.orderBy).map(\.id)
             #expect(results.map(\.id) == expected, "step \(step): \(sql)")

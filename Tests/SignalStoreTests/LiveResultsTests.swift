@@ -40,17 +40,7 @@ struct LiveResultsTests {
         received.withLock { $0 = [] }
         let steps = ProcessInfo.processInfo.environment["SIGNALSTORE_HEAVY"] == "1" ? 3_000 : 300
         for step in 0..<steps {
-            let sql = Self.randomStatement(&random)
-            switch step % 10 {
-            case 0 where sqlite3Shell != nil:
-                let result = try run(sqlite3Shell!, [store.path, sql])
-                #expect(result.status == 0 || !result.error.isEmpty)
-            case 1, 2, 3:
-                do { try foreign.execute(sql) } catch { try? foreign.execute("ROLLBACK") }
-            default:
-                // The store runs it in a transaction of its own.
-                _ = try? store.execute(sql.replacingOccurrences(of: "BEGIN; ", with: "").replacingOccurrences(of: " COMMIT;", with: ""))
-            }
+            let sql = try Self.commitRandomly(step: step, store, foreign, &random)
             await store.settle()
             let expected = try store.all(Order.self, where: query.predicate, orderBy: query.orderBy.map { "\($0), rowid" } ?? "rowid").map(\.id)
             #expect(results.map(\.id) == expected, "step \(step): \(sql)")
@@ -67,6 +57,23 @@ struct LiveResultsTests {
         }
         subscription.dispose()
         store.close()
+    }
+
+    /// Commits a random statement (``randomStatement(_:)``), by turns from the `sqlite3` shell,
+    /// from `foreign` (another connection) and from the store; returns it. A statement that fails
+    /// (a key taken) changes nothing, whoever runs it.
+    static func commitRandomly(step: Int, _ store: Store, _ foreign: Connection, _ random: inout SeededGenerator) throws -> String {
+        let sql = randomStatement(&random)
+        switch step % 10 {
+        case 0 where sqlite3Shell != nil:
+            _ = try run(sqlite3Shell!, [store.path, sql])
+        case 1, 2, 3:
+            do { try foreign.execute(sql) } catch { try? foreign.execute("ROLLBACK") }
+        default:
+            // The store runs it in a transaction of its own.
+            _ = try? store.execute(sql.replacingOccurrences(of: "BEGIN; ", with: "").replacingOccurrences(of: " COMMIT;", with: ""))
+        }
+        return sql
     }
 
     static func randomInsert(id: Int64, _ random: inout SeededGenerator) -> String {
