@@ -49,6 +49,8 @@ check(open.map { $0.customer?.name } == ["Robert", "Ann"] && open[1].customer ==
 let lists = try ordersOfEveryCustomer(in: store)
 try store.execute("UPDATE orders SET customer_id = 2 WHERE id = 11")
 check(lists.map { $0.map(\.id) } == [[], [10, 11]])
+try store.execute("UPDATE orders SET customer_id = 1 WHERE id = 11")   // and back to Ann
+check(lists.map { $0.map(\.id) } == [[11], [10]])
 
 // "Many to many", and the delete rules: RESTRICT refuses, CASCADE and SET NULL follow.
 let sale = Tag(id: 1, name: "sale")
