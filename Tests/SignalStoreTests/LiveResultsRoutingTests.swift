@@ -119,9 +119,9 @@ struct LiveResultsRoutingTests {
     @Test func theChangedRowsAreLookedUpByRowidWhateverIndexesTheTableHas() throws {
         let store = try Store.inMemory(migrations: packageMigrations)
         try store.execute("CREATE INDEX orders_by_status ON orders (status, purchase_num)")
-        let query = ResultsQuery<Order>(filter: (\Order.status == "open").expression, orderBy: "\"purchase_num\" ASC, rowid")
+        let query = ResultsQuery<Order>(filter: (\Order.status == "open").expression, orderBy: [.ascending(\Order.purchaseNum)])
         let plan = try store.reading { connection, _ in
-            let ordering = try #require(ResultsOrdering.parse(query.orderBy, table: "orders", columns: Order._$columnNames, connection))
+            let ordering = try #require(query.ordering(connection))
             return try connection.statement("EXPLAIN QUERY PLAN " + query.rowsSQL(ordering)).map(query.arguments + [.text("[1]")]) { row -> String? in
                 if case .text(let detail) = row.column(3) { detail } else { nil }
             }

@@ -13,6 +13,8 @@ struct LiveResultsTests {
         let name: String
         let predicate: String?
         let orderBy: String?
+        /// A window's size, or `nil` for every row.
+        var limit: Int? = nil
         var testDescription: String { name }
 
         static let all = [
@@ -22,6 +24,11 @@ struct LiveResultsTests {
             Query(name: "rowid order", predicate: "note IS NOT NULL", orderBy: nil),
             Query(name: "subquery", predicate: "customer_id IN (SELECT id FROM customers WHERE name < 'm')", orderBy: "status, purchase_num DESC"),
             Query(name: "expression order", predicate: "status != 'void'", orderBy: "purchase_num * -1"),
+            Query(name: "window: first 5 open by purchase", predicate: "status = 'open'", orderBy: "purchase_num", limit: 5),
+            Query(name: "window: first 8, note nocase desc", predicate: nil, orderBy: "note COLLATE NOCASE DESC, purchase_num ASC", limit: 8),
+            Query(name: "window: first 3 in rowid order", predicate: "purchase_num > 4", orderBy: nil, limit: 3),
+            Query(name: "window: first 4 of a subquery", predicate: "customer_id IN (SELECT id FROM customers WHERE name < 'm')", orderBy: "status, purchase_num DESC", limit: 4),
+            Query(name: "window: none", predicate: nil, orderBy: "purchase_num", limit: 0),
         ]
     }
 
@@ -33,7 +40,11 @@ struct LiveResultsTests {
         var random = SeededGenerator(seed: UInt64(query.name.utf8.count) * 7_919)
         for id in 1...4 { try store.execute("INSERT INTO customers (id, name) VALUES (\(id), 'c\(id)')") }
         for id in 1...40 { try store.execute(Self.randomInsert(id: Int64(id), &random)) }
-        let results = store.results(Order.self, where: query.predicate, orderBy: query.orderBy)
+        if query.limit != nil {
+            // The index a user adds for a window's query: the rows it reads must still be looked up by rowid.
+            try store.execute("CREATE INDEX orders_by_status_purchase ON orders(status, purchase_num)")
+        }
+        let results = store.results(Order.self, where: query.predicate, orderBy: query.orderBy, limit: query.limit)
         let received = Locked<[ResultsChange<Order>]>([])
         let subscription = results.changes.subscribe(onValue: { change in received.withLock { $0.append(change) } })
         var shown = try #require(received.withLock { $0.first }).objects.map(\.id)
@@ -42,7 +53,8 @@ struct LiveResultsTests {
         for step in 0..<steps {
             let sql = try Self.commitRandomly(step: step, store, foreign, &random)
             await store.settle()
-            let expected = try store.all(Order.self, where: query.predicate, orderBy: query.orderBy.map { "\($0), rowid" } ?? "rowid").map(\.id)
+            let all = try store.all(Order.self, where: query.predicate, orderBy: query.orderBy.map { "\($0), rowid" } ?? "rowid").map(\.id)
+            let expected = Array(all.prefix(query.limit ?? all.count))
             #expect(results.map(\.id) == expected, "step \(step): \(sql)")
             for case .update(let objects, let deletions, let insertions, let modifications) in received.withLock({ $0 }) {
                 var applied = shown
@@ -120,6 +132,33 @@ struct LiveResultsTests {
         #expect(updates == [[[1], [2], []], [[], [], [2]], [[0], [], []], [[], [0], []]])
         #expect(recorder.values.last?.objects.map(\.id) == [4, 3, 1])
         #expect(recorder.values.last?.objects.last === first, "the live instances")
+        store.close()
+    }
+
+    @Test func aWindowIsRefilledWhenARowLeavesAndPushesItsLastOutWhenOneEnters() throws {
+        let store = try Store.inMemory(migrations: packageMigrations)
+        for id in 1...10 { try store.insert(Order(id: Int64(id), purchaseNum: id * 10, status: "open")) }
+        let top = store.results(Order.self, where: \.status == "open", orderBy: .ascending(\.purchaseNum), limit: 3)
+        #expect(top.map(\.id) == [1, 2, 3])
+        let recorder = top.changes.record()
+        try store.find(Order.self, id: 2)?.status = "paid"                   // leaves: 4 comes in
+        #expect(top.map(\.id) == [1, 3, 4])
+        try store.insert(Order(id: 11, purchaseNum: 5, status: "open"))     // enters first: 4 goes
+        #expect(top.map(\.id) == [11, 1, 3])
+        try store.find(Order.self, id: 1)?.purchaseNum = 95                 // moves past the window: 4 again
+        #expect(top.map(\.id) == [11, 3, 4])
+        try store.find(Order.self, id: 3)?.note = "gift"                    // a member's value: a modification
+        let updates = recorder.values.dropFirst().map { change -> [[Int]] in
+            guard case .update(_, let deletions, let insertions, let modifications) = change else { return [] }
+            return [deletions, insertions, modifications]
+        }
+        #expect(updates == [[[1], [2], []], [[2], [0], []], [[1], [2], []], [[], [], [1]]])
+        let reads = store.resultsRowReadCount.withLock { $0 }
+        try store.find(Order.self, id: 9)?.purchaseNum = 91                 // after the window: one read, no update
+        #expect(store.resultsRowReadCount.withLock { $0 } == reads + 1)
+        #expect(recorder.values.count == updates.count + 1)
+        try store.execute("DELETE FROM orders WHERE purchase_num > 20")   // the window empties to what is left
+        #expect(top.map(\.id) == [11])
         store.close()
     }
 

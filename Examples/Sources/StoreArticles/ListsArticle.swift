@@ -10,6 +10,10 @@ func bigOrders(in store: Store) -> LiveResults<Order> {
     store.results(Order.self, where: "purchase_num >= ?", arguments: [.integer(10)], orderBy: "status, purchase_num DESC")
 }
 
+func topOpenOrders(in store: Store) -> LiveResults<Order> {
+    store.results(Order.self, where: \.status == "open", orderBy: .descending(\.purchaseNum), limit: 10)
+}
+
 func openCount(in store: Store) -> Signal<Int, Never> {
     store.count(Order.self, where: \.status == "open")
 }

@@ -86,12 +86,18 @@ check(list.rows == [1, 3, 4] && big.map(\.id) == [4, 3])
 try store.execute("UPDATE orders SET status = 'paid' WHERE id = 1")     // leaves
 check(list.rows == [3, 4])
 
+// "Windows: the first rows of a long list"
+let top = topOpenOrders(in: store)
+check(top.map(\.id) == [4, 3])   // the open orders, largest purchase first
+try store.execute("UPDATE orders SET status = 'paid' WHERE id = 4")
+check(top.map(\.id) == [3])
+
 // "Live counts and sums"
 let openCounts = Mutex<[Int]>([])
-let counting = openCount(in: store).subscribe(onValue: { count in openCounts.withLock { $0.append(count) } })
+let countingOpen = openCount(in: store).subscribe(onValue: { count in openCounts.withLock { $0.append(count) } })
 try store.insert(Order(id: 5, purchaseNum: 7, status: "open"))
 check(openCounts.withLock { $0.count == 2 && $0[1] == $0[0] + 1 })
-counting.dispose()
+countingOpen.dispose()
 let sums = Mutex<[String: Int]>([:])
 let summing = purchasesPerStatus(in: store).subscribe(onValue: { perStatus in sums.withLock { $0 = perStatus } })
 try check(sums.withLock { $0["open"] } == store.all(Order.self, where: \.status == "open").map(\.purchaseNum).reduce(0, +))

@@ -80,7 +80,7 @@ extension Store {
         _ type: Model.Type, _ filter: ModelFilter<Model>?, value: String?, group: String?, extremes: Bool = false,
         _ output: @escaping @Sendable ([SQLiteValue: AggregateTotals]) -> Output?
     ) -> Signal<Output, Never> {
-        let rows = ResultsQuery<Model>(filter: filter?.expression, orderBy: nil)
+        let rows = ResultsQuery<Model>(filter: filter?.expression, orderBy: [])
         let query = AggregateQuery(rows: rows, valueColumn: value, groupColumn: group, keepsExtremes: extremes)
         return signal(of: LiveAggregate(store: self, query: query), output)
     }

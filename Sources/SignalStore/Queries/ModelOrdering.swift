@@ -2,18 +2,24 @@
 /// `.ascending(\.id)`, `.descending(\.purchaseNum)`. Several are applied in turn (ties of the
 /// first are ordered by the second); the rowid breaks the remaining ties, so the order is
 /// stable.
+///
+/// An ordering is a value (a column and a direction): SQL is rendered from it in one place
+/// (``sql``), and a live result reads the column and direction from it, never from the SQL.
 public struct ModelOrdering<Model: PersistentModel>: Sendable {
+    /// The column and direction.
+    let term: ResultsOrdering.Term
+
     /// The SQL `ORDER BY` term.
-    public let sql: String
+    public var sql: String { term.sql }
 
     /// Smallest first (NULL first, as SQLite orders it).
     public static func ascending<Value>(_ keyPath: KeyPath<Model, Value>) -> ModelOrdering {
-        ModelOrdering(sql: SQL("\(identifier: ModelFilter<Model>.column(of: keyPath)) ASC").text)
+        ModelOrdering(term: ResultsOrdering.Term(column: ModelFilter<Model>.column(of: keyPath), descending: false, explicitCollation: nil))
     }
 
     /// Largest first (NULL last).
     public static func descending<Value>(_ keyPath: KeyPath<Model, Value>) -> ModelOrdering {
-        ModelOrdering(sql: SQL("\(identifier: ModelFilter<Model>.column(of: keyPath)) DESC").text)
+        ModelOrdering(term: ResultsOrdering.Term(column: ModelFilter<Model>.column(of: keyPath), descending: true, explicitCollation: nil))
     }
 
     /// The `ORDER BY` clause of `orderings`, ending with the rowid.

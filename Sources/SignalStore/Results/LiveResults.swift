@@ -248,8 +248,12 @@ public final class LiveResults<Model: PersistentModel>: RandomAccessCollection, 
                 diff = state.withLock { $0.replace(with: all, touched: touched, through: routed.through) }
                 updateRoute(false, readThrough: all.seq)
             case .rows(let changed, let read, let kept, let ordering):
-                let current = read.isEmpty ? [:] : try query.run(rows: read, ordering: ordering, store)
-                diff = state.withLock { $0.apply(changed: changed, current: current, kept: kept, through: routed.through) }
+                if let limit = query.limit {
+                    diff = try applyWindow(limit, changed: changed, read: read, kept: kept, ordering, through: routed.through, store)
+                } else {
+                    let current = read.isEmpty ? [:] : try query.run(rows: read, ordering: ordering, store)
+                    diff = state.withLock { $0.apply(changed: changed, current: current, kept: kept, through: routed.through) }
+                }
             }
         } catch {
             state.withLock { $0.needsRerun = true }
@@ -266,6 +270,24 @@ public final class LiveResults<Model: PersistentModel>: RandomAccessCollection, 
         // The first result that could be read goes out even if empty: nothing was sent before.
         guard !diff.isEmpty || !hadResult, steps.subscriberCount > 0 else { return }
         steps.send(.value(ResultsStep(objects: materialize(), diff: diff, isRefresh: false)))
+    }
+}
+
+extension LiveResults {
+    /// Places a batch's rows in a window, refilling it from the table when rows left: both
+    /// reads in one snapshot, under the result's lock (as its first query), so the refill
+    /// continues exactly the rows the window holds.
+    fileprivate func applyWindow(
+        _ limit: Int, changed: Set<Int64>, read: Set<Int64>, kept: Set<Int64>, _ ordering: ResultsOrdering, through: Int64, _ store: Store
+    ) throws -> ResultsDiff {
+        try state.withLock { state in
+            try store.reading { connection, _ in
+                let current = read.isEmpty ? [:] : try query.run(rows: read, ordering: ordering, store, connection)
+                return try state.apply(changed: changed, current: current, kept: kept, through: through, window: limit) { window, count in
+                    try query.rows(besides: window, count: count, ordering: ordering, connection)
+                }
+            }
+        }
     }
 }
 

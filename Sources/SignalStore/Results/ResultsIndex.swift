@@ -27,6 +27,23 @@ struct ResultsIndex {
     /// A member's sort key.
     func key(of rowID: Int64) -> [SQLiteValue]? { keys[rowID] }
 
+    /// The last member and its sort key.
+    var last: (rowID: Int64, key: [SQLiteValue])? {
+        rowIDs.last.map { ($0, keys[$0]!) }
+    }
+
+    /// Drops the last members while there are more than `limit` or they come after
+    /// `boundary` (a window's rows); returns whether any was dropped. O(dropped).
+    mutating func trim(after boundary: (rowID: Int64, key: [SQLiteValue])?, limit: Int) -> Bool {
+        var dropped = false
+        while let last = self.last, rowIDs.count > limit || boundary.map({ ordering.areInIncreasingOrder($0, last) }) == true {
+            rowIDs.removeLast()
+            keys[last.rowID] = nil
+            dropped = true
+        }
+        return dropped
+    }
+
     /// The position of a member, by binary search on its key.
     func index(of rowID: Int64) -> Int? {
         guard let key = keys[rowID] else { return nil }

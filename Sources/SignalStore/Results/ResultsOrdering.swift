@@ -26,6 +26,12 @@ struct ResultsOrdering: Sendable {
         let descending: Bool
         /// The `COLLATE` the term names; `nil` takes the column's.
         let explicitCollation: Collation?
+
+        /// The term as SQL: `"column" [COLLATE name] ASC|DESC`.
+        var sql: String {
+            let collation = explicitCollation.map { " COLLATE \($0.rawValue)" } ?? ""
+            return SQL("\(identifier: column)").text + collation + (descending ? " DESC" : " ASC")
+        }
     }
 
     /// The terms, with the collation each compares by.
@@ -118,19 +124,30 @@ extension ResultsOrdering {
     /// query instead.
     static func parse(_ fragment: String?, table: String, columns: [String], _ connection: Connection) -> ResultsOrdering? {
         guard let fragment, !fragment.trimmingCharacters(in: .whitespaces).isEmpty else { return ResultsOrdering(terms: []) }
-        var terms: [(Term, Collation)] = []
+        var terms: [Term] = []
         for part in fragment.split(separator: ",", omittingEmptySubsequences: false) {
             guard let term = Term(parsing: Substring(part)) else { return nil }
             let column = term.column.caseInsensitiveCompare("rowid") == .orderedSame
                 ? "rowid" : columns.first { $0.caseInsensitiveCompare(term.column) == .orderedSame }
             guard let column else { return nil }
-            let collation = term.explicitCollation ?? (column == "rowid" ? .binary : connection.declaredCollation(table: table, column: column))
+            terms.append(Term(column: column, descending: term.descending, explicitCollation: term.explicitCollation))
+        }
+        return resolving(terms, table: table, connection)
+    }
+
+    /// The ordering of `terms` on `table`'s columns (a typed ordering's, or a parsed fragment's),
+    /// each comparing by its `COLLATE` or else the column's declared collation; `nil` when that
+    /// is not one of SQLite's built-in collations.
+    static func resolving(_ terms: [Term], table: String, _ connection: Connection) -> ResultsOrdering? {
+        var resolved: [(Term, Collation)] = []
+        for term in terms {
+            let collation = term.explicitCollation ?? (term.column == "rowid" ? .binary : connection.declaredCollation(table: table, column: term.column))
             guard let collation else { return nil }
-            terms.append((Term(column: column, descending: term.descending, explicitCollation: term.explicitCollation), collation))
+            resolved.append((term, collation))
         }
         // The rowid that ends every result's order is compared last anyway.
-        while let last = terms.last, last.0.column == "rowid", !last.0.descending { terms.removeLast() }
-        return ResultsOrdering(terms: terms)
+        while let last = resolved.last, last.0.column == "rowid", !last.0.descending { resolved.removeLast() }
+        return ResultsOrdering(terms: resolved)
     }
 }
 

@@ -7,6 +7,12 @@ struct ResultsQuery<Model: PersistentModel>: Sendable {
     let predicate: String?
     let arguments: [SQLiteValue]
     let orderBy: String?
+    /// The typed orderings' terms, which the live engine reads as they are; `nil` for an SQL
+    /// fragment, whose terms are parsed.
+    let terms: [ResultsOrdering.Term]?
+    /// A window's size: the result keeps the first `limit` rows of the ordering; `nil` keeps
+    /// every row.
+    let limit: Int?
     /// Whether the filter or order reads another table (a subquery): any commit may then change
     /// the result, so it runs again after each.
     let readsOtherTables: Bool
@@ -20,10 +26,12 @@ struct ResultsQuery<Model: PersistentModel>: Sendable {
     let stableColumns = Set(Model._$columns.filter { !$0.isPrimaryKey }.map { $0.name.lowercased() })
 
     /// A query from SQL fragments.
-    init(predicate: String?, arguments: [SQLiteValue], orderBy: String?) {
+    init(predicate: String?, arguments: [SQLiteValue], orderBy: String?, limit: Int? = nil) {
         self.predicate = predicate
         self.arguments = arguments
         self.orderBy = orderBy
+        terms = nil
+        self.limit = limit.map { max(0, $0) }
         let text = (predicate ?? "") + " " + (orderBy ?? "")
         // The regular expression only when the word may be there: a relationship's results are
         // made by the thousand, and a match costs more than the rest of making one.
@@ -33,12 +41,14 @@ struct ResultsQuery<Model: PersistentModel>: Sendable {
         key = nil
     }
 
-    /// A query from a typed filter (`nil`: every row) and an `ORDER BY` of the model's columns.
-    init(filter: FilterExpression?, orderBy: String?) {
+    /// A query from a typed filter (`nil`: every row) and typed orderings (the rowid last).
+    init(filter: FilterExpression?, orderBy orderings: [ModelOrdering<Model>], limit: Int? = nil) {
         let rendered = filter?.rendered
         predicate = rendered?.text
         arguments = rendered?.arguments ?? []
-        self.orderBy = orderBy
+        orderBy = ModelOrdering.clause(orderings)
+        terms = orderings.map(\.term)
+        self.limit = limit.map { max(0, $0) }
         readsOtherTables = false
         filterColumns = Set((filter?.columns ?? []).map { $0.lowercased() })
         key = filter?.integerKey
@@ -55,6 +65,9 @@ struct ResultsQuery<Model: PersistentModel>: Sendable {
         let rows: [(rowID: Int64, key: [SQLiteValue])]
         let ordering: ResultsOrdering?
         let seq: Int64
+        /// Whether `rows` are every matching row: always without a limit; for a window, when it
+        /// is not full.
+        var isComplete = true
     }
 
     private var table: String { SQL("\(identifier: Model._$table)").text }
@@ -67,30 +80,56 @@ struct ResultsQuery<Model: PersistentModel>: Sendable {
     func runAll(_ store: Store) throws -> Rows {
         try store.reading { connection, seq in
             try store.checkSchema(Model.self, connection)
-            let ordering = readsOtherTables ? nil : ResultsOrdering.parse(orderBy, table: Model._$table, columns: Model._$columnNames, connection)
+            let ordering = ordering(connection)
             let keys = ordering.map { $0.terms.isEmpty ? "" : ", " + $0.keyColumnsSQL } ?? ""
-            let order = orderBy.map { "\($0), rowid" } ?? "rowid"
-            let sql = "SELECT rowid\(keys) FROM \(table)\(whereClause) ORDER BY \(order)"
+            let sql = "SELECT rowid\(keys) FROM \(table)\(whereClause) ORDER BY \(order)\(limit.map { " LIMIT \($0)" } ?? "")"
             let rows = try connection.statement(sql).map(arguments) { row -> (rowID: Int64, key: [SQLiteValue])? in
                 guard case .integer(let rowID) = row.column(0) else { return nil }
                 return (rowID, (1..<row.columnCount).map(row.column))
             }
-            return Rows(rows: rows, ordering: ordering, seq: try seq.get())
+            return Rows(rows: rows, ordering: ordering, seq: try seq.get(), isComplete: limit.map { rows.count < $0 } ?? true)
         }
+    }
+
+    /// How the rows are placed: the typed terms, or the fragment's when it is a list of the
+    /// model's columns; `nil` when the query re-runs instead.
+    func ordering(_ connection: Connection) -> ResultsOrdering? {
+        if readsOtherTables { return nil }
+        if let terms { return ResultsOrdering.resolving(terms, table: Model._$table, connection) }
+        return ResultsOrdering.parse(orderBy, table: Model._$table, columns: Model._$columnNames, connection)
+    }
+
+    /// The `ORDER BY` terms, ending with the rowid.
+    private var order: String { orderBy.map { "\($0), rowid" } ?? "rowid" }
+
+    /// The first `count` matching rows of the ordering other than `excluded` (a window's rows),
+    /// with their sort keys: what refills a window that rows left.
+    func rows(besides excluded: [Int64], count: Int, ordering: ResultsOrdering, _ connection: Connection) throws -> [Int64: [SQLiteValue]] {
+        let keys = ordering.terms.isEmpty ? "" : ", " + ordering.keyColumnsSQL
+        let condition = (predicate.map { "(\($0)) AND " } ?? "") + "rowid NOT " + KeyList.inBoundList
+        let sql = "SELECT rowid\(keys) FROM \(table) WHERE \(condition) ORDER BY \(order) LIMIT \(count)"
+        return try Self.keyed(connection.statement(sql), arguments + [KeyList.of(rowIDs: excluded)])
     }
 
     /// The rows of `rowIDs` that match the filter now, with their sort keys.
     func run(rows rowIDs: Set<Int64>, ordering: ResultsOrdering, _ store: Store) throws -> [Int64: [SQLiteValue]] {
-        let sql = rowsSQL(ordering)
+        try store.reading { connection, _ in try run(rows: rowIDs, ordering: ordering, store, connection) }
+    }
+
+    /// ``run(rows:ordering:_:)`` on a connection already reading.
+    func run(rows rowIDs: Set<Int64>, ordering: ResultsOrdering, _ store: Store, _ connection: Connection) throws -> [Int64: [SQLiteValue]] {
         store.resultsRowReadCount.withLock { $0 += 1 }
-        return try store.reading { connection, _ in
-            var current: [Int64: [SQLiteValue]] = [:]
-            _ = try connection.statement(sql).map(arguments + [KeyList.of(rowIDs: rowIDs)]) { row -> Void? in
-                if case .integer(let rowID) = row.column(0) { current[rowID] = (1..<row.columnCount).map(row.column) }
-                return nil
-            }
-            return current
+        return try Self.keyed(connection.statement(rowsSQL(ordering)), arguments + [KeyList.of(rowIDs: rowIDs)])
+    }
+
+    /// The rows a `SELECT rowid, key columns…` returns, by rowid.
+    private static func keyed(_ statement: Statement, _ arguments: [SQLiteValue]) throws -> [Int64: [SQLiteValue]] {
+        var rows: [Int64: [SQLiteValue]] = [:]
+        _ = try statement.map(arguments) { row -> Void? in
+            if case .integer(let rowID) = row.column(0) { rows[rowID] = (1..<row.columnCount).map(row.column) }
+            return nil
         }
+        return rows
     }
 
     /// The read of some rows by rowid: the filter's arguments, then the rowids as one list.

@@ -12,6 +12,9 @@ struct ResultsState<Model: PersistentModel> {
     var needsRerun = false
     /// Whether a query has succeeded yet (a result that never could be read sends nothing).
     private(set) var hasResult = false
+    /// Whether the rows are every matching row: always without a limit; for a window, while it
+    /// is not full.
+    private(set) var isComplete = true
 
     var rowIDs: [Int64] { index.rowIDs }
 
@@ -32,6 +35,7 @@ struct ResultsState<Model: PersistentModel> {
         objects = Array(repeating: nil, count: index.count)
         missing = Set(index.rowIDs)
         seq = rows.seq
+        isComplete = rows.isComplete
         needsRerun = false
         hasResult = true
     }
@@ -64,6 +68,34 @@ struct ResultsState<Model: PersistentModel> {
         for rowID in kept { current[rowID] = index.key(of: rowID) }
         let before = index.rowIDs
         let diff = index.apply(changed: changed, current: current)
+        realign(diff, before: before)
+        seq = max(seq, last)
+        return diff
+    }
+
+    /// Places the rows a batch changed in a window of the first `limit` rows: as ``apply(changed:current:kept:through:)``,
+    /// then a row that lands after the window's last one stays out (the rows between are not
+    /// known here), the window keeps its first `limit` rows, and a window that rows left is
+    /// refilled with the next ones, `refill(window's rows, how many)`.
+    mutating func apply(
+        changed: Set<Int64>, current: [Int64: [SQLiteValue]], kept: Set<Int64>, through last: Int64,
+        window limit: Int, refill: (_ window: [Int64], _ count: Int) throws -> [Int64: [SQLiteValue]]
+    ) rethrows -> ResultsDiff {
+        var current = current
+        for rowID in kept { current[rowID] = index.key(of: rowID) }
+        let before = index.rowIDs
+        // Every matching row up to the window's last one is a member or changed here; of the
+        // rows after it, only the changed ones are known.
+        let boundary = isComplete ? nil : index.last
+        _ = index.apply(changed: changed, current: current)
+        if index.trim(after: boundary, limit: limit) { isComplete = false }
+        if index.count < limit, !isComplete {
+            let needed = limit - index.count
+            let next = try refill(index.rowIDs, needed)
+            _ = index.apply(changed: Set(next.keys), current: next)
+            isComplete = next.count < needed
+        }
+        let diff = ResultsDiff(old: before, new: index.rowIDs, touched: changed)
         realign(diff, before: before)
         seq = max(seq, last)
         return diff

@@ -17,13 +17,16 @@ extension Store {
     ///   - orderBy: An SQL `ORDER BY` fragment, or `nil` for rowid order. A list of the model's
     ///     columns (`COLLATE` and `ASC`/`DESC` allowed) is kept in order incrementally; anything
     ///     else re-runs the query after each commit that touches the table.
+    ///   - limit: Keep only the first `limit` rows of the ordering (a window; see
+    ///     ``results(_:where:orderBy:limit:)``), or `nil` for every row. Zero or less: none.
     public func results<Model: PersistentModel>(
         _ type: Model.Type,
         where predicate: String? = nil,
         arguments: [SQLiteValue] = [],
-        orderBy: String? = nil
+        orderBy: String? = nil,
+        limit: Int? = nil
     ) -> LiveResults<Model> {
-        LiveResults(store: self, query: ResultsQuery(predicate: predicate, arguments: arguments, orderBy: orderBy))
+        LiveResults(store: self, query: ResultsQuery(predicate: predicate, arguments: arguments, orderBy: orderBy, limit: limit))
     }
 
     /// A live result of the objects matching `filter`, in the given order (the rowid breaks
@@ -39,7 +42,39 @@ extension Store {
         where filter: ModelFilter<Model>,
         orderBy orderings: ModelOrdering<Model>...
     ) -> LiveResults<Model> {
-        LiveResults(store: self, query: ResultsQuery(filter: filter.expression, orderBy: ModelOrdering.clause(orderings)))
+        LiveResults(store: self, query: ResultsQuery(filter: filter.expression, orderBy: orderings))
+    }
+
+    /// A window: the first `limit` objects matching `filter` in the given order, kept live. A
+    /// row that leaves the window is replaced by the next one of the ordering (one read of the
+    /// table, which an index on the filter's and order's columns makes cheap); a row that
+    /// enters pushes the last one out; a change after the window costs one read of that row.
+    /// The indices of ``LiveResults/changes`` are those of the window.
+    ///
+    /// ```swift
+    /// func topOpenOrders(_ store: Store) -> LiveResults<Order> {
+    ///     store.results(Order.self, where: \.status == "open", orderBy: .descending(\.purchaseNum), limit: 10)
+    /// }
+    /// ```
+    /// - Parameter limit: How many rows the window holds; zero or less holds none.
+    public func results<Model: PersistentModel>(
+        _ type: Model.Type,
+        where filter: ModelFilter<Model>,
+        orderBy orderings: ModelOrdering<Model>...,
+        limit: Int
+    ) -> LiveResults<Model> {
+        LiveResults(store: self, query: ResultsQuery(filter: filter.expression, orderBy: orderings, limit: limit))
+    }
+
+    /// A window of the first `limit` objects of the model in the given order, kept live. See
+    /// ``results(_:where:orderBy:limit:)``.
+    public func results<Model: PersistentModel>(
+        _ type: Model.Type,
+        orderBy first: ModelOrdering<Model>,
+        _ then: ModelOrdering<Model>...,
+        limit: Int
+    ) -> LiveResults<Model> {
+        LiveResults(store: self, query: ResultsQuery(filter: nil, orderBy: [first] + then, limit: limit))
     }
 
     /// A live result of every object of the model, in the given order. See ``LiveResults``.
@@ -48,7 +83,7 @@ extension Store {
         orderBy first: ModelOrdering<Model>,
         _ then: ModelOrdering<Model>...
     ) -> LiveResults<Model> {
-        LiveResults(store: self, query: ResultsQuery(filter: nil, orderBy: ModelOrdering.clause([first] + then)))
+        LiveResults(store: self, query: ResultsQuery(filter: nil, orderBy: [first] + then))
     }
 
     /// Makes the journal be read from `seq` on if nobody was reading it (entries were skipped

@@ -72,7 +72,7 @@ extension Store {
             let conditions = Self.membership(of: resolved.childColumn, in: keys)
             for condition in conditions.isEmpty ? [nil] : conditions.map(Optional.some) {
                 let (fetched, seq, ordering) = try reading { connection, seq in
-                    let ordering = query.readsOtherTables ? nil : ResultsOrdering.parse(query.orderBy, table: Child._$table, columns: Child._$columnNames, connection)
+                    let ordering = query.ordering(connection)
                     let fetched = try condition.map { try fetch(Child.self, where: $0.text, arguments: $0.arguments, orderBy: query.orderBy, connection, seq) }
                     return (fetched, try seq.get(), ordering)
                 }

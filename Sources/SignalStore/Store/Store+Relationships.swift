@@ -38,7 +38,7 @@ extension Store {
 
     /// The live result of the objects of `Model` whose `column` holds `value`.
     func results<Model: PersistentModel>(_ type: Model.Type, column: String, value: SQLiteValue, orderBy: [ModelOrdering<Model>], deferred: Bool) -> LiveResults<Model> {
-        let query = ResultsQuery<Model>(filter: .comparison(column: column, .same, value), orderBy: ModelOrdering.clause(orderBy))
+        let query = ResultsQuery<Model>(filter: .comparison(column: column, .same, value), orderBy: orderBy)
         return LiveResults(store: self, query: query, deferred: deferred)
     }
 
