@@ -49,19 +49,23 @@ final class LiveAggregate<Model: PersistentModel>: Sendable {
         }
     }
 
-    /// What a batch asks: `nil` nothing, else the rows to read (`all`: read every row again).
-    private func plan(_ routed: ResultsRouter.Routed, _ state: inout AggregateState) -> (all: Bool, read: Set<Int64>, gone: Set<Int64>)? {
+    /// What a batch asks: `nil` nothing, else the rows to read (`all`: read every row again),
+    /// and the parents whose children to read too.
+    private func plan(_ routed: ResultsRouter.Routed, _ state: inout AggregateState) -> (all: Bool, read: Set<Int64>, gone: Set<Int64>, parents: ParentChanges)? {
         guard routed.through > state.seq else { return nil }
         let after = routed.changes.drop { $0.seq <= state.seq }
-        if state.needsRerun || routed.skippedEntries || query.rows.readsOtherTables { return (true, [], []) }
+        if state.needsRerun || routed.skippedEntries || query.rows.readsOtherTables { return (true, [], [], ParentChanges()) }
+        guard let parents = query.rows.parentReads.isEmpty ? ParentChanges() : ParentChanges(after, reads: query.rows.parentReads) else {
+            return (true, [], [], ParentChanges())
+        }
         let rows = BatchRows(after, table: Model._$table, stableColumns: query.rows.stableColumns, dependencies: query.dependencies)
         let read = rows.read
         let gone = rows.gone.subtracting(read)
-        guard !read.isEmpty || gone.contains(where: { state.members[$0] != nil }) else {
+        guard !read.isEmpty || gone.contains(where: { state.members[$0] != nil }) || !parents.isEmpty else {
             state.seq = routed.through
             return nil
         }
-        return (false, read, gone)
+        return (false, read, gone, parents)
     }
 
     /// Applies the entries of a batch that may concern this aggregate. Runs on the thread that
@@ -80,10 +84,11 @@ final class LiveAggregate<Model: PersistentModel>: Sendable {
                 route.withLock { $0 }?.setWantsEveryBatch(false)
                 route.withLock { $0 }?.setReadThrough(all.seq)
             } else {
-                let current = plan.read.isEmpty ? [:] : try query.read(plan.read, store)
+                let read = plan.read.union(try query.rows.children(of: plan.parents, store))
+                let current = read.isEmpty ? [:] : try query.read(read, store)
                 changed = try state.withLock { state in
                     let before = state.groups
-                    state.replace(plan.read.union(plan.gone), with: current)
+                    state.replace(read.union(plan.gone), with: current)
                     if query.keepsExtremes, !state.staleExtremes.isEmpty {
                         state.setExtremes(try query.extremes(of: state.staleExtremes, store))
                     }

@@ -16,6 +16,8 @@ indirect enum FilterExpression: Sendable, Equatable {
     case and(FilterExpression, FilterExpression)
     case or(FilterExpression, FilterExpression)
     case not(FilterExpression)
+    /// The rows whose parent, through `link`, matches the condition (on the parent's columns).
+    case parent(ParentJoin, FilterExpression)
 
     /// The condition as SQL, each value bound.
     var rendered: SQL {
@@ -28,6 +30,8 @@ indirect enum FilterExpression: Sendable, Equatable {
             "(\(lhs.rendered)) OR (\(rhs.rendered))"
         case .not(let operand):
             "NOT (\(operand.rendered))"
+        case .parent(let link, let condition):
+            link.membership(condition.rendered)
         }
     }
 
@@ -37,6 +41,28 @@ indirect enum FilterExpression: Sendable, Equatable {
         case .comparison(let column, _, _): [column]
         case .and(let lhs, let rhs), .or(let lhs, let rhs): lhs.columns.union(rhs.columns)
         case .not(let operand): operand.columns
+        case .parent(let link, _): [link.keyColumn]
+        }
+    }
+
+    /// The parents the condition reads through a link, with the parent's columns it reads there.
+    var parentColumns: [ParentJoin: Set<String>] {
+        switch self {
+        case .comparison: [:]
+        case .and(let lhs, let rhs), .or(let lhs, let rhs): lhs.parentColumns.merging(rhs.parentColumns) { $0.union($1) }
+        case .not(let operand): operand.parentColumns
+        case .parent(let link, let condition): [link: condition.columns]
+        }
+    }
+
+    /// Whether a parent's condition itself reads through a link (a grandparent): a live result
+    /// then runs its query again after each commit.
+    var readsGrandparents: Bool {
+        switch self {
+        case .comparison: false
+        case .and(let lhs, let rhs), .or(let lhs, let rhs): lhs.readsGrandparents || rhs.readsGrandparents
+        case .not(let operand): operand.readsGrandparents
+        case .parent(_, let condition): !condition.parentColumns.isEmpty
         }
     }
 

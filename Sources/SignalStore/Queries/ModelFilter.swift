@@ -27,6 +27,14 @@ public struct ModelFilter<Model: PersistentModel>: Sendable {
         self.expression = expression
     }
 
+    /// The rows whose parent, through the `@Parent` property `link`, matches `filter`: the
+    /// orders of customers named Ann, `.parent(\Order.customer, \Customer.name == "Ann")`.
+    /// A row without a parent (a NULL key, or a key that names no row) matches no such filter.
+    /// A live result of it follows both tables: renaming a customer moves her orders in or out.
+    public static func parent<Parent: PersistentModel>(_ link: KeyPath<Model, Parent?>, _ filter: ModelFilter<Parent>) -> ModelFilter {
+        ModelFilter(.parent(ParentJoin.of(link), filter.expression))
+    }
+
     /// The condition `column operator value`, for a persisted property.
     static func comparison<Value: SQLiteValueConvertible>(_ keyPath: KeyPath<Model, Value>, _ comparison: FilterExpression.Operator, _ value: Value) -> ModelFilter {
         ModelFilter(.comparison(column: column(of: keyPath), comparison, value.sqliteValue))

@@ -22,6 +22,16 @@ public struct ModelOrdering<Model: PersistentModel>: Sendable {
         ModelOrdering(term: ResultsOrdering.Term(column: ModelFilter<Model>.column(of: keyPath), descending: true, explicitCollation: nil))
     }
 
+    /// By a property of the parent, through the `@Parent` property `link`: orders by their
+    /// customer's name, `.parent(\Order.customer, .ascending(\Customer.name))`. A row without a
+    /// parent sorts as NULL. A live result follows both tables: renaming a customer moves her
+    /// orders. One link deep: `ordering` is on the parent's own properties.
+    public static func parent<Parent: PersistentModel>(_ link: KeyPath<Model, Parent?>, _ ordering: ModelOrdering<Parent>) -> ModelOrdering {
+        precondition(ordering.term.link == nil, "ModelOrdering.parent(\(link), …) takes an ordering of \(Parent.self)'s own properties, not one across another parent")
+        let term = ordering.term
+        return ModelOrdering(term: ResultsOrdering.Term(column: term.column, descending: term.descending, explicitCollation: term.explicitCollation, link: ParentJoin.of(link)))
+    }
+
     /// The `ORDER BY` clause of `orderings`, ending with the rowid.
     static func clause(_ orderings: [ModelOrdering]) -> String {
         (orderings.map(\.sql) + ["rowid"]).joined(separator: ", ")

@@ -247,7 +247,12 @@ public final class LiveResults<Model: PersistentModel>: RandomAccessCollection, 
                 let all = try query.runAll(store)
                 diff = state.withLock { $0.replace(with: all, touched: touched, through: routed.through) }
                 updateRoute(false, readThrough: all.seq)
-            case .rows(let changed, let read, let kept, let ordering):
+            case .rows(var changed, var read, var kept, let ordering, let parents):
+                // Rows whose parent changed are read again, as rows that changed themselves.
+                let children = try query.children(of: parents, store)
+                changed.formUnion(children)
+                read.formUnion(children)
+                kept.subtract(children)
                 if let limit = query.limit {
                     diff = try applyWindow(limit, changed: changed, read: read, kept: kept, ordering, through: routed.through, store)
                 } else {

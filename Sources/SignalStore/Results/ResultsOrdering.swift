@@ -20,17 +20,35 @@ struct ResultsOrdering: Sendable {
         case rightTrim = "RTRIM"
     }
 
-    /// One `ORDER BY` term.
+    /// One `ORDER BY` term: a column of the model's table, or of its parent's through a link.
     struct Term: Sendable, Equatable {
         let column: String
         let descending: Bool
         /// The `COLLATE` the term names; `nil` takes the column's.
         let explicitCollation: Collation?
+        /// The `@Parent` link whose table holds `column`; `nil`: the model's own table.
+        let link: ParentJoin?
 
-        /// The term as SQL: `"column" [COLLATE name] ASC|DESC`.
+        init(column: String, descending: Bool, explicitCollation: Collation?, link: ParentJoin? = nil) {
+            self.column = column
+            self.descending = descending
+            self.explicitCollation = explicitCollation
+            self.link = link
+        }
+
+        /// The value the term sorts by, as an expression of the model's query.
+        var value: String {
+            if let link { return link.value(of: column).text }
+            return column == "rowid" ? "rowid" : SQL("\(identifier: column)").text
+        }
+
+        /// The column of the model's own table the term reads: its own, or the link's key.
+        var ownColumn: String { link?.keyColumn ?? column }
+
+        /// The term as SQL: `value [COLLATE name] ASC|DESC`.
         var sql: String {
             let collation = explicitCollation.map { " COLLATE \($0.rawValue)" } ?? ""
-            return SQL("\(identifier: column)").text + collation + (descending ? " DESC" : " ASC")
+            return value + collation + (descending ? " DESC" : " ASC")
         }
     }
 
@@ -39,7 +57,7 @@ struct ResultsOrdering: Sendable {
 
     /// The columns a row's sort key holds, in term order (each quoted), for a `SELECT`.
     var keyColumnsSQL: String {
-        SQL(joining: terms.map { $0.term.column == "rowid" ? "rowid" : "\(identifier: $0.term.column)" }, separator: ", ").text
+        terms.map(\.term.value).joined(separator: ", ")
     }
 
     /// Whether row `a` (its rowid and sort key) comes before row `b`.
@@ -141,12 +159,13 @@ extension ResultsOrdering {
     static func resolving(_ terms: [Term], table: String, _ connection: Connection) -> ResultsOrdering? {
         var resolved: [(Term, Collation)] = []
         for term in terms {
-            let collation = term.explicitCollation ?? (term.column == "rowid" ? .binary : connection.declaredCollation(table: table, column: term.column))
+            let collation = term.explicitCollation
+                ?? (term.column == "rowid" && term.link == nil ? .binary : connection.declaredCollation(table: term.link?.parentTable ?? table, column: term.column))
             guard let collation else { return nil }
             resolved.append((term, collation))
         }
         // The rowid that ends every result's order is compared last anyway.
-        while let last = resolved.last, last.0.column == "rowid", !last.0.descending { resolved.removeLast() }
+        while let last = resolved.last, last.0.column == "rowid", last.0.link == nil, !last.0.descending { resolved.removeLast() }
         return ResultsOrdering(terms: resolved)
     }
 }

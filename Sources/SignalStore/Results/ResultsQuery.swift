@@ -21,6 +21,10 @@ struct ResultsQuery<Model: PersistentModel>: Sendable {
     let filterColumns: Set<String>?
     /// The integer key every member holds, which routes commits to the result.
     let key: ResultsKey?
+    /// The parents the filter and order read through `@Parent` links, with the columns of the
+    /// parent each reads (lowercased, the key's column among them): a commit to such a parent
+    /// row reads its children again.
+    let parentReads: [ParentJoin: Set<String>]
     /// The model's columns other than its primary key, lowercased: an update of one never moves
     /// a row to another rowid.
     let stableColumns = Set(Model._$columns.filter { !$0.isPrimaryKey }.map { $0.name.lowercased() })
@@ -39,6 +43,7 @@ struct ResultsQuery<Model: PersistentModel>: Sendable {
             && text.range(of: #"\bselect\b"#, options: [.regularExpression, .caseInsensitive]) != nil
         filterColumns = nil
         key = nil
+        parentReads = [:]
     }
 
     /// A query from a typed filter (`nil`: every row) and typed orderings (the rowid last).
@@ -49,14 +54,42 @@ struct ResultsQuery<Model: PersistentModel>: Sendable {
         orderBy = ModelOrdering.clause(orderings)
         terms = orderings.map(\.term)
         self.limit = limit.map { max(0, $0) }
-        readsOtherTables = false
+        readsOtherTables = filter?.readsGrandparents ?? false
         filterColumns = Set((filter?.columns ?? []).map { $0.lowercased() })
         key = filter?.integerKey
+        var parentReads = filter?.parentColumns ?? [:]
+        for term in terms ?? [] {
+            if let link = term.link { parentReads[link, default: []].insert(term.column) }
+        }
+        self.parentReads = parentReads.reduce(into: [:]) { reads, read in
+            reads[read.key] = Set(read.value.map { $0.lowercased() }).union([read.key.parentColumn.lowercased()])
+        }
     }
 
     /// Where the result listens for commits.
     var route: ResultsRouter.Route {
-        ResultsRouter.Route(table: Model._$table, key: key, readsOtherTables: readsOtherTables, stableColumns: stableColumns)
+        ResultsRouter.Route(
+            table: Model._$table, key: key, readsOtherTables: readsOtherTables, stableColumns: stableColumns,
+            parentTables: Set(parentReads.keys.map { $0.parentTable.lowercased() })
+        )
+    }
+
+    /// The rows whose parent the entries changed (``ParentChanges``): the children of the parent
+    /// rows as they are now, and of the keys parents held before.
+    func children(of parents: ParentChanges, _ store: Store) throws -> Set<Int64> {
+        guard !parents.isEmpty else { return [] }
+        return try store.reading { connection, _ in
+            var children = Set<Int64>()
+            for (link, rows) in parents.byLink {
+                var arguments = [KeyList.of(rowIDs: rows.rowIDs)]
+                if !rows.formerKeys.isEmpty, let keys = KeyList.of(rows.formerKeys) { arguments.append(keys) }
+                _ = try connection.statement(link.childrenSQL(formerKeys: arguments.count > 1)).map(arguments) { row -> Void? in
+                    if case .integer(let rowID) = row.column(0) { children.insert(rowID) }
+                    return nil
+                }
+            }
+            return children
+        }
     }
 
     /// A whole result: rowids and sort keys in order, the ordering they were placed by (`nil`

@@ -1,7 +1,8 @@
 /// Hands each published batch of journal entries to the live results it may concern, so a
 /// commit costs the results it reaches, not every live result of the store.
 ///
-/// - A result whose query reads other tables gets every batch.
+/// - A result whose query reads other tables gets every batch; so does one that reads parents
+///   through `@Parent` links, and picks its tables' entries out of it.
 /// - A result with a key (``ResultsKey``: the children of one parent) gets the entries of rows
 ///   that hold, or held, its key: the key is read from the entries (an insert's or delete's row,
 ///   an update of the key column's old and new value), and for rows whose entries do not say it,
@@ -28,6 +29,9 @@ final class ResultsRouter: Sendable {
         /// The model's columns other than its primary key, lowercased: an update of any other
         /// column may move a row to another rowid.
         let stableColumns: Set<String>
+        /// The parents' tables the result reads through `@Parent` links, lowercased: it gets
+        /// every batch and finds its entries of these tables in it.
+        var parentTables: Set<String> = []
     }
 
     /// A listening result: where it listens and what it is handed.

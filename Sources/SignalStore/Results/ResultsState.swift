@@ -24,8 +24,8 @@ struct ResultsState<Model: PersistentModel> {
         case rerun(touched: Set<Int64>)
         /// Place the `changed` rows: `read` must be read again; `kept` changed only in columns
         /// the filter and order do not read, so a member stays where it is (as a modification)
-        /// and a row that is not one stays out.
-        case rows(changed: Set<Int64>, read: Set<Int64>, kept: Set<Int64>, ResultsOrdering)
+        /// and a row that is not one stays out. The children of `parents` are read again too.
+        case rows(changed: Set<Int64>, read: Set<Int64>, kept: Set<Int64>, ResultsOrdering, parents: ParentChanges)
     }
 
     /// Starts over from a whole query's rows.
@@ -47,18 +47,21 @@ struct ResultsState<Model: PersistentModel> {
         let after = routed.changes.drop { $0.seq <= seq }
         // What membership and order read; `nil`: unknown, so any column may change them.
         let dependencies = ordering.flatMap { ordering in
-            query.filterColumns.map { $0.union(ordering.terms.map { $0.term.column.lowercased() }) }
+            query.filterColumns.map { $0.union(ordering.terms.map { $0.term.ownColumn.lowercased() }) }
         }
         let rows = BatchRows(after, table: Model._$table, stableColumns: query.stableColumns, dependencies: dependencies)
         let (changed, read, gone) = (rows.changed, rows.read, rows.gone)
         if needsRerun || (hasResult && routed.skippedEntries) || (query.readsOtherTables && !after.isEmpty) { return .rerun(touched: changed) }
+        guard let parents = query.parentReads.isEmpty ? ParentChanges() : ParentChanges(after, reads: query.parentReads) else {
+            return .rerun(touched: changed)
+        }
         let kept = rows.valueOnly.subtracting(read).subtracting(gone).filter(index.contains)
-        guard !read.isEmpty || !kept.isEmpty || gone.contains(where: index.contains) else {
+        guard !read.isEmpty || !kept.isEmpty || gone.contains(where: index.contains) || !parents.isEmpty else {
             seq = routed.through
             return nil
         }
         guard let ordering else { return .rerun(touched: changed) }
-        return .rows(changed: changed, read: read, kept: kept, ordering)
+        return .rows(changed: changed, read: read, kept: kept, ordering, parents: parents)
     }
 
     /// Places the rows a batch changed: `current` are those read that match now, with their

@@ -91,7 +91,7 @@ struct RouteIndex {
     private mutating func file(_ id: Int, _ listener: Listener, waiting: Bool) {
         let route = listener.route
         let table = route.table.lowercased()
-        if route.readsOtherTables {
+        if route.readsOtherTables || !route.parentTables.isEmpty {
             everyBatch[id] = listener
         } else if let key = route.key, !waiting {
             keyed[table, default: [:]][key.column.lowercased(), default: [:]][key.value, default: [:]][id] = listener
@@ -102,7 +102,7 @@ struct RouteIndex {
 
     private mutating func unfile(_ id: Int, _ route: ResultsRouter.Route, waiting: Bool) {
         let table = route.table.lowercased()
-        if route.readsOtherTables {
+        if route.readsOtherTables || !route.parentTables.isEmpty {
             everyBatch[id] = nil
         } else if let key = route.key, !waiting {
             let column = key.column.lowercased()

@@ -1,0 +1,153 @@
+import Foundation
+import Testing
+@testable import SignalStore
+
+@Model(table: "customers")
+final class LinkedCustomer {
+    var id: Int64
+    var name: String
+
+    init(id: Int64, name: String) {
+        self.id = id
+        self.name = name
+    }
+}
+
+@Model(table: "orders")
+final class LinkedOrder {
+    var id: Int64
+    @Column("customer_id") var customerID: Int64?
+    var note: String?
+    @Parent(\LinkedOrder.customerID) var customer: LinkedCustomer?
+
+    init(id: Int64, customerID: Int64? = nil, note: String? = nil) {
+        self.id = id
+        self.customerID = customerID
+        self.note = note
+    }
+}
+
+/// Live results and aggregates whose filter or order reads a parent through a `@Parent` link:
+/// after every commit to either table, by every writer, each equals a fresh query and the
+/// indices it reported lead there.
+@Suite("Live results across a parent", .ownThread)
+struct LiveResultsAcrossParentsTests {
+    /// A typed query across `LinkedOrder.customer` and the SQL a fresh query runs for it.
+    struct Query: Sendable, CustomTestStringConvertible {
+        let name: String
+        let results: @Sendable (Store) -> LiveResults<LinkedOrder>
+        let predicate: String?
+        let orderBy: String
+        var limit: Int? = nil
+        var testDescription: String { name }
+
+        static let customerName = "(SELECT name FROM customers WHERE customers.id = orders.customer_id)"
+
+        static let all = [
+            Query(
+                name: "customers before m, by note",
+                results: { $0.results(LinkedOrder.self, where: .parent(\LinkedOrder.customer, \LinkedCustomer.name < "m"), orderBy: .ascending(\LinkedOrder.note)) },
+                predicate: "customer_id IN (SELECT id FROM customers WHERE name < 'm')", orderBy: "note"
+            ),
+            Query(
+                name: "with a note, by customer name then id desc",
+                results: { $0.results(LinkedOrder.self, where: \LinkedOrder.note != nil, orderBy: .parent(\LinkedOrder.customer, .ascending(\LinkedCustomer.name)), .descending(\LinkedOrder.id)) },
+                predicate: "note IS NOT NULL", orderBy: "\(customerName), id DESC"
+            ),
+            Query(
+                name: "customer 'bo' or no note, by customer name desc",
+                results: { $0.results(LinkedOrder.self, where: .parent(\LinkedOrder.customer, \LinkedCustomer.name == "bo") || \LinkedOrder.note == nil, orderBy: .parent(\LinkedOrder.customer, .descending(\LinkedCustomer.name))) },
+                predicate: "customer_id IN (SELECT id FROM customers WHERE name = 'bo') OR note IS NULL", orderBy: "\(customerName) DESC"
+            ),
+            Query(
+                name: "window: first 6 by customer name",
+                results: { $0.results(LinkedOrder.self, orderBy: .parent(\LinkedOrder.customer, .ascending(\LinkedCustomer.name)), limit: 6) },
+                predicate: nil, orderBy: customerName, limit: 6
+            ),
+        ]
+    }
+
+    @Test(arguments: Query.all)
+    func everyCommitToEitherTableLeavesTheResultOfAFreshQuery(_ query: Query) async throws {
+        let directory = TemporaryDirectory()
+        let store = try Store(path: directory.path("parents.sqlite"), migrations: packageMigrations)
+        let foreign = try Connection(path: store.path)
+        var random = SeededGenerator(seed: UInt64(query.name.utf8.count) * 104_729)
+        for id in 1...4 { try store.execute("INSERT INTO customers (id, name) VALUES (\(id), 'c\(id)')") }
+        for id in 1...40 { try store.execute(LiveResultsTests.randomInsert(id: Int64(id), &random)) }
+        let results = query.results(store)
+        let received = Locked<[ResultsChange<LinkedOrder>]>([])
+        let subscription = results.changes.subscribe(onValue: { change in received.withLock { $0.append(change) } })
+        let count = Locked<Int?>(nil)
+        let counting = store.count(LinkedOrder.self, where: .parent(\LinkedOrder.customer, \LinkedCustomer.name < "m")).subscribe(onValue: { value in count.withLock { $0 = value } })
+        var shown = try #require(received.withLock { $0.first }).objects.map(\.id)
+        received.withLock { $0 = [] }
+        let steps = ProcessInfo.processInfo.environment["SIGNALSTORE_HEAVY"] == "1" ? 3_000 : 300
+        for step in 0..<steps {
+            let sql = try Self.commitRandomly(step: step, store, foreign, &random)
+            await store.settle()
+            let all = try store.all(LinkedOrder.self, where: query.predicate, orderBy: query.orderBy + ", rowid").map(\.id)
+            let expected = Array(all.prefix(query.limit ?? all.count))
+            #expect(results.map(\.id) == expected, "step \(step): \(sql)")
+            for case .update(let objects, let deletions, let insertions, _) in received.withLock({ $0 }) {
+                var applied = shown
+                for index in deletions.reversed() { applied.remove(at: index) }
+                for index in insertions { applied.insert(objects[index].id, at: index) }
+                #expect(applied == objects.map(\.id), "step \(step): the indices lead to the new result (\(sql))")
+                shown = objects.map(\.id)
+            }
+            received.withLock { $0 = [] }
+            #expect(shown == expected, "step \(step): the last update is the result (\(sql))")
+            let fresh = try store.all(LinkedOrder.self, where: "customer_id IN (SELECT id FROM customers WHERE name < 'm')").count
+            #expect(count.withLock { $0 } == fresh, "step \(step): the live count (\(sql))")
+        }
+        counting.dispose()
+        subscription.dispose()
+        store.close()
+    }
+
+    @Test func renamingACustomerMovesHerOrdersAndAChangeNoResultReadsReadsNothing() throws {
+        let store = try Store.inMemory(migrations: packageMigrations)
+        try store.execute("INSERT INTO customers (id, name) VALUES (1, 'Ann'), (2, 'Bob')")
+        try store.execute("INSERT INTO orders (id, purchase_num, status, customer_id) VALUES (10, 1, 'open', 2), (11, 1, 'open', 1), (12, 1, 'open', 2), (13, 1, 'open', NULL)")
+        let byName = store.results(LinkedOrder.self, orderBy: .parent(\LinkedOrder.customer, .ascending(\LinkedCustomer.name)))
+        #expect(byName.map(\.id) == [13, 11, 10, 12], "an order without a customer sorts as NULL, first")
+        let anns = store.results(LinkedOrder.self, where: .parent(\LinkedOrder.customer, \LinkedCustomer.name == "Ann"), orderBy: .ascending(\LinkedOrder.id))
+        #expect(anns.map(\.id) == [11])
+        let recorder = byName.changes.record()
+        try store.execute("UPDATE customers SET name = 'Zoe' WHERE id = 1")
+        #expect(byName.map(\.id) == [13, 10, 12, 11])
+        #expect(anns.isEmpty)
+        guard case .update(_, let deletions, let insertions, _)? = recorder.values.last else { Issue.record("no update"); return }
+        #expect(deletions == [1] && insertions == [3], "Ann's order moves to the end")
+        let reads = store.resultsRowReadCount.withLock { $0 }
+        try store.execute("UPDATE customers SET email = 'z@example.com' WHERE id = 1")
+        #expect(store.resultsRowReadCount.withLock { $0 } == reads, "a column neither result reads")
+        try store.execute("UPDATE customers SET name = 'Ann' WHERE id = 2")
+        #expect(anns.map(\.id) == [10, 12])
+        try store.execute("DELETE FROM customers WHERE id = 2")   // ON DELETE SET NULL
+        #expect(anns.isEmpty)
+        #expect(byName.map(\.id) == [10, 12, 13, 11])
+        store.close()
+    }
+
+    /// The live-results model test's random commits, and every third step a customer renamed,
+    /// re-keyed or deleted (by turns from the `sqlite3` shell, another connection and the store).
+    static func commitRandomly(step: Int, _ store: Store, _ foreign: Connection, _ random: inout SeededGenerator) throws -> String {
+        guard step % 3 == 0 else { return try LiveResultsTests.commitRandomly(step: step, store, foreign, &random) }
+        let customer = Int.random(in: 1...6, using: &random)
+        let sql: String
+        switch Int.random(in: 0..<6, using: &random) {
+        case 0: sql = "UPDATE customers SET id = \(Int.random(in: 1...6, using: &random)) WHERE id = \(customer)"
+        case 1: sql = "DELETE FROM customers WHERE id = \(customer)"
+        case 2: sql = "INSERT OR IGNORE INTO customers (id, name) VALUES (\(customer), 'new')"
+        default: sql = "UPDATE customers SET name = '\(["al", "zed", "bo", "pat", "Bo"].randomElement(using: &random)!)' WHERE id = \(customer)"
+        }
+        switch step % 9 {
+        case 0 where sqlite3Shell != nil: _ = try run(sqlite3Shell!, [store.path, sql])
+        case 3: do { try foreign.execute(sql) } catch { try? foreign.execute("ROLLBACK") }
+        default: _ = try? store.execute(sql)
+        }
+        return sql
+    }
+}
