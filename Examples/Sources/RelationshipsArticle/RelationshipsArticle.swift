@@ -18,6 +18,10 @@ func openOrdersWithCustomers(in store: Store) throws -> [Order] {
     try store.all(Order.self, where: \.status == "open", orderBy: .ascending(\.id), including: \.customer)
 }
 
+func ordersByCustomerName(in store: Store) -> LiveResults<Order> {
+    store.results(Order.self, where: .parent(\Order.customer, \Customer.name != "test"), orderBy: .parent(\Order.customer, .ascending(\Customer.name)))
+}
+
 // "Lists That Stay Live": many lists at once, on this article's models.
 
 func ordersOfEveryCustomer(in store: Store) throws -> [LiveResults<Order>] {

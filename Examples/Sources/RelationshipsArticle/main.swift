@@ -52,6 +52,13 @@ check(lists.map { $0.map(\.id) } == [[], [10, 11]])
 try store.execute("UPDATE orders SET customer_id = 1 WHERE id = 11")   // and back to Ann
 check(lists.map { $0.map(\.id) } == [[11], [10]])
 
+// "Filtering and ordering by the parent": renaming a customer moves her orders.
+let byName = ordersByCustomerName(in: store)
+check(byName.map(\.id) == [11, 10])   // Ann's, then Robert's
+try store.execute("UPDATE customers SET name = 'Zed' WHERE id = 1")
+check(byName.map(\.id) == [10, 11])
+try store.execute("UPDATE customers SET name = 'Ann' WHERE id = 1")
+
 // "Many to many", and the delete rules: RESTRICT refuses, CASCADE and SET NULL follow.
 let sale = Tag(id: 1, name: "sale")
 try store.insert(sale)
