@@ -27,6 +27,48 @@ struct CrossProcessTests {
         store.close()
     }
 
+    /// Python's `sqlite3` commits 20 updates, 40 ms apart, and prints when each returned; the
+    /// store polls only every 2 s, so an update that arrives within milliseconds came by the
+    /// write-ahead log's doorbell.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"), "needs python3"))
+    func anotherProcesssCommitReachesALiveObjectWithinMilliseconds() async throws {
+        #if os(Linux)
+        let directory = TemporaryDirectory()
+        let store = try Store(path: directory.path("db.sqlite"), migrations: packageMigrations, pollInterval: .seconds(2))
+        let order = Order(id: 1, purchaseNum: 0, status: "open")
+        try store.insert(order)
+        let arrivals = Locked<[Int: Double]>([:])
+        let watching = order.signal(for: \.purchaseNum).subscribe(onValue: { value in
+            let now = Date().timeIntervalSince1970
+            arrivals.withLock { $0[value] = $0[value] ?? now }
+        })
+        let script = """
+            import sqlite3, sys, time
+            connection = sqlite3.connect(sys.argv[1], isolation_level=None)
+            for n in range(1, 21):
+                time.sleep(0.04)
+                connection.execute("UPDATE orders SET purchase_num = ? WHERE id = 1", (n,))
+                print(n, repr(time.time()), flush=True)
+            """
+        let result = try run("/usr/bin/python3", ["-c", script, store.path])
+        #expect(result.status == 0, "python failed: \(result.error)")
+        #expect(eventually(timeout: 5) { arrivals.withLock { $0[20] != nil } })
+        var latencies: [Double] = []
+        for line in result.output.split(separator: "\n") {
+            let fields = line.split(separator: " ")
+            guard fields.count == 2, let n = Int(fields[0]), let committed = Double(fields[1]), let arrived = arrivals.withLock({ $0[n] }) else { continue }
+            latencies.append(max(0, arrived - committed) * 1_000)
+        }
+        latencies.sort()
+        let median = latencies.isEmpty ? .infinity : latencies[latencies.count / 2]
+        print("commit to live object, another process: median \(median) ms of \(latencies.count), slowest \(latencies.last ?? 0) ms")
+        #expect(latencies.count >= 15, "most updates arrive one by one")
+        #expect(median < 50, "median \(median) ms: the 2 s poll would make it about 1,000 ms")
+        watching.dispose()
+        store.close()
+        #endif
+    }
+
     @Test func anotherStoreProcessesChangesReachTheFeed() async throws {
         let directory = TemporaryDirectory()
         let path = directory.path("db.sqlite")

@@ -3,8 +3,10 @@ extension Store {
     /// The poller's check: publishes what other connections committed since the last check.
     /// A failure leaves the check to the next poll, which retries it; it is reported on
     /// ``errors`` once (not at every poll while it lasts). A busy database is not a failure:
-    /// another writer holds the lock, and the next poll simply tries again.
-    func pollForExternalCommits() {
+    /// another writer holds the lock, and the next poll simply tries again. Returns whether it
+    /// published another connection's commits.
+    @discardableResult
+    func pollForExternalCommits() -> Bool {
         let outcome = database.withLock { state -> Result<Bool, StoreError>? in
             guard let connection = state.connection, !connection.isInTransaction else { return nil }
             do {
@@ -29,6 +31,8 @@ extension Store {
         case .failure(let error): report(error)
         case nil: break
         }
+        if case .success? = outcome { return true }
+        return false
     }
 
     static func dataVersion(_ connection: Connection) throws -> Int64 {

@@ -25,7 +25,10 @@ import Foundation
 /// Feed entries are delivered with no lock held, in `seq` order. A writer delivers its own
 /// entries before ``execute(_:arguments:)`` returns, unless another thread is already
 /// delivering; that thread then delivers them next. Commits by other connections are noticed by
-/// polling `PRAGMA data_version` (``pollInterval``, default 50 ms) on a thread of the store's own.
+/// checking `PRAGMA data_version` on a thread of the store's own: on Linux as soon as the
+/// write-ahead log is written (an `inotify` watch; a commit of another process reaches live
+/// objects within milliseconds), and every ``pollInterval`` (default 50 ms) in any case. Several
+/// commits of other connections that land between two checks arrive together, in order.
 public final class Store: Sendable {
     let database: StoreDatabase
     /// The read-only connections; `nil` for an in-memory store, whose database only its writer
@@ -59,7 +62,8 @@ public final class Store: Sendable {
 
     /// The database file, or `:memory:`.
     public let path: String
-    /// How often the store checks for commits by other connections.
+    /// How often the store checks for commits by other connections, whatever else woke it
+    /// (on Linux, it also checks as soon as another connection writes the write-ahead log).
     public let pollInterval: Duration
 
     /// Opens (creating if needed) the database at `path` and applies the `.sql` migrations in
@@ -126,7 +130,7 @@ public final class Store: Sendable {
         resultsRouter = ResultsRouter(batches: publisher.batches)
         poller = Locked(nil)
         if path != ":memory:" {
-            let poller = ChangePoller(interval: pollInterval) { [weak self] in self?.pollForExternalCommits() }
+            let poller = ChangePoller(interval: pollInterval, walPath: path + "-wal") { [weak self] in self?.pollForExternalCommits() ?? false }
             self.poller.withLock { $0 = poller }
         }
     }
