@@ -35,6 +35,8 @@ struct LiveResultsRoutingTests {
             Query(name: "one customer's, by purchase", filter: \.customerID == 2, orderBy: .ascending(\.purchaseNum)),
             Query(name: "one customer's open ones, by note", filter: \.customerID == 3 && \.status == "open", orderBy: .descending(\.note)),
             Query(name: "no key: purchase at least 5, by status", filter: \.purchaseNum >= 5 || \.customerID == 1, orderBy: .ascending(\.status)),
+            Query(name: "text key: open ones, by purchase", filter: \.status == "open", orderBy: .ascending(\.purchaseNum)),
+            Query(name: "text key: void ones with a note, by note", filter: \.note != nil && \.status == "void", orderBy: .descending(\.note)),
         ]
     }
 
@@ -61,6 +63,24 @@ struct LiveResultsRoutingTests {
                 #expect(neighbour.map(\.id) == fresh, "step \(step), customer \(offset + 1): \(sql)")
             }
         }
+        store.close()
+    }
+
+    @Test func aCommitReachesOnlyTheResultsOfTheTextKeysItsRowsHold() throws {
+        let store = try Store.inMemory(migrations: packageMigrations)
+        try store.execute("INSERT INTO orders (id, purchase_num, status) VALUES (1, 1, 'open'), (2, 2, 's7')")
+        let lists = (0..<100).map { store.results(KeyedOrder.self, where: \.status == "s\($0)", orderBy: .ascending(\.id)) }
+        #expect(lists[7].map(\.id) == [2])
+        let reads = store.resultsRowReadCount
+        let before = reads.withLock { $0 }
+        try store.execute("UPDATE orders SET status = 'paid' WHERE id = 1")
+        #expect(reads.withLock { $0 } == before, "no list holds 'open' or 'paid'")
+        try store.execute("UPDATE orders SET status = 's3' WHERE id = 1")
+        #expect(reads.withLock { $0 } == before + 1, "only the list of 's3' reads")
+        #expect(lists[3].map(\.id) == [1] && lists[7].map(\.id) == [2])
+        try store.execute("UPDATE orders SET status = 'S7 ' WHERE id = 2")   // folded as 's7': that list reads it, and lets it go
+        #expect(reads.withLock { $0 } == before + 2)
+        #expect(lists[7].isEmpty)
         store.close()
     }
 

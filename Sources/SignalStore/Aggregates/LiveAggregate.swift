@@ -29,7 +29,7 @@ final class LiveAggregate<Model: PersistentModel>: Sendable {
     private func start(_ store: Store) {
         state.withLock { state in
             let handle = store.resultsRouter.listen(
-                query.rows.route, of: store,
+                query.rows.route(store), of: store,
                 receive: { [weak self] routed in self?.receive(routed) },
                 complete: { [weak self] in self?.totals.send(.completed) }
             )

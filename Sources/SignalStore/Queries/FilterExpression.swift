@@ -66,13 +66,15 @@ indirect enum FilterExpression: Sendable, Equatable {
         }
     }
 
-    /// A column the condition requires to hold an integer: a `column IS integer` that every
-    /// matching row satisfies (the condition itself, or a term of its top-level AND). A live
-    /// result with one is reached only by commits to rows that hold, or held, that key.
-    var integerKey: ResultsKey? {
+    /// A value the condition requires a column to hold: a `column IS integer` or `column IS
+    /// text` that every matching row satisfies (the condition itself, or a term of its top-level
+    /// AND). A live result with one is reached only by commits to rows that hold, or held, that
+    /// key. An integer key is preferred: it needs no collation.
+    var routingKey: ResultsKey? {
         switch self {
-        case .comparison(let column, .same, .integer(let value)): ResultsKey(column: column, value: value)
-        case .and(let lhs, let rhs): lhs.integerKey ?? rhs.integerKey
+        case .comparison(let column, .same, let value): ResultsKey(column: column, equalTo: value)
+        case .and(let lhs, let rhs):
+            [lhs.routingKey, rhs.routingKey].compactMap { $0 }.min { !$0.isText && $1.isText }
         default: nil
         }
     }

@@ -24,9 +24,13 @@ import Observation
 ///
 /// A commit reaches only the results it may change, so many live results cost what a commit
 /// changes, not how many there are:
-/// - A result of a typed filter that requires an integer key (`\.customerID == 7`, alone or
-///   joined with `&&`, and every `@Children` list) is reached only by commits to rows that
-///   hold, or held, that key: a commit to one customer's orders reaches no other customer's list.
+/// - A result of a typed filter that requires a key (`\.customerID == 7` or `\.status == "open"`,
+///   alone or joined with `&&`, and every `@Children` list) is reached only by commits to rows
+///   that hold, or held, that key: a commit to one customer's orders reaches no other customer's
+///   list, and a thousand lists of a thousand statuses cost a commit what one does.
+/// - A result that filters or orders by a parent (``ModelFilter/parent(_:_:)``,
+///   ``ModelOrdering/parent(_:_:)``) reads again the children of the parent rows a commit
+///   changed in a column it reads there.
 /// - A typed filter's result reads nothing for a change of a column its filter and order do not
 ///   read (a member then reports a modification), nor for a delete. A result of an SQL fragment
 ///   reads the changed rows of its table.
@@ -97,7 +101,7 @@ public final class LiveResults<Model: PersistentModel>: RandomAccessCollection, 
     private func start(_ store: Store, reading: Bool) {
         state.withLock { state in
             let handle = store.resultsRouter.listen(
-                query.route, of: store,
+                query.route(store), of: store,
                 receive: { [weak self] routed in self?.receive(routed) },
                 complete: { [weak self] in self?.steps.send(.completed) }
             )

@@ -1,28 +1,70 @@
-/// The key every member of a live result holds: `column IS value`, an integer (the children of
-/// one parent, `\.customerID == 7`). Commits are routed by it: a commit reaches the result only
-/// when a row it changed holds, or held, this key.
+import Foundation
+
+/// The key every member of a live result holds: `column IS value` for an integer (the children
+/// of one parent, `\.customerID == 7`) or a text (`\.status == "open"`). Commits are routed by
+/// it: a commit reaches the result only when a row it changed holds, or held, this key.
+///
+/// Keys are compared as routing keys (``routingKeys(of:)``), a superset of SQL's `IS`: a text
+/// is folded (ASCII letters lowercased, trailing spaces dropped), so it meets every text that
+/// `BINARY`, `NOCASE` or `RTRIM` finds equal. A result whose rows may hold more than its key
+/// routes to is never keyed: a text that reads as a number (a column's numeric affinity may turn
+/// it into one), or a column compared by a collation of the app's own (see
+/// ``ResultsQuery/route(_:)``). The result decides membership by a query, so a superset only
+/// costs a read.
 struct ResultsKey: Sendable, Hashable {
     /// The column, as the model names it.
     let column: String
-    let value: Int64
+    /// `.integer`, or `.text` folded.
+    let value: SQLiteValue
 
-    /// The integer `stored` equals under SQL's `IS` with an integer, or `nil` when it can equal
-    /// none: an INTEGER, a REAL with no fraction, or TEXT of the digits a TEXT column compares an
-    /// integer as (trailing spaces allowed, which an `RTRIM` collation ignores). A superset
-    /// is safe here: the result decides membership by a query.
-    static func integer(matching stored: SQLiteValue) -> Int64? {
+    /// The key of `column IS value`, or `nil` when commits cannot be routed by it.
+    init?(column: String, equalTo value: SQLiteValue) {
+        switch value {
+        case .integer:
+            self.column = column
+            self.value = value
+        case .text(let text) where Double(text.trimmingCharacters(in: .whitespaces)) == nil:
+            self.column = column
+            self.value = .text(Self.fold(text))
+        default:
+            return nil
+        }
+    }
+
+    /// Whether the key is a text, which holds only where the column compares by a built-in
+    /// collation.
+    var isText: Bool {
+        if case .text = value { return true }
+        return false
+    }
+
+    /// The routing keys a stored value meets: the integer it equals under SQL's `IS` with an
+    /// integer (an INTEGER, a REAL with no fraction, or TEXT of the digits a TEXT column compares
+    /// an integer as, trailing spaces allowed), and a text's folded form.
+    static func routingKeys(of stored: SQLiteValue) -> [SQLiteValue] {
         switch stored {
-        case .integer(let value):
-            return value
+        case .integer:
+            return [stored]
         case .real(let value):
-            return Int64(exactly: value)
+            return Int64(exactly: value).map { [.integer($0)] } ?? []
         case .text(let text):
             var digits = Substring(text)
             while digits.last == " " { digits.removeLast() }
-            guard let value = Int64(digits), String(value) == digits else { return nil }
-            return value
+            let folded = SQLiteValue.text(fold(text))
+            guard let value = Int64(digits), String(value) == digits else { return [folded] }
+            return [.integer(value), folded]
         case .null, .blob:
-            return nil
+            return []
         }
+    }
+
+    /// A text with ASCII letters lowercased and trailing spaces dropped.
+    private static func fold(_ text: String) -> String {
+        var bytes = Array(text.utf8)
+        while bytes.last == UInt8(ascii: " ") { bytes.removeLast() }
+        for index in bytes.indices where (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(bytes[index]) {
+            bytes[index] += 32
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -19,7 +19,7 @@ struct ResultsQuery<Model: PersistentModel>: Sendable {
     /// The columns the filter reads, lowercased; `nil` when unknown (an SQL fragment): then a
     /// change of any column may change membership.
     let filterColumns: Set<String>?
-    /// The integer key every member holds, which routes commits to the result.
+    /// The key every member holds, which routes commits to the result.
     let key: ResultsKey?
     /// The parents the filter and order read through `@Parent` links, with the columns of the
     /// parent each reads (lowercased, the key's column among them): a commit to such a parent
@@ -56,7 +56,7 @@ struct ResultsQuery<Model: PersistentModel>: Sendable {
         self.limit = limit.map { max(0, $0) }
         readsOtherTables = filter?.readsGrandparents ?? false
         filterColumns = Set((filter?.columns ?? []).map { $0.lowercased() })
-        key = filter?.integerKey
+        key = filter?.routingKey
         var parentReads = filter?.parentColumns ?? [:]
         for term in terms ?? [] {
             if let link = term.link { parentReads[link, default: []].insert(term.column) }
@@ -66,9 +66,16 @@ struct ResultsQuery<Model: PersistentModel>: Sendable {
         }
     }
 
-    /// Where the result listens for commits.
-    var route: ResultsRouter.Route {
-        ResultsRouter.Route(
+    /// Where the result listens for commits. A text key routes only when its column compares
+    /// by a built-in collation (read from `store`'s schema): a collation of the app's own may
+    /// find texts equal that the key's folding does not.
+    func route(_ store: Store) -> ResultsRouter.Route {
+        var key = key
+        if let text = key, text.isText {
+            let collation = try? store.reading { connection, _ in connection.declaredCollation(table: Model._$table, column: text.column) }
+            if collation == nil { key = nil }
+        }
+        return ResultsRouter.Route(
             table: Model._$table, key: key, readsOtherTables: readsOtherTables, stableColumns: stableColumns,
             parentTables: Set(parentReads.keys.map { $0.parentTable.lowercased() })
         )

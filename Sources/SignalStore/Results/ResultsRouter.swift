@@ -3,7 +3,7 @@
 ///
 /// - A result whose query reads other tables gets every batch; so does one that reads parents
 ///   through `@Parent` links, and picks its tables' entries out of it.
-/// - A result with a key (``ResultsKey``: the children of one parent) gets the entries of rows
+/// - A result with a key (``ResultsKey``: the children of one parent, `\.status == "open"`) gets the entries of rows
 ///   that hold, or held, its key: the key is read from the entries (an insert's or delete's row,
 ///   an update of the key column's old and new value), and for rows whose entries do not say it,
 ///   from the database, once per batch for all keyed results of the table.
@@ -152,7 +152,7 @@ final class ResultsRouter: Sendable {
 
     /// Gives the keyed listeners of one table and key column the entries of the rows that hold,
     /// or held, each one's key.
-    private func deliver(_ changes: [Change], column: String, to byValue: [Int64: [Int: Listener]], through: Int64, _ store: Store?) {
+    private func deliver(_ changes: [Change], column: String, to byValue: [SQLiteValue: [Int: Listener]], through: Int64, _ store: Store?) {
         guard let route = byValue.first?.value.first?.value.route else { return }
         guard let rows = RowKeys(changes, column: column, table: route.table, stableColumns: route.stableColumns, store: store) else {
             // A row moved to another rowid, or the key could not be read: every one of them.

@@ -21,13 +21,13 @@ struct RouteIndex {
         /// By table: results that get all of its entries.
         var tableWide: [String: [Listener]] = [:]
         /// By table and key column: keyed results by key value.
-        var keyed: [String: [String: [Int64: [Int: Listener]]]] = [:]
+        var keyed: [String: [String: [SQLiteValue: [Int: Listener]]]] = [:]
     }
 
     private var entries: [Int: Entry] = [:]
     private var everyBatch: [Int: Listener] = [:]
     private var tableWide: [String: [Int: Listener]] = [:]
-    private var keyed: [String: [String: [Int64: [Int: Listener]]]] = [:]
+    private var keyed: [String: [String: [SQLiteValue: [Int: Listener]]]] = [:]
 
     var isEmpty: Bool { entries.isEmpty }
     var all: [(id: Int, listener: Listener)] { entries.map { ($0.key, $0.value.listener) } }

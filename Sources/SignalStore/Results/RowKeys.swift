@@ -1,9 +1,9 @@
-/// Which integer keys the rows of a batch held, for the ``ResultsRouter``: from the entries (an
+/// Which keys (``ResultsKey/routingKeys(of:)``) the rows of a batch held, for the ``ResultsRouter``: from the entries (an
 /// insert's or delete's row, an update of the key column's old and new value), and for rows
 /// only other columns of which changed, one read of the key column by rowid.
 struct RowKeys {
     /// The rows that held each key at some point of the batch.
-    private(set) var rowsByKey: [Int64: Set<Int64>] = [:]
+    private(set) var rowsByKey: [SQLiteValue: Set<Int64>] = [:]
 
     /// The keys of `changes` (entries of `table`) in `column` (lowercased); `nil` when they
     /// cannot be told: an entry that may move a row to another rowid (an update of a column not
@@ -38,8 +38,7 @@ struct RowKeys {
     }
 
     private mutating func add(_ value: SQLiteValue, _ rowID: Int64) {
-        guard let key = ResultsKey.integer(matching: value) else { return }
-        rowsByKey[key, default: []].insert(rowID)
+        for key in ResultsKey.routingKeys(of: value) { rowsByKey[key, default: []].insert(rowID) }
     }
 
     /// The key column's value of each of `rowIDs` that exists, looked up by rowid whatever
