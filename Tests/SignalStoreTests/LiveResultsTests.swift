@@ -162,6 +162,20 @@ struct LiveResultsTests {
         store.close()
     }
 
+    @Test func integersAndRealsCompareAsSQLiteComparesThemEvenPast2To53() throws {
+        let connection = try Connection(path: ":memory:")
+        let big: Int64 = 9_007_199_254_740_993   // 2^53 + 1: no Double holds it
+        let pairs: [(Int64, Double)] = [
+            (big, 9_007_199_254_740_992), (big - 1, 9_007_199_254_740_992), (big - 2, 9_007_199_254_740_992),
+            (.max, 9_223_372_036_854_775_808), (.min, -9_223_372_036_854_775_808), (3, 3.5), (-3, -3.5), (4, 4), (0, -0.0),
+        ]
+        for (integer, real) in pairs {
+            let sqlite = try #require(connection.scalar("SELECT (? > ?) - (? < ?)", [.integer(integer), .real(real), .integer(integer), .real(real)])?.integerValue)
+            #expect(Int64(ResultsOrdering.compare(.integer(integer), .real(real), .binary)) == sqlite, "\(integer) against \(real)")
+            #expect(Int64(ResultsOrdering.compare(.real(real), .integer(integer), .binary)) == -sqlite, "\(real) against \(integer)")
+        }
+    }
+
     @Test func aTransactionIsOneUpdateAndARollbackNone() throws {
         let store = try Store.inMemory(migrations: packageMigrations)
         let open = store.results(Order.self, where: \.status == "open", orderBy: .descending(\.id))

@@ -1,5 +1,4 @@
 import Foundation
-import CSQLite
 
 /// How a live result orders its rows: the `ORDER BY` terms on the model's own columns, each
 /// with its direction and collation, then the rowid. Compares rows exactly as SQLite's
@@ -18,6 +17,13 @@ struct ResultsOrdering: Sendable {
         case binary = "BINARY"
         case noCase = "NOCASE"
         case rightTrim = "RTRIM"
+
+        /// The collation `column` of `table` declares (`BINARY` when it declares none), or `nil`
+        /// for one that is not built in.
+        init?(declaredBy column: String, of table: String, _ connection: Connection) {
+            guard let name = connection.declaredCollation(table: table, column: column) else { return nil }
+            self.init(rawValue: name.uppercased())
+        }
     }
 
     /// One `ORDER BY` term: a column of the model's table, or of its parent's through a link.
@@ -75,8 +81,8 @@ struct ResultsOrdering: Sendable {
         if rankA != rankB { return rankA < rankB ? -1 : 1 }
         switch (a, b) {
         case (.integer(let x), .integer(let y)): return x < y ? -1 : (x == y ? 0 : 1)
-        case (.integer(let x), .real(let y)): return compareNumbers(Double(x), y)
-        case (.real(let x), .integer(let y)): return compareNumbers(x, Double(y))
+        case (.integer(let x), .real(let y)): return compareExactly(x, y)
+        case (.real(let x), .integer(let y)): return -compareExactly(y, x)
         case (.real(let x), .real(let y)): return compareNumbers(x, y)
         case (.text(let x), .text(let y)): return compareText(x, y, collation)
         case (.blob(let x), .blob(let y)): return compareBytes(x, y)
@@ -92,6 +98,18 @@ struct ResultsOrdering: Sendable {
         case .text: 2
         case .blob: 3
         }
+    }
+
+    /// An INTEGER against a REAL by their exact values, as SQLite compares them (through
+    /// `Double`, two integers past 2^53 would compare equal to one real).
+    static func compareExactly(_ x: Int64, _ y: Double) -> Int {
+        if y.isNaN { return 1 }
+        if y >= 9_223_372_036_854_775_808.0 { return -1 }   // 2^63: above every Int64
+        if y < -9_223_372_036_854_775_808.0 { return 1 }
+        let floor = y.rounded(.down)
+        let whole = Int64(floor)
+        if x != whole { return x < whole ? -1 : 1 }
+        return floor == y ? 0 : -1
     }
 
     private static func compareNumbers(_ x: Double, _ y: Double) -> Int {
@@ -160,7 +178,7 @@ extension ResultsOrdering {
         var resolved: [(Term, Collation)] = []
         for term in terms {
             let collation = term.explicitCollation
-                ?? (term.column == "rowid" && term.link == nil ? .binary : connection.declaredCollation(table: term.link?.parentTable ?? table, column: term.column))
+                ?? (term.column == "rowid" && term.link == nil ? .binary : Collation(declaredBy: term.column, of: term.link?.parentTable ?? table, connection))
             guard let collation else { return nil }
             resolved.append((term, collation))
         }
@@ -223,18 +241,5 @@ extension ResultsOrdering.Term {
         }
         let isBare = word.first.map { $0.isLetter || $0 == "_" } == true && word.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" }
         return isBare ? String(word) : nil
-    }
-}
-
-extension Connection {
-    /// The collation a column declares (`BINARY` when it declares none), or `nil` for one that
-    /// is not built in.
-    ///
-    /// Related SQLite documentation: <https://www.sqlite.org/c3ref/table_column_metadata.html>
-    func declaredCollation(table: String, column: String) -> ResultsOrdering.Collation? {
-        var collation: UnsafePointer<CChar>?
-        let code = sqlite3_table_column_metadata(handle, "main", table, column, nil, &collation, nil, nil, nil)
-        guard code == SQLITE_OK, let collation else { return nil }
-        return ResultsOrdering.Collation(rawValue: String(cString: collation).uppercased())
     }
 }

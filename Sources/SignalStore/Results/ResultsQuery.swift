@@ -72,7 +72,7 @@ struct ResultsQuery<Model: PersistentModel>: Sendable {
     func route(_ store: Store) -> ResultsRouter.Route {
         var key = key
         if let text = key, text.isText {
-            let collation = try? store.reading { connection, _ in connection.declaredCollation(table: Model._$table, column: text.column) }
+            let collation = try? store.reading { connection, _ in ResultsOrdering.Collation(declaredBy: text.column, of: Model._$table, connection) }
             if collation == nil { key = nil }
         }
         return ResultsRouter.Route(
