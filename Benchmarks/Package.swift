@@ -107,6 +107,17 @@ let package = Package(
             ],
             path: "Benchmarks/ResultsHarness"
         ),
+        // A plain executable (no harness): windows, live counts, sums and groups, and a list
+        // ordered by a parent, against GRDB's ValueObservation of the same queries.
+        .executableTarget(
+            name: "LiveQueriesHarness",
+            dependencies: [
+                .product(name: "SignalStore", package: rootIdentity),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                "BenchmarkModels",
+            ],
+            path: "Benchmarks/LiveQueriesHarness"
+        ),
         // A plain executable (no harness): the CPU of one write with 1 to 10,000 live results
         // beside it (live `@Children` lists, results with no key to route by).
         .executableTarget(

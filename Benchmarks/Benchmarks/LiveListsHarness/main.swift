@@ -40,15 +40,6 @@ let customerCount = 10_000
 let ordersPerCustomer = 3
 let writes = quick ? 500 : 2_000
 
-/// CPU time of the process so far, in nanoseconds (every thread).
-func cpuTime() -> UInt64 {
-    var usage = rusage()
-    getrusage(RUSAGE_SELF.rawValue, &usage)
-    let user = UInt64(usage.ru_utime.tv_sec) * 1_000_000 + UInt64(usage.ru_utime.tv_usec)
-    let system = UInt64(usage.ru_stime.tv_sec) * 1_000_000 + UInt64(usage.ru_stime.tv_usec)
-    return (user + system) * 1_000
-}
-
 /// A store of 10,000 customers with three orders each.
 func makeStore() -> Store {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("signalstore-lists-\(UUID().uuidString)")

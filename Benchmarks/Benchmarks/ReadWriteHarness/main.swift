@@ -229,6 +229,26 @@ func modelSets(count: Int, subscribers: Int, oneTransaction: Bool, live: Int = 1
     return Double(elapsed) / 1_000 / Double(count)
 }
 
+/// CPU µs per `order.purchaseNum = n` (one subscriber) in a store that inserted its 1,000 orders
+/// itself and then sets one of them `count` times in a row, with no reopen and no prune: the
+/// journal grows as an app's does. Against raw C autocommit updates of a fresh 1,000-row table.
+func modelSetsInAGrowingStore(count: Int) -> Double {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("signalstore-growing-\(UUID().uuidString)")
+    try! FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let store = try! Store(path: directory.appendingPathComponent("bench.sqlite").path, migrations: Setting.migrations)
+    defer { store.close() }
+    for id in 1...1_000 { try! store.insert(Order(id: Int64(id), purchaseNum: 0, status: "open")) }
+    let order = try! store.find(Order.self, id: 500)!
+    let received = Atomic<Int>(0)
+    let subscription = order.signal(for: \.purchaseNum).subscribe(onValue: { _ in received.add(1, ordering: .relaxed) })
+    let started = cpuTime()
+    measuredModelSets(store, [order], count: count, oneTransaction: false)
+    let elapsed = cpuTime() - started
+    precondition(received.load(ordering: .relaxed) == 1 + count, "the subscriber missed values")
+    subscription.dispose()
+    return Double(elapsed) / 1_000 / Double(count)
+}
+
 @MainActor func writeBenchmarks() {
     // Single writes swing with the disk: rounds alternate raw C and SignalStore, and the
     // medians are compared.
@@ -259,6 +279,10 @@ func modelSets(count: Int, subscribers: Int, oneTransaction: Bool, live: Int = 1
     let rawManyBatch = rawC(count: batch, oneTransaction: true, rows: 1_000)
     let manyBatch = modelSets(count: batch, subscribers: 1, oneTransaction: true, live: 1_000)
     row("\(batch.formatted()) sets over 1,000 live orders in one transaction", format(manyBatch), format(rawManyBatch), String(format: "%.2f", manyBatch / rawManyBatch), "≤ 2", manyBatch / rawManyBatch <= 2)
+    let inARow = quick ? 20_000 : 100_000
+    let rawInARow = rawC(count: inARow, oneTransaction: false, rows: 1_000)
+    let growing = modelSetsInAGrowingStore(count: inARow)
+    row("\(inARow.formatted()) sets of one object in a row, in a store that inserted its 1,000 orders itself (no reopen, no prune)", format(growing), format(rawInARow), String(format: "%.2f", growing / rawInARow), "≤ 1.25", growing / rawInARow <= 1.25)
     let fanOut = modelSets(count: quick ? 200 : 1_000, subscribers: 1_000, oneTransaction: false)
     let goal = 1.5 * single + 50
     row("one set reaching 1,000 subscribers, CPU per set (vs 1.5 × single set + 50 µs)", format(fanOut), format(goal), String(format: "%.2f", fanOut / goal), "≤ 1", fanOut <= goal)

@@ -17,7 +17,8 @@ let quick = CommandLine.arguments.contains("--quick")
 let rowCount = 100_000
 let rounds = quick ? 10 : 40
 
-/// A fresh database with the package's schema and `rows` open orders, `purchase_num` = id.
+/// A fresh database with the package's schema and `rows` open orders, `purchase_num` = id, and
+/// the index a user adds for the measured query (`status, purchase_num`).
 func makeDatabase(rows: Int) -> String {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("signalstore-results-\(UUID().uuidString)")
     try! FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -25,51 +26,14 @@ func makeDatabase(rows: Int) -> String {
     let store = try! Store(path: path, migrations: packageMigrations)
     try! store.execute("""
         WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < \(rows))
-        INSERT INTO orders (id, purchase_num, status) SELECT i, i, 'open' FROM n
+        INSERT INTO orders (id, purchase_num, status) SELECT i, i, 'open' FROM n;
+        CREATE INDEX orders_by_status_purchase ON orders (status, purchase_num);
         """)
     try! store.pruneChanges(through: Int64.max)
     store.close()
     return path
 }
 
-/// CPU time of the process so far, in nanoseconds (every thread, live or ended: the poller's
-/// read of the journal, the result's work and GRDB's reader threads included). `getrusage`,
-/// since the process CPU clock was seen to step back here when worker threads came and went.
-func cpuTime() -> UInt64 {
-    var usage = rusage()
-    getrusage(RUSAGE_SELF.rawValue, &usage)
-    let user = UInt64(usage.ru_utime.tv_sec) * 1_000_000 + UInt64(usage.ru_utime.tv_usec)
-    let system = UInt64(usage.ru_stime.tv_sec) * 1_000_000 + UInt64(usage.ru_stime.tv_usec)
-    return (user + system) * 1_000
-}
-
-/// Counts the new results a subscriber receives, and measures the CPU from a write's start to
-/// the result it causes (GRDB's pool may deliver it before its `write` returns, so the count, not
-/// the order of calls, says when it has arrived).
-final class Arrivals: Sendable {
-    private let count = Atomic<Int>(0)
-    private let signal = DispatchSemaphore(value: 0)
-
-    func arrive() {
-        count.add(1, ordering: .releasing)
-        signal.signal()
-    }
-
-    func waitForFirst() {
-        while count.load(ordering: .acquiring) < 1 { signal.wait() }
-    }
-
-    /// CPU in µs from before `write` to the arrival of the result after it.
-    func measure(_ write: () -> Void) -> Double {
-        let expected = count.load(ordering: .acquiring) + 1
-        let started = cpuTime()
-        write()
-        while count.load(ordering: .acquiring) < expected { signal.wait() }
-        return Double(cpuTime() - started) / 1_000
-    }
-}
-
-func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 func ms(_ microseconds: Double) -> String { String(format: "%.3f ms", microseconds / 1_000) }
 
 var table = [

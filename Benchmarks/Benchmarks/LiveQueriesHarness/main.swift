@@ -1,0 +1,152 @@
+// The queries a screen shows, kept live, against GRDB 7.10.0's ValueObservation of the same query,
+// one run: a window (`LIMIT 50`) that a row leaves, a count and a sum after a one-row change, a
+// count per group over 1,000 groups, and a list ordered by the customer's name after a rename.
+// 100,000 orders of 1,000 customers, with the indexes such queries get; another connection writes
+// (GRDB's pool for GRDB, which observes its own writes). CPU of the whole process from the write's
+// start to the new value, median. Prints a markdown table.
+// Usage: swift run -c release LiveQueriesHarness [--quick]
+import BenchmarkModels
+import Dispatch
+import Foundation
+import GRDB
+import SignalStore
+
+@Model(table: "customers")
+final class QueryCustomer {
+    var id: Int64
+    var name: String
+
+    init(id: Int64, name: String) {
+        self.id = id
+        self.name = name
+    }
+}
+
+@Model(table: "orders")
+final class QueryOrder {
+    var id: Int64
+    var purchaseNum: Int
+    var status: String
+    @Column("customer_id") var customerID: Int64?
+    @Parent(\QueryOrder.customerID) var customer: QueryCustomer?
+
+    init(id: Int64, purchaseNum: Int, status: String) {
+        self.id = id
+        self.purchaseNum = purchaseNum
+        self.status = status
+    }
+}
+
+let quick = CommandLine.arguments.contains("--quick")
+let rowCount = 100_000
+let customerCount = 1_000
+let rounds = quick ? 8 : 30
+
+/// A fresh database: 100,000 open orders (`purchase_num` = id) of 1,000 customers, and the
+/// indexes of the measured queries (the package's on `customer_id`, and `status, purchase_num`).
+func makeDatabase() -> String {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("signalstore-queries-\(UUID().uuidString)")
+    try! FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let path = directory.appendingPathComponent("bench.sqlite").path
+    let store = try! Store(path: path, migrations: packageMigrations)
+    try! store.execute("""
+        WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < \(customerCount))
+        INSERT INTO customers (id, name) SELECT i, printf('customer %04d', i) FROM n;
+        WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < \(rowCount))
+        INSERT INTO orders (id, purchase_num, status, customer_id) SELECT i, i, 'open', i % \(customerCount) + 1 FROM n;
+        CREATE INDEX orders_by_status_purchase ON orders (status, purchase_num);
+        """)
+    try! store.pruneChanges(through: Int64.max)
+    store.close()
+    return path
+}
+
+/// One case: a write and the write that undoes it, measured in turns.
+struct Case {
+    let name: String
+    let write: String
+    let undo: String
+    let goal: Double   // µs
+}
+
+/// Median CPU µs from each of `rounds` writes of `change` (by `execute`) to the value it causes.
+func measure(_ change: Case, rounds: Int, arrivals: Arrivals, execute: (String) -> Void) -> Double {
+    var samples: [Double] = []
+    for _ in 0..<rounds {
+        samples.append(arrivals.measure { execute(change.write) })
+        _ = arrivals.measure { execute(change.undo) }
+    }
+    return median(samples)
+}
+
+/// SignalStore: the live query `start` makes, another connection writing.
+func ours(_ change: Case, _ start: (Store, Arrivals) -> any Disposable) -> Double {
+    let path = makeDatabase()
+    let store = try! Store(path: path, migrations: packageMigrations)
+    let arrivals = Arrivals()
+    let subscription = start(store, arrivals)
+    arrivals.waitForFirst()
+    let foreign = try! DatabaseQueue(path: path)
+    let cost = measure(change, rounds: rounds, arrivals: arrivals) { sql in try! foreign.write { try $0.execute(sql: sql) } }
+    subscription.dispose()
+    store.close()
+    return cost
+}
+
+/// GRDB: a ValueObservation of `fetch` in a pool, writes through the pool.
+func theirs<Value: Sendable>(_ change: Case, _ fetch: @escaping @Sendable (GRDB.Database) throws -> Value) -> Double {
+    let path = makeDatabase()
+    let pool = try! DatabasePool(path: path)
+    let arrivals = Arrivals()
+    let cancellable = ValueObservation.tracking(fetch).start(
+        in: pool, scheduling: .async(onQueue: DispatchQueue(label: "grdb")), onError: { fatalError("\($0)") }, onChange: { _ in arrivals.arrive() }
+    )
+    arrivals.waitForFirst()
+    let cost = measure(change, rounds: max(3, rounds / 3), arrivals: arrivals) { sql in try! pool.write { try $0.execute(sql: sql) } }
+    cancellable.cancel()
+    return cost
+}
+
+/// Counts each value after the first (the replayed one) as an arrival.
+func arrivals<Value>(_ signal: Signal<Value, Never>, _ arrivals: Arrivals) -> any Disposable {
+    signal.subscribe(onValue: { _ in arrivals.arrive() })
+}
+
+var table = [
+    "| live query over 100,000 orders | SignalStore | GRDB 7.10.0 | ratio (GRDB / ours) | goal | met |",
+    "|---|---|---|---|---|---|",
+]
+func row(_ change: Case, _ ours: Double, _ theirs: Double) {
+    let ratio = theirs / ours
+    let met = ours <= change.goal
+    table.append("| \(change.name) | \(String(format: "%.3f ms", ours / 1_000)) | \(String(format: "%.3f ms", theirs / 1_000)) | \(String(format: "%.0f×", ratio)) | ≤ \(String(format: "%g", change.goal / 1_000)) ms | \(met ? "yes" : "**no**") |")
+}
+
+// A window: the first 50 open orders by purchase; the third leaves, and comes back.
+let window = Case(name: "`limit: 50` window, a row leaves (the next one comes in)", write: "UPDATE orders SET status = 'paid' WHERE id = 3", undo: "UPDATE orders SET status = 'open' WHERE id = 3", goal: 1_000)
+row(window, ours(window) { store, arrived in
+    arrivals(store.results(QueryOrder.self, where: \.status == "open", orderBy: .ascending(\.purchaseNum), limit: 50).changes, arrived)
+}, theirs(window) { db in try Row.fetchAll(db, sql: "SELECT * FROM orders WHERE status = 'open' ORDER BY purchase_num, rowid LIMIT 50") })
+
+// A count and a sum of the open orders after one order changes.
+let count = Case(name: "live `count` of open orders, one leaves", write: "UPDATE orders SET status = 'paid' WHERE id = 70000", undo: "UPDATE orders SET status = 'open' WHERE id = 70000", goal: 50)
+row(count, ours(count) { store, arrived in arrivals(store.count(QueryOrder.self, where: \.status == "open"), arrived) },
+    theirs(count) { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM orders WHERE status = 'open'") })
+let sum = Case(name: "live `sum` of open orders' purchases, one changes", write: "UPDATE orders SET purchase_num = purchase_num + 1 WHERE id = 50000", undo: "UPDATE orders SET purchase_num = purchase_num - 1 WHERE id = 50000", goal: 50)
+row(sum, ours(sum) { store, arrived in arrivals(store.sum(\QueryOrder.purchaseNum, where: \.status == "open"), arrived) },
+    theirs(sum) { db in try Int.fetchOne(db, sql: "SELECT sum(purchase_num) FROM orders WHERE status = 'open'") })
+
+// Orders per customer (1,000 groups) after an order moves to another customer.
+let grouped = Case(name: "live `count(groupedBy:)` over 1,000 customers, an order moves", write: "UPDATE orders SET customer_id = 7 WHERE id = 12345", undo: "UPDATE orders SET customer_id = 346 WHERE id = 12345", goal: 50)
+row(grouped, ours(grouped) { store, arrived in arrivals(store.count(QueryOrder.self, groupedBy: \.customerID), arrived) },
+    theirs(grouped) { db in try Row.fetchAll(db, sql: "SELECT customer_id, count(*) FROM orders GROUP BY customer_id") })
+
+// Every order by its customer's name: a customer renamed past every other, and back.
+let renamed = Case(name: "100,000 orders by customer name, a customer (100 orders) renamed to the end", write: "UPDATE customers SET name = 'zz' WHERE id = 5", undo: "UPDATE customers SET name = 'customer 0005' WHERE id = 5", goal: 1_000)
+row(renamed, ours(renamed) { store, arrived in
+    arrivals(store.results(QueryOrder.self, orderBy: .parent(\QueryOrder.customer, .ascending(\QueryCustomer.name))).changes, arrived)
+}, theirs(renamed) { db in
+    try Row.fetchAll(db, sql: "SELECT orders.* FROM orders LEFT JOIN customers ON customers.id = orders.customer_id ORDER BY customers.name, orders.rowid")
+})
+
+print(table.joined(separator: "\n"))
