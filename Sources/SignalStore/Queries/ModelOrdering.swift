@@ -58,14 +58,15 @@ extension Store {
         try all(Model.self, where: nil, orderBy: ModelOrdering.clause([first] + then))
     }
 
-    /// The objects matching `filter`, now and after every commit that changes the result. See
-    /// ``signal(_:where:arguments:orderBy:)``.
+    /// The objects matching `filter`, now and after every commit that changes the result: the
+    /// ``LiveResults`` of the same typed query (routed by its key, reading the parents it
+    /// names) as arrays. See ``signal(_:where:arguments:orderBy:)``.
     public func signal<Model: PersistentModel>(
         _ type: Model.Type,
         where filter: ModelFilter<Model>,
         orderBy orderings: ModelOrdering<Model>...
     ) -> Signal<[Model], Never> {
-        signal(Model.self, where: filter.sql, arguments: filter.arguments, orderBy: ModelOrdering.clause(orderings))
+        arrays(of: LiveResults(store: self, query: ResultsQuery(filter: filter.expression, orderBy: orderings)))
     }
 
     /// Every object of the model in the given order, now and after every commit that changes
@@ -75,7 +76,7 @@ extension Store {
         orderBy first: ModelOrdering<Model>,
         _ then: ModelOrdering<Model>...
     ) -> Signal<[Model], Never> {
-        signal(Model.self, where: nil, orderBy: ModelOrdering.clause([first] + then))
+        arrays(of: LiveResults(store: self, query: ResultsQuery(filter: nil, orderBy: [first] + then)))
     }
 }
 

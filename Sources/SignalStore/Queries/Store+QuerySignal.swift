@@ -26,7 +26,13 @@ extension Store {
         arguments: [SQLiteValue] = [],
         orderBy: String? = nil
     ) -> Signal<[Model], Never> {
-        results(Model.self, where: predicate, arguments: arguments, orderBy: orderBy).changes
+        arrays(of: results(Model.self, where: predicate, arguments: arguments, orderBy: orderBy))
+    }
+
+    /// A live result's membership and order as arrays: the objects now, then after each commit
+    /// that adds, removes or moves one.
+    func arrays<Model: PersistentModel>(of results: LiveResults<Model>) -> Signal<[Model], Never> {
+        results.changes
             .filter { change in
                 guard case .update(_, let deletions, let insertions, _) = change else { return true }
                 return !deletions.isEmpty || !insertions.isEmpty

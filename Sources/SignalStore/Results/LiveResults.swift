@@ -35,6 +35,9 @@ import Observation
 ///   read (a member then reports a modification), nor for a delete. A result of an SQL fragment
 ///   reads the changed rows of its table.
 ///
+/// A window (`limit:`) keeps the first rows of its ordering: a row that leaves is replaced by the
+/// next one, read from the table in the same snapshot; a row that enters pushes the last out.
+///
 /// Two kinds of query run again in full instead, once per commit that may change them:
 /// - a filter or ordering that reads another table (a fragment with a subquery), after every
 ///   commit, since a change there changes this result without touching its rows;
