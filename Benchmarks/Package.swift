@@ -115,6 +115,7 @@ let package = Package(
                 .product(name: "SignalStore", package: rootIdentity),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 "BenchmarkModels",
+                "GRDBModels",
             ],
             path: "Benchmarks/LiveQueriesHarness"
         ),

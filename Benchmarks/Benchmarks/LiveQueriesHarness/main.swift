@@ -9,6 +9,7 @@ import BenchmarkModels
 import Dispatch
 import Foundation
 import GRDB
+import GRDBModels
 import SignalStore
 
 @Model(table: "customers")
@@ -116,7 +117,7 @@ var table = [
     "| live query over 100,000 orders | SignalStore | GRDB 7.10.0 | ratio (GRDB / ours) | goal | met |",
     "|---|---|---|---|---|---|",
 ]
-func row(_ change: Case, _ ours: Double, _ theirs: Double) {
+@MainActor func row(_ change: Case, _ ours: Double, _ theirs: Double) {
     let ratio = theirs / ours
     let met = ours <= change.goal
     table.append("| \(change.name) | \(String(format: "%.3f ms", ours / 1_000)) | \(String(format: "%.3f ms", theirs / 1_000)) | \(String(format: "%.0f×", ratio)) | ≤ \(String(format: "%g", change.goal / 1_000)) ms | \(met ? "yes" : "**no**") |")
@@ -126,7 +127,7 @@ func row(_ change: Case, _ ours: Double, _ theirs: Double) {
 let window = Case(name: "`limit: 50` window, a row leaves (the next one comes in)", write: "UPDATE orders SET status = 'paid' WHERE id = 3", undo: "UPDATE orders SET status = 'open' WHERE id = 3", goal: 1_000)
 row(window, ours(window) { store, arrived in
     arrivals(store.results(QueryOrder.self, where: \.status == "open", orderBy: .ascending(\.purchaseNum), limit: 50).changes, arrived)
-}, theirs(window) { db in try Row.fetchAll(db, sql: "SELECT * FROM orders WHERE status = 'open' ORDER BY purchase_num, rowid LIMIT 50") })
+}, theirs(window) { db in try GRDBOrder.fetchAll(db, sql: "SELECT * FROM orders WHERE status = 'open' ORDER BY purchase_num, rowid LIMIT 50") })
 
 // A count and a sum of the open orders after one order changes.
 let count = Case(name: "live `count` of open orders, one leaves", write: "UPDATE orders SET status = 'paid' WHERE id = 70000", undo: "UPDATE orders SET status = 'open' WHERE id = 70000", goal: 50)
@@ -139,14 +140,16 @@ row(sum, ours(sum) { store, arrived in arrivals(store.sum(\QueryOrder.purchaseNu
 // Orders per customer (1,000 groups) after an order moves to another customer.
 let grouped = Case(name: "live `count(groupedBy:)` over 1,000 customers, an order moves", write: "UPDATE orders SET customer_id = 7 WHERE id = 12345", undo: "UPDATE orders SET customer_id = 346 WHERE id = 12345", goal: 50)
 row(grouped, ours(grouped) { store, arrived in arrivals(store.count(QueryOrder.self, groupedBy: \.customerID), arrived) },
-    theirs(grouped) { db in try Row.fetchAll(db, sql: "SELECT customer_id, count(*) FROM orders GROUP BY customer_id") })
+    theirs(grouped) { db in
+        Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT customer_id, count(*) FROM orders GROUP BY customer_id").map { row -> (Int64?, Int) in (row[0], row[1]) })
+    })
 
 // Every order by its customer's name: a customer renamed past every other, and back.
 let renamed = Case(name: "100,000 orders by customer name, a customer (100 orders) renamed to the end", write: "UPDATE customers SET name = 'zz' WHERE id = 5", undo: "UPDATE customers SET name = 'customer 0005' WHERE id = 5", goal: 1_000)
 row(renamed, ours(renamed) { store, arrived in
     arrivals(store.results(QueryOrder.self, orderBy: .parent(\QueryOrder.customer, .ascending(\QueryCustomer.name))).changes, arrived)
 }, theirs(renamed) { db in
-    try Row.fetchAll(db, sql: "SELECT orders.* FROM orders LEFT JOIN customers ON customers.id = orders.customer_id ORDER BY customers.name, orders.rowid")
+    try GRDBOrder.fetchAll(db, sql: "SELECT orders.* FROM orders LEFT JOIN customers ON customers.id = orders.customer_id ORDER BY customers.name, orders.rowid")
 })
 
 print(table.joined(separator: "\n"))

@@ -117,25 +117,53 @@ struct ResultsState<Model: PersistentModel> {
     }
 
     /// Moves the objects along with the rows: a few changes in place (a row that moved keeps
-    /// its object), many by rebuilding.
+    /// its object), many in two passes over the array that move the objects without retaining
+    /// them (a retain of every object of a long list costs more than the rest of an update:
+    /// live objects have side tables, so each takes the slow path).
     private mutating func realign(_ diff: ResultsDiff, before: [Int64]) {
         for index in diff.deletions { missing.remove(before[index]) }
-        guard diff.deletions.count + diff.insertions.count <= 32 else {
-            let kept = keptObjects(before)
-            objects = index.rowIDs.map { kept[$0] }
-            missing = Set(index.rowIDs.filter { kept[$0] == nil })
+        var moved: [Int64: Model] = [:]
+        guard diff.deletions.count + diff.insertions.count > 32 else {
+            for index in diff.deletions.reversed() {
+                if let object = objects.remove(at: index) { moved[before[index]] = object }
+            }
+            for index in diff.insertions { place(moved[self.index.rowIDs[index]], at: index, inserting: true) }
             return
         }
-        var moved: [Int64: Model] = [:]
-        for index in diff.deletions.reversed() {
-            if let object = objects.remove(at: index) { moved[before[index]] = object }
+        // Deletions (ascending): compact the rest to the front.
+        var deletions = diff.deletions.makeIterator()
+        var nextDeletion = deletions.next()
+        var kept = 0
+        for position in objects.indices {
+            if position == nextDeletion {
+                if let object = objects[position] { moved[before[position]] = object }
+                nextDeletion = deletions.next()
+            } else {
+                if kept != position { objects.swapAt(kept, position) }
+                kept += 1
+            }
         }
-        for index in diff.insertions {
-            let rowID = self.index.rowIDs[index]
-            let object = moved[rowID]
-            objects.insert(object, at: index)
-            if object == nil { missing.insert(rowID) }
+        objects.removeLast(objects.count - kept)
+        // Insertions (ascending): open their slots from the back.
+        objects.append(contentsOf: repeatElement(nil, count: diff.insertions.count))
+        var insertions = diff.insertions.reversed().makeIterator()
+        var nextInsertion = insertions.next()
+        var source = kept - 1
+        for position in objects.indices.reversed() {
+            if position == nextInsertion {
+                place(moved[index.rowIDs[position]], at: position, inserting: false)
+                nextInsertion = insertions.next()
+            } else {
+                if source != position { objects.swapAt(source, position) }
+                source -= 1
+            }
         }
+    }
+
+    /// Puts a row's object (or none yet) at `position`, inserted or into an empty slot.
+    private mutating func place(_ object: Model?, at position: Int, inserting: Bool) {
+        if inserting { objects.insert(object, at: position) } else { objects[position] = object }
+        if object == nil { missing.insert(index.rowIDs[position]) }
     }
 
     private func keptObjects(_ rowIDs: [Int64]) -> [Int64: Model] {
