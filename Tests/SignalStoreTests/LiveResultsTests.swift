@@ -176,6 +176,19 @@ struct LiveResultsTests {
         }
     }
 
+    @Test func manyRowsMovingAtOnceKeepTheirObjectsAndTheOrder() throws {
+        let store = try Store.inMemory(migrations: packageMigrations)
+        try store.execute("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000) INSERT INTO orders (id, purchase_num, status) SELECT i, i, 'open' FROM n")
+        let all = store.results(Order.self, where: \.status == "open", orderBy: .ascending(\.purchaseNum))
+        let before = Dictionary(uniqueKeysWithValues: all.objects.map { ($0.id, ObjectIdentifier($0)) })
+        try store.execute("UPDATE orders SET purchase_num = 2000 - purchase_num WHERE id % 10 = 0; DELETE FROM orders WHERE id % 97 = 0")
+        try store.execute("INSERT INTO orders (id, purchase_num, status) VALUES (5000, 500, 'open'), (5001, 1, 'open')")
+        let expected = try store.all(Order.self, where: "status = 'open'", orderBy: "purchase_num, rowid").map(\.id)
+        #expect(all.map(\.id) == expected)
+        #expect(all.objects.allSatisfy { order in before[order.id].map { $0 == ObjectIdentifier(order) } ?? true }, "a row that moved keeps its object")
+        store.close()
+    }
+
     @Test func aTransactionIsOneUpdateAndARollbackNone() throws {
         let store = try Store.inMemory(migrations: packageMigrations)
         let open = store.results(Order.self, where: \.status == "open", orderBy: .descending(\.id))

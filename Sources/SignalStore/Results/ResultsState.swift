@@ -131,33 +131,48 @@ struct ResultsState<Model: PersistentModel> {
             return
         }
         // Deletions (ascending): compact the rest to the front.
-        var deletions = diff.deletions.makeIterator()
-        var nextDeletion = deletions.next()
         var kept = 0
-        for position in objects.indices {
-            if position == nextDeletion {
-                if let object = objects[position] { moved[before[position]] = object }
-                nextDeletion = deletions.next()
-            } else {
-                if kept != position { objects.swapAt(kept, position) }
-                kept += 1
+        objects.withUnsafeMutableBufferPointer { objects in
+            var deletions = diff.deletions.makeIterator()
+            var nextDeletion = deletions.next()
+            for position in objects.indices {
+                if position == nextDeletion {
+                    if let object = objects[position] { moved[before[position]] = object }
+                    nextDeletion = deletions.next()
+                } else {
+                    Self.swapByMoving(objects, kept, position)
+                    kept += 1
+                }
             }
         }
         objects.removeLast(objects.count - kept)
         // Insertions (ascending): open their slots from the back.
         objects.append(contentsOf: repeatElement(nil, count: diff.insertions.count))
-        var insertions = diff.insertions.reversed().makeIterator()
-        var nextInsertion = insertions.next()
-        var source = kept - 1
-        for position in objects.indices.reversed() {
-            if position == nextInsertion {
-                place(moved[index.rowIDs[position]], at: position, inserting: false)
-                nextInsertion = insertions.next()
-            } else {
-                if source != position { objects.swapAt(source, position) }
-                source -= 1
+        let rowIDs = index.rowIDs
+        objects.withUnsafeMutableBufferPointer { objects in
+            var insertions = diff.insertions.reversed().makeIterator()
+            var nextInsertion = insertions.next()
+            var source = kept - 1
+            for position in objects.indices.reversed() {
+                if position == nextInsertion {
+                    objects[position] = moved[rowIDs[position]]
+                    nextInsertion = insertions.next()
+                } else {
+                    Self.swapByMoving(objects, source, position)
+                    source -= 1
+                }
             }
         }
+        for position in diff.insertions where objects[position] == nil { missing.insert(rowIDs[position]) }
+    }
+
+    /// Swaps two objects by moving them: no copy, so no retain (this generic code is not
+    /// specialized, and a `swapAt` here copied).
+    private static func swapByMoving(_ buffer: UnsafeMutableBufferPointer<Model?>, _ first: Int, _ second: Int) {
+        guard first != second, let base = buffer.baseAddress else { return }
+        let held = (base + first).move()
+        (base + first).moveInitialize(from: base + second, count: 1)
+        (base + second).initialize(to: held)
     }
 
     /// Puts a row's object (or none yet) at `position`, inserted or into an empty slot.
