@@ -152,4 +152,36 @@ row(renamed, ours(renamed) { store, arrived in
     try GRDBOrder.fetchAll(db, sql: "SELECT orders.* FROM orders LEFT JOIN customers ON customers.id = orders.customer_id ORDER BY customers.name, orders.rowid")
 })
 
+// The floor under every row above: a foreign write reaching a change-feed subscriber.
+let floorCase = Case(name: "floor: another connection's one-row write reaching the change feed", write: "UPDATE orders SET note = 'x' WHERE id = 3", undo: "UPDATE orders SET note = NULL WHERE id = 3", goal: .infinity)
+let floor = ours(floorCase) { store, arrived in
+    arrived.arrive()   // the feed replays nothing: count the start as the first value
+    return store.changes().subscribe(onValue: { _ in arrived.arrive() })
+}
+table.append("| \(floorCase.name) | \(String(format: "%.3f ms", floor / 1_000)) | — | — | — | — |")
+
+/// CPU µs per `order.status = …` by the store itself (toggling one order), with `live` beside it.
+func ownWrites(_ live: (Store) -> (any Disposable)?) -> Double {
+    let store = try! Store(path: makeDatabase(), migrations: packageMigrations)
+    let subscription = live(store)
+    let order = try! store.find(QueryOrder.self, id: 70_000)!
+    let sets = quick ? 500 : 2_000
+    for n in 0..<200 { order.status = n % 2 == 0 ? "paid" : "open" }
+    let started = cpuTime()
+    for n in 0..<sets { order.status = n % 2 == 0 ? "paid" : "open" }
+    let elapsed = Double(cpuTime() - started) / 1_000 / Double(sets)
+    subscription?.dispose()
+    store.close()
+    return elapsed
+}
+let bare = ownWrites { _ in nil }
+for (name, live) in [
+    ("live `count` of open orders", { (store: Store) -> (any Disposable)? in store.count(QueryOrder.self, where: \.status == "open").subscribe(onValue: { _ in }) }),
+    ("live `sum` of open orders' purchases", { store in store.sum(\QueryOrder.purchaseNum, where: \.status == "open").subscribe(onValue: { _ in }) }),
+    ("live `count(groupedBy: status)`", { store in store.count(QueryOrder.self, groupedBy: \.status).subscribe(onValue: { _ in }) }),
+] {
+    let cost = ownWrites(live) - bare
+    table.append("| \(name), the store's own `order.status = …`: CPU beyond the bare set (\(String(format: "%.1f µs", bare))) | \(String(format: "%.1f µs", cost)) | — | — | ≤ 50 µs | \(cost <= 50 ? "yes" : "**no**") |")
+}
+
 print(table.joined(separator: "\n"))
