@@ -89,14 +89,7 @@ struct LiveResultsAcrossParentsTests {
             let all = try store.all(LinkedOrder.self, where: query.predicate, orderBy: query.orderBy + ", rowid").map(\.id)
             let expected = Array(all.prefix(query.limit ?? all.count))
             #expect(results.map(\.id) == expected, "step \(step): \(sql)")
-            for case .update(let objects, let deletions, let insertions, _) in received.withLock({ $0 }) {
-                var applied = shown
-                for index in deletions.reversed() { applied.remove(at: index) }
-                for index in insertions { applied.insert(objects[index].id, at: index) }
-                #expect(applied == objects.map(\.id), "step \(step): the indices lead to the new result (\(sql))")
-                shown = objects.map(\.id)
-            }
-            received.withLock { $0 = [] }
+            shown = LiveResultsTests.replay(received.withLock { updates in defer { updates = [] }; return updates }, onto: shown, id: \.id, "step \(step): \(sql)")
             #expect(shown == expected, "step \(step): the last update is the result (\(sql))")
             let fresh = try store.all(LinkedOrder.self, where: "customer_id IN (SELECT id FROM customers WHERE name < 'm')").count
             #expect(count.withLock { $0 } == fresh, "step \(step): the live count (\(sql))")

@@ -56,19 +56,27 @@ struct LiveResultsTests {
             let all = try store.all(Order.self, where: query.predicate, orderBy: query.orderBy.map { "\($0), rowid" } ?? "rowid").map(\.id)
             let expected = Array(all.prefix(query.limit ?? all.count))
             #expect(results.map(\.id) == expected, "step \(step): \(sql)")
-            for case .update(let objects, let deletions, let insertions, let modifications) in received.withLock({ $0 }) {
-                var applied = shown
-                for index in deletions.reversed() { applied.remove(at: index) }
-                for index in insertions { applied.insert(objects[index].id, at: index) }
-                #expect(applied == objects.map(\.id), "step \(step): the indices lead to the new result (\(sql))")
-                #expect(modifications.allSatisfy { objects.indices.contains($0) })
-                shown = objects.map(\.id)
-            }
-            received.withLock { $0 = [] }
+            shown = Self.replay(received.withLock { updates in defer { updates = [] }; return updates }, onto: shown, id: \.id, "step \(step): \(sql)")
             #expect(shown == expected, "step \(step): the last update is the result (\(sql))")
         }
         subscription.dispose()
         store.close()
+    }
+
+    /// Applies each update's indices to the ids `shown` before it, checks that they lead to the
+    /// objects the update carries (and that its modifications are indices of them), and returns
+    /// the ids after the last.
+    static func replay<Model: PersistentModel>(_ changes: [ResultsChange<Model>], onto shown: [Int64], id: KeyPath<Model, Int64>, _ context: String) -> [Int64] {
+        var shown = shown
+        for case .update(let objects, let deletions, let insertions, let modifications) in changes {
+            var applied = shown
+            for index in deletions.reversed() { applied.remove(at: index) }
+            for index in insertions { applied.insert(objects[index][keyPath: id], at: index) }
+            #expect(applied == objects.map { $0[keyPath: id] }, "\(context): the indices lead to the new result")
+            #expect(modifications.allSatisfy { objects.indices.contains($0) }, "\(context): modifications are indices of the new result")
+            shown = objects.map { $0[keyPath: id] }
+        }
+        return shown
     }
 
     /// Commits a random statement (``randomStatement(_:)``), by turns from the `sqlite3` shell,

@@ -172,6 +172,14 @@ package final class Connection {
         Int(sqlite3_changes(handle))
     }
 
+    /// Rows inserted, updated or deleted through this connection since it opened (not through
+    /// others).
+    ///
+    /// Related SQLite documentation: <https://www.sqlite.org/c3ref/total_changes.html>
+    package var totalChanges: Int64 {
+        sqlite3_total_changes64(handle)
+    }
+
     /// Whether a transaction is open, as SQLite itself reports it (`sqlite3_get_autocommit`):
     /// true inside `BEGIN … COMMIT`, whoever began it.
     package var isInTransaction: Bool {

@@ -3,27 +3,30 @@ extension Store {
     /// The poller's check: publishes what other connections committed since the last check.
     /// A failure leaves the check to the next poll, which retries it; it is reported on
     /// ``errors`` once (not at every poll while it lasts). A busy database is not a failure:
-    /// another writer holds the lock, and the next poll simply tries again. Returns whether it
-    /// published another connection's commits.
+    /// another writer holds the lock, and the next poll simply tries again. Returns what it
+    /// found, for the poller (``ChangePoller``).
     @discardableResult
-    func pollForExternalCommits() -> Bool {
-        let outcome = database.withLock { state -> Result<Bool, StoreError>? in
-            guard let connection = state.connection, !connection.isInTransaction else { return nil }
+    func pollForExternalCommits() -> ChangePoller.Check {
+        let (outcome, ownCommits) = database.withLock { state -> (Result<Bool, StoreError>?, Bool) in
+            guard let connection = state.connection else { return (nil, false) }
+            let ownCommits = connection.totalChanges != state.changesAtLastPoll
+            state.changesAtLastPoll = connection.totalChanges
+            guard !connection.isInTransaction else { return (nil, ownCommits) }
             do {
                 let version = try Self.dataVersion(connection)
-                guard version != state.dataVersion else { return nil }
+                guard version != state.dataVersion else { return (nil, ownCommits) }
                 try captureSchemaChanges(state, connection)
                 try commitPublisher.publishNew(connection)
                 state.dataVersion = version
                 state.pollFailure = nil
-                return .success(true)
+                return (.success(true), ownCommits)
             } catch SQLiteError.busy {
-                return nil
+                return (nil, ownCommits)
             } catch {
                 let failure = StoreError(error)
-                guard state.pollFailure != failure else { return nil }
+                guard state.pollFailure != failure else { return (nil, ownCommits) }
                 state.pollFailure = failure
-                return .failure(failure)
+                return (.failure(failure), ownCommits)
             }
         }
         switch outcome {
@@ -31,8 +34,8 @@ extension Store {
         case .failure(let error): report(error)
         case nil: break
         }
-        if case .success? = outcome { return true }
-        return false
+        if case .success? = outcome { return .othersCommits }
+        return ownCommits ? .ownCommits : .nothing
     }
 
     static func dataVersion(_ connection: Connection) throws -> Int64 {

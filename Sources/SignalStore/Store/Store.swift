@@ -123,6 +123,7 @@ public final class Store: Sendable {
         let highest = (try? Journal.highestSeq(connection)) ?? 0
         registry.withLock { $0.lastSeenSeq = highest }
         state.dataVersion = (try? Self.dataVersion(connection)) ?? 0
+        state.changesAtLastPoll = connection.totalChanges
         state.schemaVersion = (try? connection.schemaVersion()) ?? 0
         database = StoreDatabase(state)
         publisher = ChangePublisher(feed: Broadcaster(replayLimit: 0))
@@ -130,7 +131,7 @@ public final class Store: Sendable {
         resultsRouter = ResultsRouter(batches: publisher.batches)
         poller = Locked(nil)
         if path != ":memory:" {
-            let poller = ChangePoller(interval: pollInterval, walPath: path + "-wal") { [weak self] in self?.pollForExternalCommits() ?? false }
+            let poller = ChangePoller(interval: pollInterval, walPath: path + "-wal") { [weak self] in self?.pollForExternalCommits() ?? .nothing }
             self.poller.withLock { $0 = poller }
         }
     }

@@ -10,6 +10,9 @@ final class StoreDatabase: @unchecked Sendable {
         var connection: Connection?
         /// `PRAGMA data_version` at the last poll: it changes when another connection commits.
         var dataVersion: Int64 = 0
+        /// The writer's ``Connection/totalChanges`` when the poller last checked: another count
+        /// at the next check means the store wrote meanwhile.
+        var changesAtLastPoll: Int64 = 0
         /// `PRAGMA schema_version` when capture was last brought up to date.
         var schemaVersion: Int64 = 0
         /// The failure of the last poll, reported once; `nil` after a poll that worked.

@@ -52,25 +52,28 @@ final class WALDoorbell: Sendable {
 
     /// Listens for the next write to the log (one): after it rings, it is silent until armed
     /// again. Returns whether it listens: not while the log does not exist (call again later),
-    /// nor where there is no doorbell.
+    /// nor where there is no doorbell. Events left from before (the one-shot watch's removal
+    /// notice) are dropped first, so they do not ring.
     func arm() -> Bool {
         #if canImport(Glibc)
         guard watcher >= 0 else { return false }
+        drainEvents()
         return inotify_add_watch(watcher, walPath, UInt32(IN_MODIFY) | UInt32(IN_ONESHOT)) >= 0
         #else
         return false
         #endif
     }
 
-    /// Blocks until the log is written (when armed), `timeout` passes, or ``stop()`` is called.
-    func wait(_ timeout: Duration) -> Wake {
+    /// Blocks until the log is written (when armed and `listening`), `timeout` passes, or
+    /// ``stop()`` is called.
+    func wait(_ timeout: Duration, listening: Bool = true) -> Wake {
         #if canImport(Glibc)
         if isStopped.withLock({ $0 }) { return .stopped }
         guard stopReader >= 0 else { return waitForStop(timeout) }
         var descriptors = [pollfd(fd: stopReader, events: Int16(POLLIN), revents: 0), pollfd(fd: watcher, events: Int16(POLLIN), revents: 0)]
         let (seconds, attoseconds) = timeout.components
         let milliseconds = Int32(clamping: seconds * 1_000 + attoseconds / 1_000_000_000_000_000)
-        let ready = poll(&descriptors, nfds_t(watcher >= 0 ? 2 : 1), max(milliseconds, 1))
+        let ready = poll(&descriptors, nfds_t(listening && watcher >= 0 ? 2 : 1), max(milliseconds, 1))
         if descriptors[0].revents != 0 || isStopped.withLock({ $0 }) { return .stopped }
         guard ready > 0, descriptors[1].revents & Int16(POLLIN) != 0 else { return .timedOut }
         drainEvents()
