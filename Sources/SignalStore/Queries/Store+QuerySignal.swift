@@ -4,7 +4,7 @@ extension Store {
     /// Replays the current result on subscribe, then sends the new result after each commit
     /// that changes it: other objects, or the same ones in another order. Changes to the values
     /// of objects already in the result arrive on those objects' own signals. It is the
-    /// ``LiveResults`` of the same query (``results(_:where:arguments:orderBy:)``) as arrays:
+    /// ``LiveResults`` of the same query (``results(_:where:arguments:orderBy:limit:)``) as arrays:
     /// a commit costs the rows it changed, not a new run of the query, except for the queries
     /// ``LiveResults`` runs again (a subquery, an ordering that is not a list of columns).
     ///

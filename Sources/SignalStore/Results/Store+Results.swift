@@ -56,7 +56,11 @@ extension Store {
     ///     store.results(Order.self, where: \.status == "open", orderBy: .descending(\.purchaseNum), limit: 10)
     /// }
     /// ```
-    /// - Parameter limit: How many rows the window holds; zero or less holds none.
+    /// - Parameters:
+    ///   - type: The model type.
+    ///   - filter: Which rows.
+    ///   - orderings: The order the window takes the first rows of (the rowid breaks ties).
+    ///   - limit: How many rows the window holds; zero or less holds none.
     public func results<Model: PersistentModel>(
         _ type: Model.Type,
         where filter: ModelFilter<Model>,
