@@ -70,11 +70,7 @@ struct LiveResultsAcrossParentsTests {
     @Test(arguments: Query.all)
     func everyCommitToEitherTableLeavesTheResultOfAFreshQuery(_ query: Query) async throws {
         let directory = TemporaryDirectory()
-        let store = try Store(path: directory.path("parents.sqlite"), migrations: packageMigrations)
-        let foreign = try Connection(path: store.path)
-        var random = SeededGenerator(seed: UInt64(query.name.utf8.count) * 104_729)
-        for id in 1...4 { try store.execute("INSERT INTO customers (id, name) VALUES (\(id), 'c\(id)')") }
-        for id in 1...40 { try store.execute(LiveResultsTests.randomInsert(id: Int64(id), &random)) }
+        var (store, foreign, random) = try LiveResultsTests.randomShop(directory, seed: UInt64(query.name.utf8.count) * 104_729)
         let results = query.results(store)
         let received = Locked<[ResultsChange<LinkedOrder>]>([])
         let subscription = results.changes.subscribe(onValue: { change in received.withLock { $0.append(change) } })

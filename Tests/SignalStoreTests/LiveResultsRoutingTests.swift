@@ -45,11 +45,7 @@ struct LiveResultsRoutingTests {
     @Test(arguments: Query.all)
     func everyCommitLeavesTheResultOfAFreshQuery(_ query: Query) async throws {
         let directory = TemporaryDirectory()
-        let store = try Store(path: directory.path("routed.sqlite"), migrations: packageMigrations)
-        let foreign = try Connection(path: store.path)
-        var random = SeededGenerator(seed: UInt64(query.name.utf8.count) * 104_729)
-        for id in 1...4 { try store.execute("INSERT INTO customers (id, name) VALUES (\(id), 'c\(id)')") }
-        for id in 1...40 { try store.execute(LiveResultsTests.randomInsert(id: Int64(id), &random)) }
+        var (store, foreign, random) = try LiveResultsTests.randomShop(directory, seed: UInt64(query.name.utf8.count) * 104_729)
         let results = store.results(KeyedOrder.self, where: query.filter, orderBy: query.orderBy)
         let neighbours = (1...4).map { store.results(KeyedOrder.self, where: \.customerID == Int64($0), orderBy: .ascending(\.id)) }
         let steps = ProcessInfo.processInfo.environment["SIGNALSTORE_HEAVY"] == "1" ? 3_000 : 200

@@ -35,11 +35,7 @@ struct LiveResultsTests {
     @Test(arguments: Query.all)
     func everyCommitLeavesTheResultOfAFreshQueryAndIndicesThatGetThere(_ query: Query) async throws {
         let directory = TemporaryDirectory()
-        let store = try Store(path: directory.path("results.sqlite"), migrations: packageMigrations)
-        let foreign = try Connection(path: store.path)
-        var random = SeededGenerator(seed: UInt64(query.name.utf8.count) * 7_919)
-        for id in 1...4 { try store.execute("INSERT INTO customers (id, name) VALUES (\(id), 'c\(id)')") }
-        for id in 1...40 { try store.execute(Self.randomInsert(id: Int64(id), &random)) }
+        var (store, foreign, random) = try Self.randomShop(directory, seed: UInt64(query.name.utf8.count) * 7_919)
         if query.limit != nil {
             // The index a user adds for a window's query: the rows it reads must still be looked up by rowid.
             try store.execute("CREATE INDEX orders_by_status_purchase ON orders(status, purchase_num)")
@@ -61,6 +57,18 @@ struct LiveResultsTests {
         }
         subscription.dispose()
         store.close()
+    }
+
+    /// A store on a file in `directory` with 4 customers and 40 random orders, another
+    /// connection to it, and the generator that made the orders (seeded with `seed`), for the
+    /// model tests' random commits.
+    static func randomShop(_ directory: TemporaryDirectory, seed: UInt64) throws -> (Store, Connection, SeededGenerator) {
+        let store = try Store(path: directory.path("shop.sqlite"), migrations: packageMigrations)
+        let foreign = try Connection(path: store.path)
+        var random = SeededGenerator(seed: seed)
+        for id in 1...4 { try store.execute("INSERT INTO customers (id, name) VALUES (\(id), 'c\(id)')") }
+        for id in 1...40 { try store.execute(randomInsert(id: Int64(id), &random)) }
+        return (store, foreign, random)
     }
 
     /// Applies each update's indices to the ids `shown` before it, checks that they lead to the
