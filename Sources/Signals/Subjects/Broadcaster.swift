@@ -1,7 +1,8 @@
 import Synchronization
 
 /// The machinery shared by every subject: a list of subscribers, a replay buffer, and the
-/// delivery rounds.
+/// delivery rounds. (Over 300 lines: one lock's state, subscribe, send, deliver and remove are
+/// kept together so the argument for their ordering reads in one place.)
 ///
 /// - A send made while a round is being delivered (from a callback or from another thread) is
 ///   queued and delivered, to every subscriber, after the current round: contract rule 4.
