@@ -57,6 +57,7 @@ extension SyncClient {
         if outcome.downloaded > 0 { try applier.settlePending() }
         position.clock = max(position.clock, walked.clock, applier.clock)
         outcome.conflicts = applier.conflicts
+        outcome.inboxChanged = try ConcurrentEdits.note(entries, connection)
         return outcome
     }
 

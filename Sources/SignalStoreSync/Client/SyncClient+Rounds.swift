@@ -162,10 +162,8 @@ extension SyncClient {
             if outcome.stampedLocal { doorbell.ring() }
             progressValue.value.downloaded += outcome.downloaded
             progressValue.value.applied += outcome.applied
-            if outcome.conflicts > 0 {
-                progressValue.value.conflicts += outcome.conflicts
-                refreshConflictList()
-            }
+            progressValue.value.conflicts += outcome.conflicts
+            if outcome.conflicts > 0 || outcome.inboxChanged { refreshConflictList() }
             // A batch that got everything the log held: no need to ask again.
             if complete || limit != nil { return }
         }
@@ -181,6 +179,8 @@ extension SyncClient {
         var conflicts = 0
         /// Whether local entries were stamped into the outbox first.
         var stampedLocal = false
+        /// Whether the batch listed or resolved a concurrent edit (``ConcurrentEdits``).
+        var inboxChanged = false
     }
 
     /// Reads the conflicts again into ``conflicts``.

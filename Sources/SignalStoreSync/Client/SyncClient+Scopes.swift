@@ -97,7 +97,7 @@ extension SyncClient {
             let outcome = try apply(entries, through: cursor, tables, history: true)
             watchdog.touch()
             fetched += outcome.downloaded
-            if outcome.conflicts > 0 { refreshConflictList() }
+            if outcome.conflicts > 0 || outcome.inboxChanged { refreshConflictList() }
             after = through
         }
         return fetched

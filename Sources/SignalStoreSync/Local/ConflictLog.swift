@@ -59,11 +59,12 @@ enum ConflictLog {
             ])
     }
 
-    /// Every conflict kept, oldest first; none in a file that never synced.
+    /// Every conflict kept, oldest first, then the concurrent edits listed (``ConcurrentEdits``);
+    /// none in a file that never synced.
     static func all(_ connection: Connection) throws -> [SyncConflict] {
         guard try connection.tableExists(table) else { return [] }
-        return try connection.statement("SELECT \(columns) FROM \(table) ORDER BY id")
-            .rows().compactMap(conflict)
+        let kept = try connection.statement("SELECT \(columns) FROM \(table) ORDER BY id").rows().compactMap(conflict)
+        return try kept + ConcurrentEdits.all(origin: ReplicaState.read(connection)?.origin, connection)
     }
 
     static func find(_ id: Int64, _ connection: Connection) throws -> SyncConflict? {

@@ -13,8 +13,10 @@ enum Outbox {
         try connection.execute("""
             CREATE TABLE IF NOT EXISTS \(Self.table) (
                 seq INTEGER PRIMARY KEY AUTOINCREMENT, hlc INTEGER NOT NULL, tbl TEXT NOT NULL,
-                row_key TEXT NOT NULL, op TEXT NOT NULL, col TEXT, payload TEXT);
+                row_key TEXT NOT NULL, op TEXT NOT NULL, col TEXT, payload TEXT,
+                seen INTEGER, base TEXT, resolves INTEGER);
             """)
+        try addSeenColumns(connection)
     }
 
     /// The highest outbox seq ever used in this file (uploaded or not).
@@ -64,12 +66,12 @@ enum Outbox {
             if head - from <= window {
                 let entries = try Journal.entries(after: from, connection)
                 let keys = try Journal.keysAtWrite(entries, keyColumns: keyColumns, keyingInserts: false, connection)
-                for entry in movesLast(entries, tables) { try stamp(entry, key: keys[entry.seq].map(SyncValueCoding.encodeKey), tables, &position.clock, origin: position.origin, connection) }
+                for entry in movesLast(entries, tables) { try stamp(entry, key: keys[entry.seq].map(SyncValueCoding.encodeKey), tables, &position.clock, origin: position.origin, cursor: position.serverCursor, connection) }
                 position.stampedThrough = head
             } else if let walked = try KeyTable.walked(after: from, connection) {
                 let upper = min(walked, from + window)
                 let keys = try KeyTable.take(after: from, through: upper, connection)
-                for entry in try entries(after: from, through: upper, connection) { try stamp(entry, key: keys[entry.seq], tables, &position.clock, origin: position.origin, connection) }
+                for entry in try entries(after: from, through: upper, connection) { try stamp(entry, key: keys[entry.seq], tables, &position.clock, origin: position.origin, cursor: position.serverCursor, connection) }
                 position.stampedThrough = upper
             } else {
                 try KeyTable.walk(after: from, through: head, keyColumns: keyColumns, connection)
@@ -128,13 +130,17 @@ enum Outbox {
         let keys = try Journal.keysAtWrite(entries, keyColumns: { tables.byName[$0]?.primaryKey }, connection)
         for entry in entries {
             guard let key = keys[entry.seq].map(SyncValueCoding.encodeKey), !besides(entry.table, key) else { continue }
-            try stamp(entry, key: key, tables, &clock, origin: origin, connection)
+            try stamp(entry, key: key, tables, &clock, origin: origin, cursor: nil, connection)
         }
     }
 
     /// Stamps one journal entry (with its row's key then) into the outbox.
     /// An insert's key may be left `nil`: it is read from the row, which the payload needs anyway.
-    private static func stamp(_ entry: Change, key: String?, _ tables: SyncedTables, _ clock: inout HybridLogicalClock, origin: String, _ connection: Connection) throws {
+    /// An update made at server log position `cursor` says so (``SeenState``); `nil` for what
+    /// sync itself wrote, which no one edits concurrently.
+    private static func stamp(
+        _ entry: Change, key: String?, _ tables: SyncedTables, _ clock: inout HybridLogicalClock, origin: String, cursor: Int64?, _ connection: Connection
+    ) throws {
         guard let table = tables.byName[entry.table] else { return }
         let payload: String?
         var key = key
@@ -148,10 +154,11 @@ enum Outbox {
         }
         guard let key else { return }
         clock = .next(after: clock, wallClock: entry.timestamp)
-        let syncEntry = SyncEntry(
+        var syncEntry = SyncEntry(
             originSeq: 0, clock: clock, table: table.name, key: key,
             operation: entry.operation, column: entry.column, payload: payload
         )
+        if entry.operation == .update, let cursor { syncEntry.seen = SeenState(position: cursor, base: SyncValueCoding.encode(entry.oldValue ?? .null)) }
         try add(syncEntry, origin: origin, connection)
     }
 
@@ -181,7 +188,7 @@ enum Outbox {
 
     /// Up to `limit` entries to upload (after outbox seq `uploaded`), oldest first.
     static func pending(after uploaded: Int64, limit: Int, _ connection: Connection) throws -> [SyncEntry] {
-        try connection.statement("SELECT seq, hlc, tbl, row_key, op, col, payload FROM \(Self.table) WHERE seq > ? ORDER BY seq LIMIT ?")
+        try connection.statement("SELECT seq, hlc, tbl, row_key, op, col, payload, seen, base, resolves FROM \(Self.table) WHERE seq > ? ORDER BY seq LIMIT ?")
             .rows([.integer(uploaded), .integer(Int64(limit))])
             .compactMap { row in
                 guard case .integer(let seq) = row[0], case .integer(let hlc) = row[1], case .text(let table) = row[2],
@@ -189,8 +196,11 @@ enum Outbox {
                 else { return nil }
                 let column: String? = if case .text(let name) = row[5] { name } else { nil }
                 let payload: String? = if case .text(let text) = row[6] { text } else { nil }
-                return SyncEntry(originSeq: seq, clock: HybridLogicalClock(rawValue: hlc), table: table, key: key,
-                                 operation: operation, column: column, payload: payload)
+                var entry = SyncEntry(originSeq: seq, clock: HybridLogicalClock(rawValue: hlc), table: table, key: key,
+                                      operation: operation, column: column, payload: payload)
+                if let seen = row[7].integerValue, let base = row[8].textValue { entry.seen = SeenState(position: seen, base: base) }
+                entry.resolves = row[9].integerValue
+                return entry
             }
     }
 
@@ -246,50 +256,18 @@ enum Outbox {
         try connection.scalar("SELECT min(seq) FROM \(Self.table) WHERE tbl = ? AND row_key = ?", [.text(table), .text(key)])?.integerValue
     }
 
-    /// The seq of the latest pending change of `register` of a row, or `nil` for none.
-    static func latestPendingSeq(_ register: Register, _ table: String, _ key: String, _ connection: Connection) throws -> Int64? {
-        try connection.scalar(
-            "SELECT max(seq) FROM \(Self.table) WHERE tbl = ? AND row_key = ? AND op = ? AND coalesce(col, '') = ?",
-            [.text(table), .text(key), .text(register.operation.rawValue), .text(register.column ?? "")]
-        )?.integerValue
-    }
-
-    /// One pending change of a register: its outbox seq, its stamp and its encoded value.
-    typealias RegisterChange = (seq: Int64, stamp: HybridLogicalClock, payload: String?)
-
-    /// The row's pending changes of `register` before its latest one, the latest first.
-    static func earlierPending(_ register: Register, _ table: String, _ key: String, _ connection: Connection) throws -> [RegisterChange] {
-        try connection.statement(
-            "SELECT seq, hlc, payload FROM \(Self.table) WHERE tbl = ? AND row_key = ? AND op = ? AND coalesce(col, '') = ? ORDER BY seq DESC LIMIT -1 OFFSET 1"
-        ).rows([.text(table), .text(key), .text(register.operation.rawValue), .text(register.column ?? "")]).compactMap { row in
-            guard case .integer(let seq) = row[0], case .integer(let hlc) = row[1] else { return nil }
-            return (seq, HybridLogicalClock(rawValue: hlc), row[2].textValue)
-        }
-    }
-
-    /// Takes a register's pending changes after outbox seq `seq` out of the outbox: they lost.
-    static func remove(_ register: Register, _ table: String, _ key: String, after seq: Int64, _ connection: Connection) throws {
-        try connection.statement("DELETE FROM \(Self.table) WHERE tbl = ? AND row_key = ? AND op = ? AND coalesce(col, '') = ? AND seq > ?")
-            .run([.text(table), .text(key), .text(register.operation.rawValue), .text(register.column ?? ""), .integer(seq)])
-    }
-
     /// Takes one entry out of the outbox: it lost, and is never uploaded.
     static func remove(seq: Int64, _ connection: Connection) throws {
         try connection.statement("DELETE FROM \(Self.table) WHERE seq = ?").run([.integer(seq)])
     }
 
-    /// Takes a register's pending changes out of the outbox: they lost, and are never uploaded.
-    static func remove(_ register: Register, _ table: String, _ key: String, _ connection: Connection) throws {
-        try connection.statement("DELETE FROM \(Self.table) WHERE tbl = ? AND row_key = ? AND op = ? AND coalesce(col, '') = ?")
-            .run([.text(table), .text(key), .text(register.operation.rawValue), .text(register.column ?? "")])
-    }
-
     /// Adds an entry and records its stamp as the column's (or row's) winning one: a local write
     /// is the latest this replica knows of. It stays pending until the server stores it.
-    private static func add(_ entry: SyncEntry, origin: String, _ connection: Connection) throws {
-        try connection.statement("INSERT INTO \(Self.table) (hlc, tbl, row_key, op, col, payload) VALUES (?, ?, ?, ?, ?, ?)").run([
+    static func add(_ entry: SyncEntry, origin: String, _ connection: Connection) throws {
+        try connection.statement("INSERT INTO \(Self.table) (hlc, tbl, row_key, op, col, payload, seen, base, resolves) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)").run([
             .integer(entry.clock.rawValue), .text(entry.table), .text(entry.key), .text(entry.operation.rawValue),
             entry.column.map(SQLiteValue.text) ?? .null, entry.payload.map(SQLiteValue.text) ?? .null,
+            entry.seen.map { .integer($0.position) } ?? .null, entry.seen.map { .text($0.base) } ?? .null, entry.resolves.map(SQLiteValue.integer) ?? .null,
         ])
         let register = Register(entry.operation, column: entry.column)
         try StampTable.raise(register, entry.table, entry.key, to: Stamp(clock: entry.clock, origin: origin), value: entry.payload, fromServer: false, connection)

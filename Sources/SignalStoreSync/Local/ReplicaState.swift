@@ -42,6 +42,7 @@ enum ReplicaState {
         try StampTable.create(connection)
         try Outbox.create(connection)
         try ConflictLog.create(connection)
+        try ConcurrentEdits.create(connection)
         if let position = try read(connection) { return position }
         let head = try Journal.highestSeq(connection)
         _ = try Journal.register(consumer: consumer, connection)
@@ -54,7 +55,7 @@ enum ReplicaState {
     /// Forgets all sync state: the next ``open(_:_:)`` gives the file a new origin id and puts
     /// its rows in the outbox again. For a copy of another replica's file.
     static func forget(_ connection: Connection) throws {
-        for table in [stateTable, Outbox.table, StampTable.name, ConflictLog.table, HeldScopes.table] {
+        for table in [stateTable, Outbox.table, StampTable.name, ConflictLog.table, ConcurrentEdits.table, HeldScopes.table] {
             try connection.execute("DROP TABLE IF EXISTS \(table)")
         }
     }

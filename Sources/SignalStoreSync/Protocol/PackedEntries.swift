@@ -10,13 +10,13 @@ import Foundation
 ///
 /// Each entry is `position seq hlc ` (decimal integers, each followed by a space), then the
 /// fields origin, table, key, operation, column, payload, scope, previous scope, carried
-/// history and the role that uploaded it, each as `LENGTH:TEXT` (its length in UTF-8 bytes, a colon, the text) or `-` for
+/// history, the role that uploaded it, the concurrent edit it lists and the one it resolves, each as `LENGTH:TEXT` (its length in UTF-8 bytes, a colon, the text) or `-` for
 /// SQL `NULL`. Lengths make any text safe, whatever characters it holds.
 enum PackedEntries {
     /// The SQL expression that packs one row of the log into its text, `payload` standing for
     /// the payload (an expression of the log's columns).
     static func entrySQL(payload: String) -> String {
-        let fields = ["origin", "tbl", "row_key", "op", "col", payload, "scope", "previous_scope", "carried", "uploaded_by"]
+        let fields = ["origin", "tbl", "row_key", "op", "col", payload, "scope", "previous_scope", "carried", "uploaded_by", "overlap", "resolves::text"]
             .map { "coalesce(octet_length(\($0)) || ':' || \($0), '-')" }
         return "position || ' ' || origin_seq || ' ' || hlc || ' ' || " + fields.joined(separator: " || ")
     }
@@ -68,7 +68,7 @@ enum PackedEntries {
                 guard let position = integer(), let seq = integer(), let hlc = integer(),
                       let origin = originField(), let table = field(), let key = field(), let op = field(),
                       let column = field(), let payload = field(), let scope = field(), let previousScope = field(),
-                      let carried = field(), let uploadedBy = field()
+                      let carried = field(), let uploadedBy = field(), let overlap = field(), let resolves = field()
                 else { return nil }
                 guard let table, let key, let op else { return nil }
                 var entry = RemoteEntry(position: position, origin: origin, originSeq: seq, clock: hlc, table: table, key: key,
@@ -76,6 +76,8 @@ enum PackedEntries {
                 entry.scope = scope
                 entry.previousScope = previousScope
                 entry.uploadedBy = uploadedBy
+                entry.overlap = overlap
+                entry.entry.resolves = resolves.flatMap { Int64($0) }
                 if let carried {
                     if let history = RemoteEntry.history(carried, of: table, key) { entry.carried = history } else {
                         entry.unreadable = entry.unreadable ?? "its carried history is not a JSON array of entries"

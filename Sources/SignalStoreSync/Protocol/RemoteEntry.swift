@@ -22,6 +22,9 @@ struct RemoteEntry: Sendable, Equatable {
     /// (an operation it does not know, a move's history that is not one): it is set aside
     /// (``SyncClient``'s unreadable entries), never applied.
     var unreadable: String? = nil
+    /// The concurrent edit this entry lists, as the server's log keeps it (``ConcurrentEditsSQL``):
+    /// a JSON object naming the other change, or `nil`.
+    var overlap: String? = nil
 
     var stamp: Stamp { Stamp(clock: entry.clock, origin: origin) }
 

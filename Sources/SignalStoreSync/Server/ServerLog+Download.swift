@@ -8,7 +8,8 @@ import PostgresNIO
 extension ServerLog {
     /// Up to `limit` changes after `position`, in log order. Entries of `origin` (this
     /// replica's own) come without their values: they are already here, and only their place
-    /// in the log matters (where the cursor passes them).
+    /// in the log matters (where the cursor passes them); one that lists a concurrent edit
+    /// comes with its value, which the inbox shows.
     ///
     /// `through` is where the cursor may go: past the last entry, and when the download got
     /// everything there was (`complete`: fewer than `limit`, none left out for the batch's
@@ -22,7 +23,7 @@ extension ServerLog {
         do {
             let next = "(SELECT next FROM \(schema).counter WHERE id = 1)"
             let (entries, last, selected, head) = try await packedEntries("""
-                SELECT *, CASE WHEN origin = \(origin) THEN NULL ELSE payload END AS sent
+                SELECT *, CASE WHEN origin = \(origin) AND overlap IS NULL THEN NULL ELSE payload END AS sent
                 FROM \(unescaped: schema).log WHERE position > \(position) AND position < \(unescaped: next) AND tbl = ANY(\(tables)::text[])
                 ORDER BY position LIMIT \(Int64(limit))
                 """, payload: "sent", after: position, alongside: next)

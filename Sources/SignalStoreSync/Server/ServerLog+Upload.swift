@@ -45,7 +45,9 @@ extension ServerLog {
     }
 
     /// `entries` as one JSON array, each entry an array of its outbox seq, stamp, table, key,
-    /// operation, column and payload (`null` for none). Every text is a JSON string, so any
+    /// operation, column, payload, the log position its writer had seen and the value it
+    /// replaced (an update's ``SeenState``), and the position of the concurrent edit it
+    /// resolves (`null` for none). Every text is a JSON string, so any
     /// character survives; the payloads hold no NUL (their values are JSON-escaped already),
     /// which `jsonb` would refuse.
     static func uploadText(_ entries: [SyncEntry]) -> String {
@@ -58,7 +60,10 @@ extension ServerLog {
                 bytes.append(UInt8(ascii: ","))
                 if let value { JSONString.append(value, to: &bytes) } else { bytes.append(contentsOf: "null".utf8) }
             }
-            bytes.append(UInt8(ascii: "]"))
+            // What the writer had seen, the value it replaced, and what it resolves.
+            bytes.append(contentsOf: ",\(entry.seen.map { String($0.position) } ?? "null"),".utf8)
+            if let base = entry.seen?.base { JSONString.append(base, to: &bytes) } else { bytes.append(contentsOf: "null".utf8) }
+            bytes.append(contentsOf: ",\(entry.resolves.map(String.init) ?? "null")]".utf8)
         }
         bytes.append(UInt8(ascii: "]"))
         return String(decoding: bytes, as: UTF8.self)

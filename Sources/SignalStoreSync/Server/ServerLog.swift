@@ -101,7 +101,7 @@ struct ServerLog: Sendable {
             }
         } catch let error as PostgresTransactionError where (error.closureError as? PSQLError)?.serverInfo?[.sqlState] == "42501" {
             guard try await isScoped(connection, schema: schema, logger: logger) else { throw error }
-            throw SyncError(.refused, "the sync tables in schema '\(schema)' are from an earlier SignalStore, whose server trusted its clients; their owner upgrades them once with `signalstore sync setup --postgres ADMIN_URL --scope-column COLUMN --db DATABASE`")
+            throw SyncError(.refused, "the sync tables in schema '\(schema)' are from an earlier SignalStore; their owner upgrades them once with `signalstore sync setup --postgres ADMIN_URL --scope-column COLUMN --db DATABASE`")
         }
     }
 
@@ -146,10 +146,10 @@ struct ServerLog: Sendable {
     private static func hasTables(_ connection: PostgresConnection, schema: String, logger: Logger) async throws -> Bool {
         var query: PostgresQuery = """
             SELECT count(*) FROM information_schema.columns WHERE table_schema = \(schema)
-               AND ((table_name = 'log' AND column_name IN ('uploaded_by', 'previous_scope', 'carried')) OR (table_name = 'origins' AND column_name = 'uploaded_by')
+               AND ((table_name = 'log' AND column_name IN ('uploaded_by', 'previous_scope', 'carried', 'overlap')) OR (table_name = 'origins' AND column_name = 'uploaded_by')
                     OR (table_name = 'counter' AND column_name = 'next'))
             """
-        query.sql = "SELECT (\(query.sql)) = 5 AND \(ServerLogSQL.installedCheck(schema: schema))"
+        query.sql = "SELECT (\(query.sql)) = 6 AND \(ServerLogSQL.installedCheck(schema: schema))"
         for try await present in try await connection.query(query, logger: logger).decode(Bool.self) { return present }
         return false
     }

@@ -41,7 +41,7 @@ enum ServerLogSQL {
 
     /// The tables and functions, each statement idempotent.
     static func statements(schema s: String) -> [String] {
-        tables(s) + checks(s) + upload(s) + [
+        tables(s) + ConcurrentEditsSQL.statements(schema: s) + checks(s) + upload(s) + [
             "REVOKE ALL ON FUNCTION \(s).claim_origin(text), \(s).lock_log(text), \(s).append(text, text) FROM PUBLIC",
         ]
     }
@@ -54,7 +54,7 @@ enum ServerLogSQL {
 
     /// The functions whose presence says the upload path is installed.
     static func installedCheck(schema s: String) -> String {
-        "to_regprocedure('\(s).append(text, text)') IS NOT NULL AND to_regclass('\(s).limits') IS NOT NULL"
+        "to_regprocedure('\(s).append(text, text)') IS NOT NULL AND to_regclass('\(s).limits') IS NOT NULL AND \(ConcurrentEditsSQL.installedCheck(schema: s))"
     }
 
     private static func tables(_ s: String) -> [String] {
@@ -102,12 +102,14 @@ enum ServerLogSQL {
     /// text as sent.
     private static func fields(_ s: String) -> String {
         """
-        SELECT a.n, CASE WHEN jsonb_typeof(a.e) = 'array' AND jsonb_array_length(a.e) = 7
+        SELECT a.n, CASE WHEN jsonb_typeof(a.e) = 'array' AND jsonb_array_length(a.e) IN (7, 10)
                               AND (a.e ->> 0) ~ '^[0-9]{1,19}$' AND (a.e ->> 1) ~ '^[0-9]{1,19}$'
+                              AND coalesce(a.e ->> 7, '0') ~ '^[0-9]{1,19}$' AND coalesce(a.e ->> 9, '0') ~ '^[0-9]{1,19}$'
                          THEN (a.e ->> 0)::bigint
-                         ELSE \(s).malformed('an entry is [seq, stamp, table, key, operation, column, payload], the seq and stamp whole numbers')::bigint END AS seq,
+                         ELSE \(s).malformed('an entry is [seq, stamp, table, key, operation, column, payload] or [seq, stamp, table, key, operation, column, payload, seen position, base, resolved position], the seqs, stamps and positions whole numbers')::bigint END AS seq,
                a.e ->> 1 AS hlc, a.e ->> 2 AS tbl, a.e ->> 3 AS key, replace(a.e ->> 3, '\\u0000', '\\u0001')::jsonb AS k,
-               a.e ->> 4 AS op, a.e ->> 5 AS col, a.e ->> 6 AS payload, replace(a.e ->> 6, '\\u0000', '\\u0001')::jsonb AS p
+               a.e ->> 4 AS op, a.e ->> 5 AS col, a.e ->> 6 AS payload, replace(a.e ->> 6, '\\u0000', '\\u0001')::jsonb AS p,
+               a.e ->> 7 AS seen, a.e ->> 8 AS base, replace(a.e ->> 8, '\\u0000', '\\u0001')::jsonb AS b, a.e ->> 9 AS resolves
         FROM jsonb_array_elements(offered) WITH ORDINALITY AS a(e, n) OFFSET 0
         """
     }
@@ -140,6 +142,11 @@ enum ServerLogSQL {
                     END
                 ELSE \(s).malformed(format('the operation %L is none of insert, update, delete', u.op))
             END, CASE
+                WHEN (u.seen IS NOT NULL OR u.resolves IS NOT NULL) AND u.op <> 'update'
+                    THEN \(s).malformed(format('a change to %s other than an update says what it had seen or resolves', u.tbl))
+                WHEN u.seen IS NOT NULL AND (u.base IS NULL OR NOT coalesce(jsonb_path_exists(u.b, '$ ? (\(value))'), false))
+                    THEN \(s).malformed(format('an update of %s that says what it had seen carries the value it replaced', u.tbl))
+            END, CASE
                 WHEN u.tbl IS NULL OR jsonb_typeof(u.k) IS DISTINCT FROM 'array' OR jsonb_array_length(u.k) = 0 OR jsonb_path_exists(u.k, '$[*] ? (!(\(value)))')
                     THEN \(s).malformed(format('the key of a change to %s is not a JSON array of values', u.tbl))
                 WHEN known AND t.columns IS NULL
@@ -162,7 +169,8 @@ enum ServerLogSQL {
     /// server takes, and for one it already holds: `seq` at most `stored`).
     private static func checked(_ s: String) -> String {
         """
-        SELECT u.n, u.seq, u.hlc, u.tbl, u.key, u.op, u.col, u.payload, CASE WHEN u.seq > stored THEN \(problem(s)) END AS problem
+        SELECT u.n, u.seq, u.hlc, u.tbl, u.key, u.op, u.col, u.payload, u.seen, u.base, u.resolves,
+               CASE WHEN u.seq > stored THEN \(problem(s)) END AS problem
         FROM (\(fields(s))) AS u LEFT JOIN \(s).synced_tables t ON t.tbl = u.tbl
         """
     }
@@ -238,9 +246,10 @@ enum ServerLogSQL {
                 IF unchecked THEN
                     -- The entries as they come.
                     WITH kept AS (
-                        INSERT INTO \(s).log (position, origin, origin_seq, hlc, tbl, row_key, op, col, payload, uploaded_by)
+                        INSERT INTO \(s).log (position, origin, origin_seq, hlc, tbl, row_key, op, col, payload, uploaded_by, seen, base, resolves)
                         SELECT start + row_number() OVER (ORDER BY a.n) - 1, append.origin, (a.e ->> 0)::bigint, (a.e ->> 1)::bigint,
-                               a.e ->> 2, a.e ->> 3, a.e ->> 4, a.e ->> 5, a.e ->> 6, session_user
+                               a.e ->> 2, a.e ->> 3, a.e ->> 4, a.e ->> 5, a.e ->> 6, session_user,
+                               (a.e ->> 7)::bigint, a.e ->> 8, (a.e ->> 9)::bigint
                         FROM jsonb_array_elements(offered) WITH ORDINALITY AS a(e, n) WHERE (a.e ->> 0)::bigint > stored ORDER BY a.n
                         RETURNING origin_seq)
                     SELECT max(origin_seq), count(*) INTO top, added FROM kept;
@@ -251,8 +260,9 @@ enum ServerLogSQL {
                     BEGIN
                         WITH c AS MATERIALIZED (\(checked(s))),
                         kept AS (
-                            INSERT INTO \(s).log (position, origin, origin_seq, hlc, tbl, row_key, op, col, payload, uploaded_by)
-                            SELECT start + row_number() OVER (ORDER BY c.n) - 1, append.origin, c.seq, c.hlc::bigint, c.tbl, c.key, c.op, c.col, c.payload, session_user
+                            INSERT INTO \(s).log (position, origin, origin_seq, hlc, tbl, row_key, op, col, payload, uploaded_by, seen, base, resolves)
+                            SELECT start + row_number() OVER (ORDER BY c.n) - 1, append.origin, c.seq, c.hlc::bigint, c.tbl, c.key, c.op, c.col, c.payload, session_user,
+                                   c.seen::bigint, c.base, c.resolves::bigint
                             FROM c WHERE c.seq > stored AND c.problem IS NULL ORDER BY c.n
                             RETURNING 1)
                         SELECT max(c.seq), jsonb_agg(jsonb_build_array(c.seq, c.problem) ORDER BY c.n) FILTER (WHERE c.seq > stored AND c.problem IS NOT NULL),
@@ -265,8 +275,9 @@ enum ServerLogSQL {
                         added := 0;
                         FOR one IN SELECT * FROM (\(checked(s))) AS c WHERE c.seq > stored AND c.problem IS NULL ORDER BY c.n LOOP
                             BEGIN
-                                INSERT INTO \(s).log (position, origin, origin_seq, hlc, tbl, row_key, op, col, payload, uploaded_by)
-                                VALUES (start + added, append.origin, one.seq, one.hlc::bigint, one.tbl, one.key, one.op, one.col, one.payload, session_user);
+                                INSERT INTO \(s).log (position, origin, origin_seq, hlc, tbl, row_key, op, col, payload, uploaded_by, seen, base, resolves)
+                                VALUES (start + added, append.origin, one.seq, one.hlc::bigint, one.tbl, one.key, one.op, one.col, one.payload, session_user,
+                                        one.seen::bigint, one.base, one.resolves::bigint);
                                 added := added + 1;
                             EXCEPTION WHEN SQLSTATE 'SS001' THEN
                                 problems := coalesce(problems, '[]'::jsonb) || jsonb_build_array(jsonb_build_array(one.seq, SQLERRM));
@@ -278,6 +289,7 @@ enum ServerLogSQL {
                     added := 0;
                     RETURN;
                 END IF;
+                PERFORM \(s).mark_concurrent_edits(start, start + added);
                 UPDATE \(s).counter SET next = start + added WHERE id = 1;
                 UPDATE \(s).origins o SET uploaded_through = top WHERE o.origin = append.origin;
                 IF problems IS NOT NULL THEN

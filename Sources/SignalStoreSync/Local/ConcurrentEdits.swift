@@ -1,0 +1,123 @@
+#if SIGNALSTORE_SYNC
+import Foundation
+import SignalStore
+
+/// The inbox of concurrent edits (``SyncConflict/Kind/concurrentEdit``), in the replica's own
+/// database file, in a table the journal does not capture.
+///
+/// The server decides which entries of its log list an edit (``ConcurrentEditsSQL``); a replica
+/// keeps what its cursor passes, its own entries included, under the entry's log position: the
+/// same number on every replica. An entry that replaces an earlier listing, or resolves one,
+/// takes that one out. Written in the transaction that applies the batch, so the inbox and the
+/// rows move together.
+enum ConcurrentEdits {
+    static let table = "_signalstore_sync_concurrent_edits"
+
+    private static let columns = """
+        position, tbl, row_key, col, base, edit_hlc, edit_origin, edit_by, edit_value,
+        other_position, other_hlc, other_origin, other_by, other_value, detected_at
+        """
+
+    static func create(_ connection: Connection) throws {
+        try connection.execute("""
+            CREATE TABLE IF NOT EXISTS \(table) (
+                position INTEGER PRIMARY KEY, tbl TEXT NOT NULL, row_key TEXT NOT NULL, col TEXT NOT NULL, base TEXT,
+                edit_hlc INTEGER NOT NULL, edit_origin TEXT NOT NULL, edit_by TEXT, edit_value TEXT,
+                other_position INTEGER NOT NULL, other_hlc INTEGER NOT NULL, other_origin TEXT NOT NULL, other_by TEXT,
+                other_value TEXT, detected_at REAL NOT NULL)
+            """)
+    }
+
+    /// Notes what the entries of a batch list and resolve, in log order; returns whether any did.
+    @discardableResult
+    static func note(_ entries: [RemoteEntry], _ connection: Connection) throws -> Bool {
+        var noted = false
+        for remote in entries where remote.overlap != nil || remote.entry.resolves != nil {
+            noted = true
+            if let resolved = remote.entry.resolves { try remove(resolved, connection) }
+            guard let overlap = remote.overlap.flatMap(Overlap.init(json:)) else { continue }
+            if let replaced = overlap.replaces { try remove(replaced, connection) }
+            try connection.statement("INSERT OR REPLACE INTO \(table) (\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)").run([
+                .integer(remote.position), .text(remote.entry.table), .text(remote.entry.key), .text(remote.entry.column ?? ""),
+                overlap.base.map(SQLiteValue.text) ?? .null, .integer(remote.entry.clock.rawValue), .text(remote.origin),
+                remote.uploadedBy.map(SQLiteValue.text) ?? .null, remote.entry.payload.map(SQLiteValue.text) ?? .null,
+                .integer(overlap.position), .integer(overlap.hlc), .text(overlap.origin), overlap.uploadedBy.map(SQLiteValue.text) ?? .null,
+                overlap.value.map(SQLiteValue.text) ?? .null, .real(Date().timeIntervalSince1970),
+            ])
+        }
+        return noted
+    }
+
+    /// Every edit listed, oldest first, as conflicts; `origin` is this replica's.
+    static func all(origin: String?, _ connection: Connection) throws -> [SyncConflict] {
+        guard try connection.tableExists(table) else { return [] }
+        return try connection.statement("SELECT \(columns) FROM \(table) ORDER BY position").rows().compactMap { conflict($0, origin: origin) }
+    }
+
+    static func find(_ position: Int64, origin: String?, _ connection: Connection) throws -> SyncConflict? {
+        guard try connection.tableExists(table) else { return nil }
+        return try connection.statement("SELECT \(columns) FROM \(table) WHERE position = ?").rows([.integer(position)]).first.flatMap { conflict($0, origin: origin) }
+    }
+
+    /// The row key of an edit, as the server's log spells it.
+    static func rowKey(_ position: Int64, _ connection: Connection) throws -> String? {
+        try connection.scalar("SELECT row_key FROM \(table) WHERE position = ?", [.integer(position)])?.textValue
+    }
+
+    static func remove(_ position: Int64, _ connection: Connection) throws {
+        guard try connection.tableExists(table) else { return }
+        try connection.statement("DELETE FROM \(table) WHERE position = ?").run([.integer(position)])
+    }
+
+    /// The other change an entry's `overlap` names (``ConcurrentEditsSQL``).
+    struct Overlap {
+        var position: Int64
+        var hlc: Int64
+        var origin: String
+        var uploadedBy: String?
+        var value: String?
+        var base: String?
+        var replaces: Int64?
+
+        init?(json: String) {
+            guard case .object(let members)? = JSONValue(parsing: json) else { return nil }
+            let fields = Dictionary(members, uniquingKeysWith: { first, _ in first })
+            func text(_ name: String) -> String? { if case .string(let value)? = fields[name] { value } else { nil } }
+            func integer(_ name: String) -> Int64? { if case .integer(let value)? = fields[name] { value } else { nil } }
+            guard let position = integer("position"), let hlc = integer("hlc"), let origin = text("origin") else { return nil }
+            (self.position, self.hlc, self.origin) = (position, hlc, origin)
+            (uploadedBy, value, base, replaces) = (text("by"), text("value"), text("base"), integer("replaces"))
+        }
+    }
+
+    /// A row of the table as a conflict: the later of the two changes won, as on every replica.
+    private static func conflict(_ row: [SQLiteValue], origin: String?) -> SyncConflict? {
+        guard case .integer(let position) = row[0], case .text(let table) = row[1], case .text(let key) = row[2], case .text(let column) = row[3],
+              case .integer(let editHLC) = row[5], case .text(let editOrigin) = row[6],
+              case .integer(let otherPosition) = row[9], case .integer(let otherHLC) = row[10], case .text(let otherOrigin) = row[11]
+        else { return nil }
+        let edit = (side: SyncConflict.Edit(position: position, origin: editOrigin, uploadedBy: row[7].textValue, stampedAt: date(editHLC)),
+                    stamp: Stamp(clock: HybridLogicalClock(rawValue: editHLC), origin: editOrigin), value: row[8].textValue)
+        let other = (side: SyncConflict.Edit(position: otherPosition, origin: otherOrigin, uploadedBy: row[12].textValue, stampedAt: date(otherHLC)),
+                     stamp: Stamp(clock: HybridLogicalClock(rawValue: otherHLC), origin: otherOrigin), value: row[13].textValue)
+        let (winner, loser) = edit.stamp > other.stamp ? (edit, other) : (other, edit)
+        let detected: Double = if case .real(let seconds) = row[14] { seconds } else { 0 }
+        let decoded = { (text: String?) in text.flatMap(SyncValueCoding.decode) }
+        return SyncConflict(
+            id: position, kind: .concurrentEdit, position: position, table: table, key: SyncValueCoding.decodeKey(key) ?? [],
+            operation: .update, column: column, row: nil, origin: loser.side.origin, uploadedBy: loser.side.uploadedBy,
+            isLocal: loser.side.origin == origin,
+            rule: "changed on two replicas, neither having seen the other's change; the later change stands",
+            collidedWith: "the update from replica \(winner.side.origin)" + (winner.side.uploadedBy.map { " (role \($0))" } ?? ""),
+            detectedAt: Date(timeIntervalSince1970: detected),
+            base: decoded(row[4].textValue), winner: decoded(winner.value), loser: decoded(loser.value),
+            winningEdit: winner.side, losingEdit: loser.side
+        )
+    }
+
+    /// The wall-clock time of a stamp.
+    private static func date(_ hlc: Int64) -> Date {
+        Date(timeIntervalSince1970: Double(hlc >> 16) / 1000)
+    }
+}
+#endif
