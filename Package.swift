@@ -164,7 +164,7 @@ let package = Package(
             name: "SyncTests",
             dependencies: ["SignalStoreSync", "SignalStore", "SignalsTesting", "SignalStoreTestSupport", "signalstore"],
             exclude: ["tcp_proxy.py", "chaos_writer.py"],
-            swiftSettings: strictSwift + [.define("SIGNALSTORE_SYNC", .when(traits: ["Sync"]))]
+            swiftSettings: strictSwift + [.define("SIGNALSTORE_SYNC", .when(traits: ["Sync"])), .define("SIGNALSTORE_INSPECTOR", .when(traits: ["Inspector"]))]
         ),
     ] : [])
 )

@@ -146,5 +146,172 @@ struct ConcurrentEditTests {
             #expect(try edits(a).isEmpty && edits(b).isEmpty)
         }
     }
+
+    @Test("from the command line: a silent column is never listed; `sync conflicts` shows base, winner and loser side by side and as JSON; `sync resolve` settles an edit by id for every replica")
+    func fromTheCommandLine() async throws {
+        let folder = TemporaryDirectory()
+        let (url, a, b, syncA, syncB) = try await twoReplicas(folder)
+        let policy = try runProgram(signalstore, ["sync", "policy", "--postgres", url, "orders.note", "--silent"])
+        #expect(policy.status == 0, "\(policy.error)")
+        #expect(policy.output == "last writer wins silently for orders.note, on every replica, from the next upload\n")
+
+        try a.store.execute("UPDATE orders SET status = 'paid on a', note = 'from a' WHERE id = 1")
+        try await Task.sleep(for: .milliseconds(3))
+        try b.store.execute("UPDATE orders SET status = 'cancelled on b', note = 'from b' WHERE id = 1")
+        try await syncA.syncOnce(); try await syncB.syncOnce(); try await syncA.syncOnce()
+
+        let listed = try runProgram(signalstore, ["sync", "conflicts", "--db", a.path])
+        #expect(listed.status == 0, "\(listed.error)")
+        let lines = listed.output.split(separator: "\n").map(String.init)
+        #expect(lines.first == "concurrent edits (the same on every replica; the winner stands):", "\(listed.output)")
+        #expect(lines.count == 4, "a header, one edit, and how to settle it: \(listed.output)")
+        let row = try #require(lines.first { $0.contains("status") })
+        for part in ["orders 1", "new", "cancelled on b", "paid on a", "this replica"] { #expect(row.contains(part), "\(row)") }
+        #expect(lines.last == "settle one for every replica with `signalstore sync resolve ID --keep winner|loser` or `--value VALUE`")
+
+        let json = try runProgram(signalstore, ["sync", "conflicts", "--json", "--db", b.path])
+        let objects = try json.output.split(separator: "\n").map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
+        try #require(objects.count == 1, "\(json.output)")
+        let edit = objects[0]
+        #expect(edit["kind"] as? String == "concurrentEdit" && edit["column"] as? String == "status")
+        #expect(edit["base"] as? String == "new" && edit["winner"] as? String == "cancelled on b" && edit["loser"] as? String == "paid on a")
+        #expect((edit["winningEdit"] as? [String: Any])?["origin"] as? String != nil && (edit["losingEdit"] as? [String: Any])?["uploadedBy"] as? String != nil)
+        let id = try #require(edit["id"] as? Int)
+
+        let unsaid = try runProgram(signalstore, ["sync", "resolve", String(id), "--db", b.path])
+        #expect(unsaid.status != 0 && unsaid.error.contains("--keep winner, --keep loser, or --value VALUE"), "\(unsaid.error)")
+        let unknown = try runProgram(signalstore, ["sync", "resolve", "999999", "--keep", "loser", "--db", b.path])
+        #expect(unknown.status != 0 && unknown.error.contains("no concurrent edit #999999"), "\(unknown.error)")
+        #expect(unknown.error.split(separator: "\n").count == 1)
+        let resolved = try runProgram(signalstore, ["sync", "resolve", String(id), "--keep", "loser", "--db", b.path])
+        #expect(resolved.status == 0, "\(resolved.error)")
+        #expect(resolved.output.hasPrefix("resolved concurrent edit #\(id)"))
+
+        try await syncB.syncOnce(); try await syncA.syncOnce()
+        #expect(try a.store.readConnection { try $0.scalar("SELECT status FROM orders WHERE id = 1") } == .text("paid on a"))
+        #expect(try runProgram(signalstore, ["sync", "conflicts", "--db", a.path]).output == "no conflicts\n")
+        #expect(try a.contents() == b.contents())
+    }
+
+    @Test("offline for a while: 10,000 edits on each of two replicas over 2,000 rows, 20% of them on the same columns; every overlapping column is listed once on both, with its base, winner and loser, nothing else is; a late joiner lists the same; 1,000 resolutions of mixed kinds on each side empty every inbox")
+    func offlineMerge() async throws {
+        let folder = TemporaryDirectory()
+        let url = try TestServer.freshURL()
+        let a = try Replica(folder, "a"), b = try Replica(folder, "b")
+        let syncA = try a.client(url), syncB = try b.client(url)
+        let rows = 2_000
+        try a.store.transaction {
+            for id in 1...rows { try a.store.execute("INSERT INTO orders (id, purchase_num, status, note) VALUES (?, 0, 'new', '')", arguments: [.integer(Int64(id))]) }
+        }
+        try await syncA.syncOnce(); try await syncB.syncOnce()
+
+        // Apart: per row, one edit of status on each side (20% of the edits, all overlapping),
+        // and four edits of a column only that side changes.
+        try a.store.transaction {
+            for id in 1...rows {
+                try a.store.execute("UPDATE orders SET status = ? WHERE id = ?", arguments: [.text("a\(id)"), .integer(Int64(id))])
+                for edit in 1...4 { try a.store.execute("UPDATE orders SET note = ? WHERE id = ?", arguments: [.text("note \(edit)"), .integer(Int64(id))]) }
+            }
+        }
+        try await Task.sleep(for: .milliseconds(3))
+        try b.store.transaction {
+            for id in 1...rows {
+                try b.store.execute("UPDATE orders SET status = ? WHERE id = ?", arguments: [.text("b\(id)"), .integer(Int64(id))])
+                for edit in 1...4 { try b.store.execute("UPDATE orders SET purchase_num = ? WHERE id = ?", arguments: [.integer(Int64(edit)), .integer(Int64(id))]) }
+            }
+        }
+        try await syncA.syncOnce(); try await syncB.syncOnce(); try await syncA.syncOnce()
+        #expect(try a.contents() == b.contents())
+
+        let onA = try edits(a), onB = try edits(b)
+        #expect(onA.count == rows, "one listing per overlapping column")
+        #expect(onA.map(summary) == onB.map(summary))
+        let expected = (1...rows).map { id in "orders.status [\(id)]: base 'new', winner 'b\(id)', loser 'a\(id)'" }
+        #expect(onA.map { "\($0.table).\($0.column ?? "?") \($0.key): base \($0.base?.description ?? "-"), winner \($0.winner?.description ?? "-"), loser \($0.loser?.description ?? "-")" }.sorted() == expected.sorted())
+        #expect(onA.allSatisfy(\.isLocal) && !onB.contains(where: \.isLocal))
+        let late = try Replica(folder, "late")
+        try await late.client(url).syncOnce()
+        #expect(try edits(late).map(summary) == onA.map(summary))
+
+        // Resolved half on each side, mixed kinds; timed on one side.
+        let choices: [SyncConflict.Resolution] = [.keepWinner, .restoreLoser, .value(.text("merged"))]
+        let clock = ContinuousClock()
+        let took = try clock.measure {
+            for (index, choice) in choices.enumerated() {
+                try syncA.resolve(onA.prefix(rows / 2).enumerated().filter { $0.offset % 3 == index }.map(\.element), with: choice)
+            }
+        }
+        print("1,000 resolutions of concurrent edits, in three calls: \(took)")
+        #expect(took < .seconds(isSanitized ? 10 : 1), "\(took)")
+        let resolvedOnA = try a.store.lastChangeSeq
+        #expect(try a.store.revert(resolvedOnA...resolvedOnA).count == 1)   // each resolution is a change of its own
+        #expect(try a.store.revert(after: resolvedOnA).count == 1)
+        for (index, edit) in onB.suffix(rows / 2).enumerated() { try syncB.resolve(edit, with: choices[index % 3]) }
+        try await syncA.syncOnce(); try await syncB.syncOnce(); try await syncA.syncOnce(); try await late.client(url).syncOnce()
+        for replica in [a, b, late] { #expect(try edits(replica).isEmpty, "\(replica.path)") }
+        #expect(try a.contents() == b.contents())
+        #expect(try late.contents() == a.contents())
+        #expect(try a.store.readConnection { try $0.scalar("SELECT count(*) FROM orders WHERE status = 'merged'") } == .integer(Int64(2 * (0..<rows / 2).filter { $0 % 3 == 2 }.count)))
+    }
+
+    #if SIGNALSTORE_INSPECTOR
+    @Test("the inspector's inbox shows base, winner and loser; its button resolves the edit for every replica, and a post without the page's token is refused")
+    func inspectorInbox() async throws {
+        let folder = TemporaryDirectory()
+        let (_, a, b, syncA, syncB) = try await twoReplicas(folder)
+        try a.store.execute("UPDATE orders SET status = 'paid <b>on</b> a' WHERE id = 1")
+        try await Task.sleep(for: .milliseconds(3))
+        try b.store.execute("UPDATE orders SET status = 'cancelled on b' WHERE id = 1")
+        try await syncA.syncOnce(); try await syncB.syncOnce(); try await syncA.syncOnce()
+        let edit = try #require(try edits(a).first)
+
+        let inspector = try ChildProcess(signalstore, ["inspect", "--db", a.path, "--allow-writes"])
+        defer { inspector.send(SIGINT); _ = inspector.waitForExit(timeout: 10) }
+        _ = inspector.output.wait(timeout: 20) { $0.contains("?token=") && $0.hasSuffix("\n") }
+        let printed = inspector.output.value
+        let start = try #require(printed.range(of: "http://127.0.0.1:"), "inspect printed no URL: \(inspector.error.value)")
+        let address = String(printed[start.lowerBound...].prefix { !$0.isWhitespace })
+        let port = String(address.dropFirst("http://127.0.0.1:".count).prefix { $0.isNumber })
+        let token = String(address.suffix(64))
+        let cookie = "signalstore_inspector_\(port)=\(token)"
+        let base = "http://127.0.0.1:\(port)"
+
+        let page = try Self.http(base + "/conflicts", cookie: cookie)
+        #expect(page.status == 200)
+        for part in ["id=\"edit-\(edit.id)\"", "new", "cancelled on b", "paid &lt;b&gt;on&lt;/b&gt; a", "Keep winner", "Restore loser"] {
+            #expect(page.body.contains(part), "\(part) in \(page.body)")
+        }
+        let forged = try Self.http(base + "/conflicts/resolve", cookie: cookie, form: "id=\(edit.id)&keep=loser")
+        #expect(forged.status == 403)
+        let resolved = try Self.http(base + "/conflicts/resolve", cookie: cookie, form: "id=\(edit.id)&keep=loser&token=\(token)")
+        #expect(resolved.status == 200 && resolved.body.contains("Resolved concurrent edit #\(edit.id)"), "\(resolved.body)")
+        #expect(try a.store.readConnection { try $0.scalar("SELECT status FROM orders WHERE id = 1") } == .text("paid <b>on</b> a"))
+        let again = try Self.http(base + "/conflicts/resolve", cookie: cookie, form: "id=\(edit.id)&keep=loser&token=\(token)")
+        #expect(again.status == 409 && again.body.contains("no concurrent edit #\(edit.id)"))
+        try await syncA.syncOnce(); try await syncB.syncOnce()
+        #expect(try edits(b).isEmpty)
+        #expect(try a.contents() == b.contents())
+    }
+
+    /// A GET (or, with `form`, a POST) by Python's `urllib`, as a browser holding the cookie
+    /// sends it: the status and the body.
+    private static func http(_ url: String, cookie: String, form: String? = nil) throws -> (status: Int, body: String) {
+        let script = """
+            import sys, urllib.request, urllib.error
+            data = sys.argv[3].encode() if len(sys.argv) > 3 else None
+            request = urllib.request.Request(sys.argv[1], data=data, headers={"Cookie": sys.argv[2]})
+            try:
+                reply = urllib.request.urlopen(request, timeout=10)
+                status, body = reply.status, reply.read()
+            except urllib.error.HTTPError as error:
+                status, body = error.code, error.read()
+            sys.stdout.write(str(status) + "\\n" + body.decode())
+            """
+        let result = try runProgram(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, url, cookie] + (form.map { [$0] } ?? []))
+        try #require(result.status == 0, "python3: \(result.error)")
+        let lines = result.output.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false)
+        return (Int(lines[0]) ?? 0, lines.count > 1 ? String(lines[1]) : "")
+    }
+    #endif
 }
 #endif

@@ -23,11 +23,14 @@ struct PackedEntriesTests {
             let column: String? = index % 2 == 0 ? nil : text
             let scope: String? = index % 3 == 0 ? nil : "scope " + text
             rows.append("(\(position), \(quoted("origin \(index % 2)")), \(index * 1000), \(hlc), \(quoted("tbl " + text)), \(quoted("[" + text + "]")), 'update', "
-                        + "\(column.map(quoted) ?? "NULL"), \(quoted(text)), \(scope.map(quoted) ?? "NULL"), NULL, NULL, \(index % 4 == 0 ? "NULL" : quoted("role " + text)))")
+                        + "\(column.map(quoted) ?? "NULL"), \(quoted(text)), \(scope.map(quoted) ?? "NULL"), NULL, NULL, \(index % 4 == 0 ? "NULL" : quoted("role " + text)), "
+                        + "\(index % 3 == 1 ? quoted("overlap " + text) : "NULL"), \(index % 2 == 0 ? "NULL" : String(index * 7)))")
             var entry = RemoteEntry(position: position, origin: "origin \(index % 2)", originSeq: Int64(index * 1000), clock: hlc,
                                         table: "tbl " + text, key: "[" + text + "]", operation: "update", column: column ?? "", payload: text)
             entry.scope = scope
             entry.uploadedBy = index % 4 == 0 ? nil : "role " + text
+            entry.overlap = index % 3 == 1 ? "overlap " + text : nil
+            entry.entry.resolves = index % 2 == 0 ? nil : Int64(index * 7)
             expected.append(entry)
         }
         let (packed, selected) = try Self.pack(rows, url: url)
@@ -42,7 +45,7 @@ struct PackedEntriesTests {
         let url = try #require(TestServer.baseURL)
         // Each entry: a 2-byte key and a 10-byte payload, 12 bytes; a limit of 30 keeps the
         // entries that start before byte 30: the first three (0, 12, 24).
-        let rows = (1...5).map { "(\($0), 'o', \($0), \($0), 't', '[\($0)]', 'update', 'c', '0123456789', NULL, NULL, NULL, 'r')" }
+        let rows = (1...5).map { "(\($0), 'o', \($0), \($0), 't', '[\($0)]', 'update', 'c', '0123456789', NULL, NULL, NULL, 'r', NULL, NULL::bigint)" }
         let (packed, selected) = try Self.pack(rows, url: url, byteLimit: 30)
         let (entries, through) = try PackedEntries.entries(packed, after: 0)
         #expect(entries.map(\.position) == [1, 2, 3])
@@ -54,7 +57,7 @@ struct PackedEntriesTests {
 
     /// `rows` (SQL tuples of the log's columns) packed by the server, and how many it selected.
     static func pack(_ rows: [String], url: String, byteLimit: Int = PackedEntries.byteLimit) throws -> (packed: String, selected: Int) {
-        let sql = "WITH log(position, origin, origin_seq, hlc, tbl, row_key, op, col, payload, scope, previous_scope, carried, uploaded_by) AS (VALUES "
+        let sql = "WITH log(position, origin, origin_seq, hlc, tbl, row_key, op, col, payload, scope, previous_scope, carried, uploaded_by, overlap, resolves) AS (VALUES "
             + rows.joined(separator: ", ") + ") "
             + PackedEntries.batchSQL(payload: "payload", rows: "SELECT * FROM log ORDER BY position", byteLimit: byteLimit)
         let result = try runProgram(URL(fileURLWithPath: psql!), [url.components(separatedBy: "?").first! + "?sslmode=disable", "-v", "ON_ERROR_STOP=1", "-At", "-c", sql])
@@ -72,14 +75,14 @@ struct PackedEntriesTests {
     }
 
     @Test("a text that is not a packed batch fails in one line that says so", arguments: [
-        "1 2 3", "1 2 3 1:a", "x 2 3 1:a1:b1:c6:update-------", "1 2 3 1:a1:b1:c6:update-----", "1 2 3 1:a1:b1:c6:update------junk",
-        "1 2 3 9:a1:b1:c6:update------", "1 2 3 -1:b1:c6:update------", "99999999999999999999 2 3 1:a1:b1:c6:update------",
+        "1 2 3", "1 2 3 1:a", "x 2 3 1:a1:b1:c6:update--------", "1 2 3 1:a1:b1:c6:update-------", "1 2 3 1:a1:b1:c6:update--------junk",
+        "1 2 3 9:a1:b1:c6:update--------", "1 2 3 -1:b1:c6:update--------", "99999999999999999999 2 3 1:a1:b1:c6:update--------",
     ])
     func malformed(text: String) {
         let error = #expect(throws: SyncError.self) { try PackedEntries.entries(text, after: 0) }
         #expect(error?.message.contains("batch of log entries this version cannot read") == true)
         #expect(error?.message.contains("\n") == false)
-        #expect((try? PackedEntries.entries("1 2 3 1:a1:b1:c6:update------", after: 0))?.entries.count == 1)
+        #expect((try? PackedEntries.entries("1 2 3 1:a1:b1:c6:update--------", after: 0))?.entries.count == 1)
     }
 
     private func quoted(_ text: String) -> String {

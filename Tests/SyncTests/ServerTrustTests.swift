@@ -105,6 +105,12 @@ struct ServerTrustTests {
         (#"[1, 1, "secrets", "[{\"i\":1}]", "delete", null, null]"#, "table secrets does not sync on this server"),
         (#"[1, 1, "labels", "[{\"i\":1},{\"i\":2}]", "delete", null, null]"#, "has 2 values, and the table's primary key has 1"),
         (#"[1, 9223372036854775807, "labels", "[{\"i\":1}]", "delete", null, null]"#, "more than a day ahead of the server's clock"),
+        (#"[1, 1, "labels", "[{\"i\":1}]", "update", "name", "{\"t\":\"x\"}", 3, null, null]"#, "carries the value it replaced"),
+        (#"[1, 1, "labels", "[{\"i\":1}]", "update", "name", "{\"t\":\"x\"}", 3, "{\"q\":1}", null]"#, "carries the value it replaced"),
+        (#"[1, 1, "labels", "[{\"i\":1}]", "update", "name", "{\"t\":\"x\"}", "three", "{\"t\":\"w\"}", null]"#, "the seq and stamp whole numbers, and the positions"),
+        (#"[1, 1, "labels", "[{\"i\":1}]", "delete", null, null, 3, "{\"t\":\"w\"}", null]"#, "other than an update says what it had seen or resolves"),
+        (#"[1, 1, "labels", "[{\"i\":1}]", "update", "name", "{\"t\":\"x\"}", null, null, -4]"#, "the seq and stamp whole numbers, and the positions"),
+        (#"[1, 1, "labels", "[{\"i\":1}]", "update", "name", "{\"t\":\"x\"}", null, null]"#, "an entry is [seq, stamp, table, key, operation, column, payload]"),
     ]
 
     /// Each kind of malformed entry, under the attacker's own origin, one after another against

@@ -48,7 +48,7 @@ struct SyncCommand: ParsableCommand {
               signalstore sync --once --db app.sqlite
               signalstore sync conflicts --db app.sqlite
             """,
-        subcommands: [SyncConflictsCommand.self, SyncSetupCommand.self, SyncGrantCommand.self, SyncRevokeCommand.self]
+        subcommands: [SyncConflictsCommand.self, SyncResolveCommand.self, SyncPolicyCommand.self, SyncSetupCommand.self, SyncGrantCommand.self, SyncRevokeCommand.self]
     )
 
     @Option(name: .long, help: ArgumentHelp("The PostgreSQL server (default: $SIGNALSTORE_POSTGRES_URL).", valueName: "url"))

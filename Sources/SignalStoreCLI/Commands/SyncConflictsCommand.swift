@@ -6,12 +6,17 @@ import SignalStore
 import SignalStoreSync
 
 /// `signalstore sync conflicts [--reapply ID [--set COLUMN=VALUE …] | --discard ID]`: the
-/// changes that lost to a constraint between replicas, and what to do with each.
+/// concurrent edits, the changes that lost to a constraint between replicas, and what to do
+/// with each.
 struct SyncConflictsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "conflicts",
-        abstract: "List the changes that lost to a rule between replicas, that the server refused, or that this replica could not read; re-apply or discard one.",
+        abstract: "List the concurrent edits, and the changes that lost to a rule between replicas, that the server refused, or that this replica could not read.",
         discussion: """
+            When two replicas change one column of one row apart, the later change stands on \
+            every replica, and the edit is listed on each with its base, winner and loser values \
+            until one replica settles it with `signalstore sync resolve`.
+
             When replicas' changes break a constraint together (two customers with one email, an \
             order for a customer another replica deleted), the change the server's log puts \
             first stands on every replica, and the other is undone where it was made and kept \
@@ -92,14 +97,34 @@ struct SyncConflictsCommand: ParsableCommand {
             context.console.print("no conflicts")
             return
         }
+        let edits = conflicts.filter { $0.kind == .concurrentEdit }, others = conflicts.filter { $0.kind != .concurrentEdit }
+        if !edits.isEmpty {
+            context.console.print("concurrent edits (the same on every replica; the winner stands):")
+            var table = TextTable("id", "row", "column", "base", "winner", "loser", "lost by")
+            for edit in edits {
+                let value = { (value: SQLiteValue?) in value.map(ValueFormat.human) ?? "(unknown)" }
+                table.append([String(edit.id), Self.row(edit), edit.column ?? "", value(edit.base), value(edit.winner), value(edit.loser), Self.source(edit)])
+            }
+            table.lines.forEach { context.console.print($0) }
+            context.console.print("settle one for every replica with `signalstore sync resolve ID --keep winner|loser` or `--value VALUE`")
+        }
+        guard !others.isEmpty else { return }
+        if !edits.isEmpty { context.console.print("") }
         var table = TextTable("id", "change", "row", "from", "rule", "collided with")
-        for conflict in conflicts {
+        for conflict in others {
             let change = conflict.operation == .update ? "update \(conflict.column ?? "")" : conflict.operation.rawValue
-            let row = "\(conflict.table) " + conflict.key.map(ValueFormat.human).joined(separator: ", ")
-            table.append([String(conflict.id), change, row, conflict.isLocal ? "this replica" : conflict.origin + (conflict.uploadedBy.map { " (\($0))" } ?? ""), conflict.rule, conflict.collidedWith])
+            table.append([String(conflict.id), change, Self.row(conflict), Self.source(conflict), conflict.rule, conflict.collidedWith])
         }
         table.lines.forEach { context.console.print($0) }
         context.console.print("fix and re-apply one with --reapply ID [--set COLUMN=VALUE …], or --discard ID")
+    }
+
+    private static func row(_ conflict: SyncConflict) -> String {
+        "\(conflict.table) " + conflict.key.map(ValueFormat.human).joined(separator: ", ")
+    }
+
+    private static func source(_ conflict: SyncConflict) -> String {
+        conflict.isLocal ? "this replica" : conflict.origin + (conflict.uploadedBy.map { " (\($0))" } ?? "")
     }
 
     static func json(_ conflict: SyncConflict) -> JSONValue {
@@ -112,7 +137,22 @@ struct SyncConflictsCommand: ParsableCommand {
             ("origin", .string(conflict.origin)), ("uploadedBy", conflict.uploadedBy.map(JSONValue.string) ?? .null),
             ("local", .bool(conflict.isLocal)), ("rule", .string(conflict.rule)),
             ("collidedWith", .string(conflict.collidedWith)), ("detectedAt", .number(conflict.detectedAt.timeIntervalSince1970)),
-        ])
+        ] + concurrentEditFields(conflict))
+    }
+
+    /// A concurrent edit's values and changes.
+    private static func concurrentEditFields(_ conflict: SyncConflict) -> [(String, JSONValue)] {
+        guard conflict.kind == .concurrentEdit else { return [] }
+        let value = { (value: SQLiteValue?) in value.map(JSONValue.init) ?? .null }
+        let edit = { (edit: SyncConflict.Edit?) -> JSONValue in
+            guard let edit else { return .null }
+            return .object([
+                ("position", .integer(edit.position)), ("origin", .string(edit.origin)),
+                ("uploadedBy", edit.uploadedBy.map(JSONValue.string) ?? .null), ("stampedAt", .number(edit.stampedAt.timeIntervalSince1970)),
+            ])
+        }
+        return [("base", value(conflict.base)), ("winner", value(conflict.winner)), ("loser", value(conflict.loser)),
+                ("winningEdit", edit(conflict.winningEdit)), ("losingEdit", edit(conflict.losingEdit))]
     }
 }
 #endif

@@ -43,6 +43,16 @@ enum InspectorServer {
         }
         router.get("/entry/:seq") { _, context in EntryPage.response(inspector, seq: pathSegment("seq", context)) }
         router.get("/static/:name") { _, context in InspectorAssets.response(context.parameters.get("name") ?? "") }
+        #if SIGNALSTORE_SYNC
+        router.get("/conflicts") { _, _ in InboxPage.response(inspector) }
+        if inspector.allowsWrites {
+            router.post("/conflicts/resolve") { request, _ in
+                var request = request
+                let body = try await request.collectBody(upTo: maximumFormSize)
+                return InboxPage.resolve(inspector, form: QueryString(parsing: String(buffer: body)))
+            }
+        }
+        #endif
         if inspector.allowsWrites {
             router.get("/revert") { request, _ in RevertPage.preview(inspector, query: QueryString(parsing: request.uri.query)) }
             router.post("/revert") { request, _ in

@@ -26,38 +26,69 @@ extension SyncClient {
             throw SyncError(.invalidArgument, "conflict #\(conflict.id) is a \(conflict.kind.rawValue) conflict, not a concurrent edit: re-apply it (reapply(_:changing:)) or discard it (discard(_:))")
         }
         try Self.resolve(conflict.id, with: resolution, in: store)
-        refreshConflictList()
+        // The edit left the inbox in that transaction: the list follows without reading it all
+        // again (resolving a thousand edits one by one read a thousand lists).
+        conflictsValue.value.removeAll { $0.kind == .concurrentEdit && $0.id == conflict.id }
+        doorbell.ring()
+    }
+
+    /// Settles many concurrent edits the same way, in one transaction: all of them, or none
+    /// when one cannot be resolved (the error names it). Each is its own change, revertable
+    /// alone.
+    ///
+    /// ```swift
+    /// let edits = sync.conflicts.value.filter { $0.kind == .concurrentEdit && $0.table == "devices" }
+    /// try sync.resolve(edits, with: .keepWinner)
+    /// ```
+    public func resolve(_ conflicts: [SyncConflict], with resolution: SyncConflict.Resolution) throws(SyncError) {
+        if let other = conflicts.first(where: { $0.kind != .concurrentEdit }) {
+            throw SyncError(.invalidArgument, "conflict #\(other.id) is a \(other.kind.rawValue) conflict, not a concurrent edit: re-apply it (reapply(_:changing:)) or discard it (discard(_:))")
+        }
+        try Self.resolving(in: store) { connection in
+            for conflict in conflicts { try Self.resolve(conflict.id, with: resolution, connection) }
+        }
+        let resolved = Set(conflicts.map(\.id))
+        conflictsValue.value.removeAll { $0.kind == .concurrentEdit && resolved.contains($0.id) }
         doorbell.ring()
     }
 
     /// ``resolve(_:with:)`` by the edit's id, without a client: what `signalstore sync resolve`
     /// does. The change goes up with the next sync.
     public static func resolve(_ id: Int64, with resolution: SyncConflict.Resolution, in store: Store) throws(SyncError) {
+        try resolving(in: store) { connection in try resolve(id, with: resolution, connection) }
+    }
+
+    /// Runs `body` in one write transaction of `store`, with its errors as ``SyncError``s.
+    private static func resolving(in store: Store, _ body: (Connection) throws -> Void) throws(SyncError) {
         do {
-            try store.writeTransaction { connection in
-                guard var position = try ReplicaState.read(connection),
-                      let edit = try ConcurrentEdits.find(id, origin: position.origin, connection),
-                      let rowKey = try ConcurrentEdits.rowKey(id, connection), let column = edit.column
-                else { throw unknownEdit(id) }
-                let value = try chosenValue(resolution, for: edit)
-                guard let schema = try TableSchema.read(edit.table, connection), let stored = schema.column(named: column)?.name else {
-                    throw SyncError(.invalidArgument, "concurrent edit #\(id) is about \(edit.table).\(column), which this database no longer has")
-                }
-                guard let before = try KeyedRow.read(edit.key, in: schema, connection)?[stored] else {
-                    throw SyncError(.invalidArgument, "the row of concurrent edit #\(id) (\(edit.table) \(edit.key.map(\.description).joined(separator: ", "))) was deleted since, so there is nothing to resolve")
-                }
-                if before != value { try KeyedRow.update([stored], to: [stored: value], key: edit.key, in: schema, connection) }
-                // The value as the column stores it (its affinity applied).
-                let written = try KeyedRow.read(edit.key, in: schema, connection)?[stored] ?? value
-                try Outbox.addResolution(of: id, table: edit.table, key: rowKey, column: stored, value: written, replacing: before, &position, connection)
-                try ReplicaState.save(position, connection)
-                try ConcurrentEdits.remove(id, connection)
-            }
+            try store.writeTransaction(body)
         } catch let error as SyncError {
             throw error
         } catch {
             throw SyncError(error)
         }
+    }
+
+    /// Resolves one edit inside the caller's transaction: the row's change, the resolving
+    /// entry in the outbox, and the edit out of the inbox.
+    private static func resolve(_ id: Int64, with resolution: SyncConflict.Resolution, _ connection: Connection) throws {
+        guard var position = try ReplicaState.read(connection),
+              let edit = try ConcurrentEdits.find(id, origin: position.origin, connection),
+              let rowKey = try ConcurrentEdits.rowKey(id, connection), let column = edit.column
+        else { throw unknownEdit(id) }
+        let value = try chosenValue(resolution, for: edit)
+        guard let schema = try TableSchema.read(edit.table, connection), let stored = schema.column(named: column)?.name else {
+            throw SyncError(.invalidArgument, "concurrent edit #\(id) is about \(edit.table).\(column), which this database no longer has")
+        }
+        guard let before = try KeyedRow.read(edit.key, in: schema, connection)?[stored] else {
+            throw SyncError(.invalidArgument, "the row of concurrent edit #\(id) (\(edit.table) \(edit.key.map(\.description).joined(separator: ", "))) was deleted since, so there is nothing to resolve")
+        }
+        if before != value { try KeyedRow.update([stored], to: [stored: value], key: edit.key, in: schema, connection) }
+        // The value as the column stores it (its affinity applied).
+        let written = try KeyedRow.read(edit.key, in: schema, connection)?[stored] ?? value
+        try Outbox.addResolution(of: id, table: edit.table, key: rowKey, column: stored, value: written, replacing: before, &position, connection)
+        try ReplicaState.save(position, connection)
+        try ConcurrentEdits.remove(id, connection)
     }
 
     private static func chosenValue(_ resolution: SyncConflict.Resolution, for edit: SyncConflict) throws -> SQLiteValue {

@@ -7,8 +7,8 @@ import SignalStore
 ///
 /// The server decides which entries of its log list an edit (``ConcurrentEditsSQL``); a replica
 /// keeps what its cursor passes, its own entries included, under the entry's log position: the
-/// same number on every replica. An entry that replaces an earlier listing, or resolves one,
-/// takes that one out. Written in the transaction that applies the batch, so the inbox and the
+/// same number on every replica. An entry that replaces an earlier listing (any listing of the
+/// same column between the same two replicas), or resolves one, takes that one out. Written in the transaction that applies the batch, so the inbox and the
 /// rows move together.
 enum ConcurrentEdits {
     static let table = "_signalstore_sync_concurrent_edits"
@@ -36,7 +36,14 @@ enum ConcurrentEdits {
             noted = true
             if let resolved = remote.entry.resolves { try remove(resolved, connection) }
             guard let overlap = remote.overlap.flatMap(Overlap.init(json:)) else { continue }
+            // The listing it replaces, and any older one between the same two replicas on the
+            // same column: a replica that read the log while apart may have missed an entry in
+            // between, whose listing the server cleared when a later one replaced it.
             if let replaced = overlap.replaces { try remove(replaced, connection) }
+            try connection.statement("""
+                DELETE FROM \(table) WHERE tbl = ?1 AND row_key = ?2 AND col = ?3
+                  AND ((edit_origin = ?4 AND other_origin = ?5) OR (edit_origin = ?5 AND other_origin = ?4))
+                """).run([.text(remote.entry.table), .text(remote.entry.key), .text(remote.entry.column ?? ""), .text(remote.origin), .text(overlap.origin)])
             try connection.statement("INSERT OR REPLACE INTO \(table) (\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)").run([
                 .integer(remote.position), .text(remote.entry.table), .text(remote.entry.key), .text(remote.entry.column ?? ""),
                 overlap.base.map(SQLiteValue.text) ?? .null, .integer(remote.entry.clock.rawValue), .text(remote.origin),

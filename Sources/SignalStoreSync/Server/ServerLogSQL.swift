@@ -106,7 +106,7 @@ enum ServerLogSQL {
                               AND (a.e ->> 0) ~ '^[0-9]{1,19}$' AND (a.e ->> 1) ~ '^[0-9]{1,19}$'
                               AND coalesce(a.e ->> 7, '0') ~ '^[0-9]{1,19}$' AND coalesce(a.e ->> 9, '0') ~ '^[0-9]{1,19}$'
                          THEN (a.e ->> 0)::bigint
-                         ELSE \(s).malformed('an entry is [seq, stamp, table, key, operation, column, payload] or [seq, stamp, table, key, operation, column, payload, seen position, base, resolved position], the seqs, stamps and positions whole numbers')::bigint END AS seq,
+                         ELSE \(s).malformed('an entry is [seq, stamp, table, key, operation, column, payload], or that and [seen position, base, resolved position]; the seq and stamp whole numbers, and the positions')::bigint END AS seq,
                a.e ->> 1 AS hlc, a.e ->> 2 AS tbl, a.e ->> 3 AS key, replace(a.e ->> 3, '\\u0000', '\\u0001')::jsonb AS k,
                a.e ->> 4 AS op, a.e ->> 5 AS col, a.e ->> 6 AS payload, replace(a.e ->> 6, '\\u0000', '\\u0001')::jsonb AS p,
                a.e ->> 7 AS seen, a.e ->> 8 AS base, replace(a.e ->> 8, '\\u0000', '\\u0001')::jsonb AS b, a.e ->> 9 AS resolves

@@ -25,13 +25,20 @@ enum Page {
             <link rel="stylesheet" href="/static/inspector.css"></head>
             <body\((gone == nil ? events : nil).map { " data-events=\"\($0)\"" as HTML } ?? "")\(refresh ? " data-refresh=\"1\"" as HTML : "")>
             <header><a class="brand" href="/">SignalStore inspector</a> <span class="path">\(inspector.store.path)</span> \(mode) \(live)
-            <nav><a href="/">Overview</a> <a href="/feed">Change feed</a></nav></header>
+            <nav><a href="/">Overview</a> <a href="/feed">Change feed</a>\(inboxLink)</nav></header>
             <div class="layout">\(tableList(inspector, current: table))<main>\(warning)\(body)</main></div>
             <script src="/static/inspector.js"></script>
             </body></html>
             """
         return html(status, page)
     }
+
+    /// The link to the conflict inbox, in a build with sync.
+    #if SIGNALSTORE_SYNC
+    private static let inboxLink: HTML = " <a href=\"/conflicts\">Conflict inbox</a>"
+    #else
+    private static let inboxLink: HTML = ""
+    #endif
 
     /// The database's tables, beside every page; nothing when they cannot be read (the page
     /// itself says why).
