@@ -211,6 +211,52 @@ func applyCost(rows: Int) async -> (cpuPerEntry: Double, seconds: Double, upload
     return ((cpuMicroseconds() - cpu) / Double(rows), milliseconds(clock.now - start) / 1000, upload)
 }
 
+// MARK: - (5) applying updates that overlap: the conflict inbox's cost
+
+/// `rows` rows on A and B; apart, A changes every row's status, then B changes `overlapping`
+/// percent of the rows' status (concurrent edits the server lists) and the others' note. A then
+/// downloads and applies B's updates. Returns A's CPU per applied entry (µs), B's wall time to
+/// upload (s, the server marking the overlaps included), and how many edits A lists.
+func overlapCost(rows: Int, overlapping percent: Int) async -> (cpuPerEntry: Double, uploadSeconds: Double, listed: Int) {
+    let url = freshURL()
+    let a = replica("overlap-a-\(percent)"), b = replica("overlap-b-\(percent)")
+    try! a.execute("""
+        WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < \(rows))
+        INSERT INTO orders (id, purchase_num, status, note) SELECT i, i, 'open', 'note ' || i FROM n
+        """)
+    let syncA = SyncClient(store: a, url: url), syncB = SyncClient(store: b, url: url)
+    _ = try! await syncA.syncOnce()
+    _ = try! await syncB.syncOnce()
+    try! a.execute("UPDATE orders SET status = 'a ' || id")
+    _ = try! await syncA.syncOnce()
+    let shared = rows * percent / 100
+    try! b.execute("UPDATE orders SET status = 'b ' || id WHERE id <= \(shared)")
+    try! b.execute("UPDATE orders SET note = 'b ' || id WHERE id > \(shared)")
+    let clock = ContinuousClock()
+    let uploadStart = clock.now
+    _ = try! await syncB.syncOnce()
+    let upload = milliseconds(clock.now - uploadStart) / 1000
+    let cpu = cpuMicroseconds()
+    let progress = try! await syncA.syncOnce()
+    precondition(progress.applied == rows)
+    let listed = try! SyncClient.conflicts(in: a).filter { $0.kind == .concurrentEdit }.count
+    precondition(listed == shared, "listed \(listed) of \(shared)")
+    return ((cpuMicroseconds() - cpu) / Double(rows), upload, listed)
+}
+
+// `--overlaps N` (default 50,000): B's N updates applied on A, none and 20 % of them concurrent
+// with A's, in one run.
+if let flag = CommandLine.arguments.firstIndex(of: "--overlaps") {
+    let rows = CommandLine.arguments.dropFirst(flag + 1).first.flatMap { Int($0) } ?? 50_000
+    print("| \(rows) updates from B applied on A | CPU per entry on A (µs) | B's upload, the server marking (s) | edits listed |")
+    print("|---|---|---|---|")
+    for percent in [0, 20] {
+        let cost = await overlapCost(rows: rows, overlapping: percent)
+        print("| \(percent) % concurrent with A's | \(format(cost.cpuPerEntry)) | \(format(cost.uploadSeconds)) | \(cost.listed) |")
+    }
+    exit(0)
+}
+
 // `--apply` alone measures 1,000 and 50,000 entries; `--apply N`, N only (for a profiler).
 if let flag = CommandLine.arguments.firstIndex(of: "--apply") {
     let sizes = CommandLine.arguments.dropFirst(flag + 1).first.flatMap { Int($0) }.map { [$0] } ?? [1_000, 50_000]

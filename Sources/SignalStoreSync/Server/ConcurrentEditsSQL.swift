@@ -20,7 +20,7 @@
 /// edit's overlap, so a replica that reads the log afterwards never lists it.
 ///
 /// `silent_columns` lists what is never marked (`col` `*`: the whole table): columns where last
-/// writer wins is what the app wants, set with `signalstore sync setup --silent TABLE.COLUMN`.
+/// writer wins is what the app wants, set with `signalstore sync policy TABLE.COLUMN --silent` (``SyncClient/setPolicy(_:table:column:on:)``).
 enum ConcurrentEditsSQL {
     static func statements(schema s: String) -> [String] {
         [
