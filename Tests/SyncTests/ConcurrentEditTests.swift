@@ -61,6 +61,34 @@ struct ConcurrentEditTests {
         #expect(try late.contents() == a.contents())
     }
 
+    @Test("a delete against a concurrent update, whichever uploads first: the delete stands, and the update it swallowed is listed on both replicas; keeping the winner settles it", arguments: [false, true])
+    func deleteAgainstUpdate(deleteUploadsFirst: Bool) async throws {
+        let folder = TemporaryDirectory()
+        let (url, a, b, syncA, syncB) = try await twoReplicas(folder)
+        try a.store.execute("DELETE FROM orders WHERE id = 1")
+        try b.store.execute("UPDATE orders SET note = 'gift wrap' WHERE id = 1")
+        let order = deleteUploadsFirst ? [syncA, syncB, syncA] : [syncB, syncA, syncB]
+        for client in order { try await client.syncOnce() }
+
+        #expect(try a.contents().isEmpty && b.contents().isEmpty, "the delete stands")
+        let onA = try edits(a), onB = try edits(b)
+        try #require(onA.count == 1, "\(onA)")
+        #expect(onA.map(summary) == onB.map(summary))
+        let edit = onA[0]
+        #expect(edit.column == "note" && edit.base == .text("first") && edit.loser == .text("gift wrap") && edit.winner == nil)
+        #expect(edit.winningEdit?.deletesRow == true && edit.losingEdit?.deletesRow == false)
+        #expect(!edit.isLocal && onB[0].isLocal, "b's update was swallowed")
+        #expect(edit.description.contains("winner (the row deleted)"), "\(edit.description)")
+
+        #expect(throws: SyncError.self) { try syncB.resolve(edit, with: .restoreLoser) }
+        try syncB.resolve(edit, with: .keepWinner)
+        try await syncB.syncOnce(); try await syncA.syncOnce()
+        #expect(try edits(a).isEmpty && edits(b).isEmpty)
+        let late = try Replica(folder, "late")
+        try await late.client(url).syncOnce()
+        #expect(try edits(late).isEmpty && late.contents().isEmpty)
+    }
+
     @Test("changes that did not overlap are never listed: one after the other, and other columns of the same row at once")
     func nothingListedWithoutOverlap() async throws {
         let folder = TemporaryDirectory()

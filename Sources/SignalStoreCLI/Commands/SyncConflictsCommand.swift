@@ -103,7 +103,8 @@ struct SyncConflictsCommand: ParsableCommand {
             var table = TextTable("id", "row", "column", "base", "winner", "loser", "lost by")
             for edit in edits {
                 let value = { (value: SQLiteValue?) in value.map(ValueFormat.human) ?? "(unknown)" }
-                table.append([String(edit.id), Self.row(edit), edit.column ?? "", value(edit.base), value(edit.winner), value(edit.loser), Self.source(edit)])
+                let winner = edit.winningEdit?.deletesRow == true ? "(row deleted)" : value(edit.winner)
+                table.append([String(edit.id), Self.row(edit), edit.column ?? "", value(edit.base), winner, value(edit.loser), Self.source(edit)])
             }
             table.lines.forEach { context.console.print($0) }
             context.console.print("settle one for every replica with `signalstore sync resolve ID --keep winner|loser` or `--value VALUE`")
@@ -149,6 +150,7 @@ struct SyncConflictsCommand: ParsableCommand {
             return .object([
                 ("position", .integer(edit.position)), ("origin", .string(edit.origin)),
                 ("uploadedBy", edit.uploadedBy.map(JSONValue.string) ?? .null), ("stampedAt", .number(edit.stampedAt.timeIntervalSince1970)),
+                ("deletesRow", .bool(edit.deletesRow)),
             ])
         }
         return [("base", value(conflict.base)), ("winner", value(conflict.winner)), ("loser", value(conflict.loser)),

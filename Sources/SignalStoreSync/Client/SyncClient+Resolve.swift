@@ -11,7 +11,8 @@ extension SyncClient {
     /// live objects and signals, revertable with `store.revert`, and synced, so every replica
     /// takes it, and the edit leaves every replica's inbox (a phone's resolution empties the
     /// laptop's inbox too). Keeping the winner changes no value here, so it journals nothing;
-    /// it still syncs.
+    /// it still syncs. When the change that stands deleted the row, only keeping it settles the
+    /// edit: bring the row back with an insert.
     ///
     /// ```swift
     /// for conflict in sync.conflicts.value where conflict.kind == .concurrentEdit {
@@ -76,6 +77,17 @@ extension SyncClient {
               let edit = try ConcurrentEdits.find(id, origin: position.origin, connection),
               let rowKey = try ConcurrentEdits.rowKey(id, connection), let column = edit.column
         else { throw unknownEdit(id) }
+        if edit.winningEdit?.deletesRow == true {
+            // The delete stands: keeping it writes no row, and the resolving entry (an update of a
+            // deleted row, which no replica applies) only takes the edit out of every inbox.
+            guard resolution == .keepWinner else {
+                throw SyncError(.invalidArgument, "concurrent edit #\(id): the row was deleted, and a delete stands against an update; insert the row again to bring it back, or keep the winner to settle the edit")
+            }
+            try Outbox.addResolution(of: id, table: edit.table, key: rowKey, column: column, value: .null, replacing: .null, &position, connection)
+            try ReplicaState.save(position, connection)
+            try ConcurrentEdits.remove(id, connection)
+            return
+        }
         let value = try chosenValue(resolution, for: edit)
         guard let schema = try TableSchema.read(edit.table, connection), let stored = schema.column(named: column)?.name else {
             throw SyncError(.invalidArgument, "concurrent edit #\(id) is about \(edit.table).\(column), which this database no longer has")

@@ -15,7 +15,7 @@ enum ConcurrentEdits {
 
     private static let columns = """
         position, tbl, row_key, col, base, edit_hlc, edit_origin, edit_by, edit_value,
-        other_position, other_hlc, other_origin, other_by, other_value, detected_at
+        other_position, other_hlc, other_origin, other_by, other_value, detected_at, edit_deletes, other_deletes
         """
 
     static func create(_ connection: Connection) throws {
@@ -24,7 +24,7 @@ enum ConcurrentEdits {
                 position INTEGER PRIMARY KEY, tbl TEXT NOT NULL, row_key TEXT NOT NULL, col TEXT NOT NULL, base TEXT,
                 edit_hlc INTEGER NOT NULL, edit_origin TEXT NOT NULL, edit_by TEXT, edit_value TEXT,
                 other_position INTEGER NOT NULL, other_hlc INTEGER NOT NULL, other_origin TEXT NOT NULL, other_by TEXT,
-                other_value TEXT, detected_at REAL NOT NULL)
+                other_value TEXT, detected_at REAL NOT NULL, edit_deletes INTEGER NOT NULL, other_deletes INTEGER NOT NULL)
             """)
     }
 
@@ -40,16 +40,18 @@ enum ConcurrentEdits {
             // same column: a replica that read the log while apart may have missed an entry in
             // between, whose listing the server cleared when a later one replaced it.
             if let replaced = overlap.replaces { try remove(replaced, connection) }
+            let column = overlap.column ?? remote.entry.column ?? ""
             try connection.statement("""
                 DELETE FROM \(table) WHERE tbl = ?1 AND row_key = ?2 AND col = ?3
                   AND ((edit_origin = ?4 AND other_origin = ?5) OR (edit_origin = ?5 AND other_origin = ?4))
-                """).run([.text(remote.entry.table), .text(remote.entry.key), .text(remote.entry.column ?? ""), .text(remote.origin), .text(overlap.origin)])
-            try connection.statement("INSERT OR REPLACE INTO \(table) (\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)").run([
-                .integer(remote.position), .text(remote.entry.table), .text(remote.entry.key), .text(remote.entry.column ?? ""),
+                """).run([.text(remote.entry.table), .text(remote.entry.key), .text(column), .text(remote.origin), .text(overlap.origin)])
+            try connection.statement("INSERT OR REPLACE INTO \(table) (\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)").run([
+                .integer(remote.position), .text(remote.entry.table), .text(remote.entry.key), .text(column),
                 overlap.base.map(SQLiteValue.text) ?? .null, .integer(remote.entry.clock.rawValue), .text(remote.origin),
                 remote.uploadedBy.map(SQLiteValue.text) ?? .null, remote.entry.payload.map(SQLiteValue.text) ?? .null,
                 .integer(overlap.position), .integer(overlap.hlc), .text(overlap.origin), overlap.uploadedBy.map(SQLiteValue.text) ?? .null,
                 overlap.value.map(SQLiteValue.text) ?? .null, .real(Date().timeIntervalSince1970),
+                .integer(remote.entry.operation == .delete ? 1 : 0), .integer(overlap.deletesRow ? 1 : 0),
             ])
         }
         return noted
@@ -85,6 +87,10 @@ enum ConcurrentEdits {
         var value: String?
         var base: String?
         var replaces: Int64?
+        /// The column listed, when the entry names none (a delete's).
+        var column: String?
+        /// Whether the other change deleted the row.
+        var deletesRow: Bool
 
         init?(json: String) {
             guard case .object(let members)? = JSONValue(parsing: json) else { return nil }
@@ -94,6 +100,7 @@ enum ConcurrentEdits {
             guard let position = integer("position"), let hlc = integer("hlc"), let origin = text("origin") else { return nil }
             (self.position, self.hlc, self.origin) = (position, hlc, origin)
             (uploadedBy, value, base, replaces) = (text("by"), text("value"), text("base"), integer("replaces"))
+            (column, deletesRow) = (text("col"), text("op") == "delete")
         }
     }
 
@@ -103,19 +110,23 @@ enum ConcurrentEdits {
               case .integer(let editHLC) = row[5], case .text(let editOrigin) = row[6],
               case .integer(let otherPosition) = row[9], case .integer(let otherHLC) = row[10], case .text(let otherOrigin) = row[11]
         else { return nil }
-        let edit = (side: SyncConflict.Edit(position: position, origin: editOrigin, uploadedBy: row[7].textValue, stampedAt: date(editHLC)),
+        let edit = (side: SyncConflict.Edit(position: position, origin: editOrigin, uploadedBy: row[7].textValue, stampedAt: date(editHLC), deletesRow: row[15] == .integer(1)),
                     stamp: Stamp(clock: HybridLogicalClock(rawValue: editHLC), origin: editOrigin), value: row[8].textValue)
-        let other = (side: SyncConflict.Edit(position: otherPosition, origin: otherOrigin, uploadedBy: row[12].textValue, stampedAt: date(otherHLC)),
+        let other = (side: SyncConflict.Edit(position: otherPosition, origin: otherOrigin, uploadedBy: row[12].textValue, stampedAt: date(otherHLC), deletesRow: row[16] == .integer(1)),
                      stamp: Stamp(clock: HybridLogicalClock(rawValue: otherHLC), origin: otherOrigin), value: row[13].textValue)
-        let (winner, loser) = edit.stamp > other.stamp ? (edit, other) : (other, edit)
+        // A delete stands against an update whatever the stamps; between updates, the later.
+        let editWins = edit.side.deletesRow || (!other.side.deletesRow && edit.stamp > other.stamp)
+        let (winner, loser) = editWins ? (edit, other) : (other, edit)
         let detected: Double = if case .real(let seconds) = row[14] { seconds } else { 0 }
         let decoded = { (text: String?) in text.flatMap(SyncValueCoding.decode) }
         return SyncConflict(
             id: position, kind: .concurrentEdit, position: position, table: table, key: SyncValueCoding.decodeKey(key) ?? [],
             operation: .update, column: column, row: nil, origin: loser.side.origin, uploadedBy: loser.side.uploadedBy,
             isLocal: loser.side.origin == origin,
-            rule: "changed on two replicas, neither having seen the other's change; the later change stands",
-            collidedWith: "the update from replica \(winner.side.origin)" + (winner.side.uploadedBy.map { " (role \($0))" } ?? ""),
+            rule: winner.side.deletesRow
+                ? "deleted on one replica while another changed it, neither having seen the other's change; the delete stands"
+                : "changed on two replicas, neither having seen the other's change; the later change stands",
+            collidedWith: "the \(winner.side.deletesRow ? "delete" : "update") from replica \(winner.side.origin)" + (winner.side.uploadedBy.map { " (role \($0))" } ?? ""),
             detectedAt: Date(timeIntervalSince1970: detected),
             base: decoded(row[4].textValue), winner: decoded(winner.value), loser: decoded(loser.value),
             winningEdit: winner.side, losingEdit: loser.side

@@ -158,7 +158,9 @@ enum Outbox {
             originSeq: 0, clock: clock, table: table.name, key: key,
             operation: entry.operation, column: entry.column, payload: payload
         )
-        if entry.operation == .update, let cursor { syncEntry.seen = SeenState(position: cursor, base: SyncValueCoding.encode(entry.oldValue ?? .null)) }
+        if let cursor, entry.operation != .insert {
+            syncEntry.seen = SeenState(position: cursor, base: entry.operation == .update ? SyncValueCoding.encode(entry.oldValue ?? .null) : nil)
+        }
         try add(syncEntry, origin: origin, connection)
     }
 
@@ -198,7 +200,7 @@ enum Outbox {
                 let payload: String? = if case .text(let text) = row[6] { text } else { nil }
                 var entry = SyncEntry(originSeq: seq, clock: HybridLogicalClock(rawValue: hlc), table: table, key: key,
                                       operation: operation, column: column, payload: payload)
-                if let seen = row[7].integerValue, let base = row[8].textValue { entry.seen = SeenState(position: seen, base: base) }
+                if let seen = row[7].integerValue { entry.seen = SeenState(position: seen, base: row[8].textValue) }
                 entry.resolves = row[9].integerValue
                 return entry
             }
@@ -267,7 +269,7 @@ enum Outbox {
         try connection.statement("INSERT INTO \(Self.table) (hlc, tbl, row_key, op, col, payload, seen, base, resolves) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)").run([
             .integer(entry.clock.rawValue), .text(entry.table), .text(entry.key), .text(entry.operation.rawValue),
             entry.column.map(SQLiteValue.text) ?? .null, entry.payload.map(SQLiteValue.text) ?? .null,
-            entry.seen.map { .integer($0.position) } ?? .null, entry.seen.map { .text($0.base) } ?? .null, entry.resolves.map(SQLiteValue.integer) ?? .null,
+            entry.seen.map { .integer($0.position) } ?? .null, entry.seen?.base.map(SQLiteValue.text) ?? .null, entry.resolves.map(SQLiteValue.integer) ?? .null,
         ])
         let register = Register(entry.operation, column: entry.column)
         try StampTable.raise(register, entry.table, entry.key, to: Stamp(clock: entry.clock, origin: origin), value: entry.payload, fromServer: false, connection)

@@ -68,7 +68,8 @@ public struct SyncConflict: Sendable, Equatable, Identifiable, CustomStringConve
     /// For a ``Kind/concurrentEdit``: the column's value before either change, as the writer of
     /// the change that found it had it (`nil` for the other kinds).
     public private(set) var base: SQLiteValue? = nil
-    /// For a ``Kind/concurrentEdit``: the value that stands, the later change's.
+    /// For a ``Kind/concurrentEdit``: the value that stands, the later change's; `nil` when the
+    /// change that stands deleted the row (``Edit/deletesRow``).
     public private(set) var winner: SQLiteValue? = nil
     /// For a ``Kind/concurrentEdit``: the value that was overwritten.
     public private(set) var loser: SQLiteValue? = nil
@@ -88,6 +89,9 @@ public struct SyncConflict: Sendable, Equatable, Identifiable, CustomStringConve
         public let uploadedBy: String?
         /// When it was made, by its replica's clock (its stamp's time).
         public let stampedAt: Date
+        /// Whether the change deleted the row. A delete stands against a concurrent update,
+        /// whatever the stamps: only an insert brings the row back.
+        public let deletesRow: Bool
     }
 
     /// How ``SyncClient/resolve(_:with:)`` settles a concurrent edit.
@@ -105,7 +109,9 @@ public struct SyncConflict: Sendable, Equatable, Identifiable, CustomStringConve
     public var description: String {
         let source = isLocal ? "this replica" : "replica \(origin)" + (uploadedBy.map { " (role \($0))" } ?? "")
         if kind == .concurrentEdit {
-            let values = [("base", base), ("winner", winner), ("loser", loser)].map { "\($0.0) \($0.1.map(\.description) ?? "unknown")" }
+            let values = [("base", base), ("winner", winner), ("loser", loser)].map { name, value in
+                name == "winner" && winningEdit?.deletesRow == true ? "winner (the row deleted)" : "\(name) \(value.map(\.description) ?? "unknown")"
+            }
             return "#\(id) \(Self.describeChange(operation, column: column, table: table, key: key)) from \(source) lost to a concurrent edit: \(values.joined(separator: ", "))"
         }
         if kind == .unreadable, let position {

@@ -29,6 +29,8 @@ enum ConcurrentEditsSQL {
                 ADD COLUMN IF NOT EXISTS resolves bigint, ADD COLUMN IF NOT EXISTS overlap text
             """,
             "CREATE INDEX IF NOT EXISTS log_column_updates ON \(s).log (tbl, row_key, col, position) WHERE op = 'update'",
+            "CREATE INDEX IF NOT EXISTS log_row_lifecycle ON \(s).log (tbl, row_key, position) WHERE op <> 'update'",
+            "CREATE INDEX IF NOT EXISTS log_overlaps ON \(s).log (tbl, row_key) WHERE overlap IS NOT NULL",
             "CREATE TABLE IF NOT EXISTS \(s).silent_columns (tbl text NOT NULL, col text NOT NULL, PRIMARY KEY (tbl, col))",
             markFunction(s),
             "REVOKE ALL ON FUNCTION \(s).mark_concurrent_edits(bigint, bigint) FROM PUBLIC",
@@ -42,50 +44,74 @@ enum ConcurrentEditsSQL {
 
     /// Marks the entries stored at positions [first, next) (called by `append`, as the log's
     /// owner): the overlaps, the edits they replace, and the edits they resolve.
+    ///
+    /// An update meets the latest (by stamp) of the unseen updates of its column, or else an
+    /// unseen delete of its row that no insert followed; a delete meets the latest unseen update
+    /// of any column of its row. The listing names its column (`col`: a delete's entry has none)
+    /// and whether the other change is a delete (`op`); its base is the update's (a delete's
+    /// entry replaced no value).
     private static func markFunction(_ s: String) -> String {
-        """
+        let unseen = { (entry: String) in
+            "l.tbl = \(entry).tbl AND l.row_key = \(entry).row_key AND l.position > \(entry).seen AND l.position < \(entry).position AND l.origin <> \(entry).origin"
+        }
+        return """
         CREATE OR REPLACE FUNCTION \(s).mark_concurrent_edits(first bigint, next bigint) RETURNS void
         LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $f$
         DECLARE
             one record;
             other record;
             earlier record;
+            listed text;
         BEGIN
-            -- One statement finds the few entries to look at: those that resolve, and those
-            -- with an update of their column from another replica that they had not seen (one
-            -- probe of the index each, not a loop over every entry).
-            FOR one IN SELECT * FROM \(s).log n WHERE n.position >= first AND n.position < next AND n.op = 'update'
-                       AND (n.resolves IS NOT NULL OR (n.seen IS NOT NULL AND EXISTS (
-                           SELECT 1 FROM \(s).log l WHERE l.tbl = n.tbl AND l.row_key = n.row_key AND l.op = 'update' AND l.col = n.col
-                             AND l.position > n.seen AND l.position < n.position AND l.origin <> n.origin)))
-                       ORDER BY n.position LOOP
+            -- One statement finds the few entries to look at: those that resolve, and those that
+            -- meet a change from another replica they had not seen (one probe of an index each,
+            -- not a loop over every entry).
+            FOR one IN SELECT * FROM \(s).log c WHERE c.position >= first AND c.position < next
+                       AND (c.resolves IS NOT NULL OR (c.seen IS NOT NULL AND (
+                           (c.op = 'update' AND EXISTS (SELECT 1 FROM \(s).log l WHERE \(unseen("c")) AND l.op = 'update' AND l.col = c.col))
+                           OR (c.op = 'update' AND EXISTS (SELECT 1 FROM \(s).log l WHERE \(unseen("c")) AND l.op = 'delete'))
+                           OR (c.op = 'delete' AND EXISTS (SELECT 1 FROM \(s).log l WHERE \(unseen("c")) AND l.op = 'update')))))
+                       ORDER BY c.position LOOP
                 IF one.resolves IS NOT NULL THEN
                     UPDATE \(s).log p SET overlap = NULL
                     WHERE p.position = one.resolves AND p.position < one.position AND p.tbl = one.tbl AND p.row_key = one.row_key
-                      AND p.col = one.col AND p.overlap IS NOT NULL;
+                      AND coalesce(p.overlap::jsonb ->> 'col', p.col) = one.col AND p.overlap IS NOT NULL;
                 END IF;
-                CONTINUE WHEN one.seen IS NULL
-                    OR EXISTS (SELECT 1 FROM \(s).silent_columns q WHERE q.tbl = one.tbl AND q.col IN (one.col, '*'));
-                -- The latest (by stamp) of the column's updates the writer had not seen.
-                SELECT l.position, l.hlc, l.origin, l.uploaded_by, l.payload INTO other FROM \(s).log l
-                WHERE l.tbl = one.tbl AND l.row_key = one.row_key AND l.op = 'update' AND l.col = one.col
-                  AND l.position > one.seen AND l.position < one.position AND l.origin <> one.origin
-                ORDER BY l.hlc DESC, l.origin COLLATE "C" DESC LIMIT 1;
+                CONTINUE WHEN one.seen IS NULL;
+                IF one.op = 'update' THEN
+                    SELECT l.position, l.hlc, l.origin, l.uploaded_by, l.payload, l.op, l.col, l.base INTO other FROM \(s).log l
+                    WHERE \(unseen("one")) AND l.op = 'update' AND l.col = one.col
+                    ORDER BY l.hlc DESC, l.origin COLLATE "C" DESC LIMIT 1;
+                    IF other.position IS NULL THEN
+                        SELECT l.position, l.hlc, l.origin, l.uploaded_by, NULL::text AS payload, l.op, one.col AS col, NULL::text AS base INTO other FROM \(s).log l
+                        WHERE \(unseen("one")) AND l.op = 'delete'
+                          AND NOT EXISTS (SELECT 1 FROM \(s).log i WHERE i.tbl = one.tbl AND i.row_key = one.row_key AND i.op = 'insert'
+                                                                     AND i.position > l.position AND i.position < one.position)
+                        ORDER BY l.position DESC LIMIT 1;
+                    END IF;
+                ELSE
+                    SELECT l.position, l.hlc, l.origin, l.uploaded_by, l.payload, l.op, l.col, l.base INTO other FROM \(s).log l
+                    WHERE \(unseen("one")) AND l.op = 'update'
+                    ORDER BY l.position DESC LIMIT 1;
+                END IF;
                 CONTINUE WHEN other.position IS NULL;
+                listed := other.col;
+                CONTINUE WHEN EXISTS (SELECT 1 FROM \(s).silent_columns q WHERE q.tbl = one.tbl AND q.col IN (listed, '*'));
                 -- An edit of the same column still listed between the same two replicas.
                 SELECT p.position, p.overlap::jsonb ->> 'base' AS base INTO earlier FROM \(s).log p
-                WHERE p.tbl = one.tbl AND p.row_key = one.row_key AND p.op = 'update' AND p.col = one.col AND p.overlap IS NOT NULL
-                  AND p.position < one.position
+                WHERE p.tbl = one.tbl AND p.row_key = one.row_key AND p.overlap IS NOT NULL AND p.position < one.position
+                  AND coalesce(p.overlap::jsonb ->> 'col', p.col) = listed
                   AND ((p.origin = one.origin AND p.overlap::jsonb ->> 'origin' = other.origin)
                     OR (p.origin = other.origin AND p.overlap::jsonb ->> 'origin' = one.origin))
                 ORDER BY p.position DESC LIMIT 1;
                 IF earlier.position IS NOT NULL THEN
                     UPDATE \(s).log p SET overlap = NULL WHERE p.position = earlier.position;
                 END IF;
-                UPDATE \(s).log n SET overlap = json_build_object(
+                UPDATE \(s).log e SET overlap = json_build_object(
                         'position', other.position, 'hlc', other.hlc, 'origin', other.origin, 'by', other.uploaded_by,
-                        'value', other.payload, 'base', coalesce(earlier.base, one.base), 'replaces', earlier.position)::text
-                WHERE n.position = one.position;
+                        'value', other.payload, 'op', other.op, 'col', listed,
+                        'base', coalesce(earlier.base, one.base, other.base), 'replaces', earlier.position)::text
+                WHERE e.position = one.position;
             END LOOP;
         END
         $f$

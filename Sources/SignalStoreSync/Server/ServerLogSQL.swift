@@ -142,10 +142,14 @@ enum ServerLogSQL {
                     END
                 ELSE \(s).malformed(format('the operation %L is none of insert, update, delete', u.op))
             END, CASE
-                WHEN (u.seen IS NOT NULL OR u.resolves IS NOT NULL) AND u.op <> 'update'
-                    THEN \(s).malformed(format('a change to %s other than an update says what it had seen or resolves', u.tbl))
-                WHEN u.seen IS NOT NULL AND (u.base IS NULL OR NOT coalesce(jsonb_path_exists(u.b, '$ ? (\(value))'), false))
+                WHEN u.resolves IS NOT NULL AND u.op <> 'update'
+                    THEN \(s).malformed(format('a change to %s other than an update resolves a concurrent edit', u.tbl))
+                WHEN u.seen IS NOT NULL AND u.op = 'insert'
+                    THEN \(s).malformed(format('an insert into %s says what it had seen', u.tbl))
+                WHEN u.seen IS NOT NULL AND u.op = 'update' AND (u.base IS NULL OR NOT coalesce(jsonb_path_exists(u.b, '$ ? (\(value))'), false))
                     THEN \(s).malformed(format('an update of %s that says what it had seen carries the value it replaced', u.tbl))
+                WHEN u.base IS NOT NULL AND (u.op <> 'update' OR u.seen IS NULL)
+                    THEN \(s).malformed(format('only an update of %s that says what it had seen carries a base', u.tbl))
             END, CASE
                 WHEN u.tbl IS NULL OR jsonb_typeof(u.k) IS DISTINCT FROM 'array' OR jsonb_array_length(u.k) = 0 OR jsonb_path_exists(u.k, '$[*] ? (!(\(value)))')
                     THEN \(s).malformed(format('the key of a change to %s is not a JSON array of values', u.tbl))
