@@ -18,13 +18,17 @@ enum ConcurrentEdits {
         other_position, other_hlc, other_origin, other_by, other_value, detected_at, edit_deletes, other_deletes
         """
 
+    /// Creates the table, and the index by which a new listing finds the one it replaces (without
+    /// it, 10,000 listings in one batch scanned the table 10,000 times: 141 µs an applied entry
+    /// where 24 µs without listings, `SyncHarness --overlaps`).
     static func create(_ connection: Connection) throws {
         try connection.execute("""
             CREATE TABLE IF NOT EXISTS \(table) (
                 position INTEGER PRIMARY KEY, tbl TEXT NOT NULL, row_key TEXT NOT NULL, col TEXT NOT NULL, base TEXT,
                 edit_hlc INTEGER NOT NULL, edit_origin TEXT NOT NULL, edit_by TEXT, edit_value TEXT,
                 other_position INTEGER NOT NULL, other_hlc INTEGER NOT NULL, other_origin TEXT NOT NULL, other_by TEXT,
-                other_value TEXT, detected_at REAL NOT NULL, edit_deletes INTEGER NOT NULL, other_deletes INTEGER NOT NULL)
+                other_value TEXT, detected_at REAL NOT NULL, edit_deletes INTEGER NOT NULL, other_deletes INTEGER NOT NULL);
+            CREATE INDEX IF NOT EXISTS \(table)_column ON \(table) (tbl, row_key, col);
             """)
     }
 
