@@ -18,6 +18,22 @@ struct ConcurrentEditTests {
         return (url, a, b, syncA, syncB)
     }
 
+    /// Writes `first` on A and then `second` on B while they are apart, B's in a later
+    /// millisecond of the clock, so they stand; then syncs A, B and A again.
+    private func apart(_ syncA: SyncClient, _ syncB: SyncClient, _ first: () throws -> Void, then second: () throws -> Void) async throws {
+        try first()
+        await laterMillisecond()
+        try second()
+        try await syncA.syncOnce(); try await syncB.syncOnce(); try await syncA.syncOnce()
+    }
+
+    /// Returns once the wall clock has moved two milliseconds on: a write after it is stamped later
+    /// than one before (the stamp's physical part is the journal's millisecond).
+    private func laterMillisecond() async {
+        let start = Date().timeIntervalSince1970 * 1000
+        while Date().timeIntervalSince1970 * 1000 < start.rounded(.down) + 2 { await Task.yield() }
+    }
+
     private func edits(_ replica: Replica) throws -> [SyncConflict] {
         try SyncClient.conflicts(in: replica.store).filter { $0.kind == .concurrentEdit }
     }
@@ -32,10 +48,7 @@ struct ConcurrentEditTests {
         let folder = TemporaryDirectory()
         let (url, a, b, syncA, syncB) = try await twoReplicas(folder)
 
-        try a.store.execute("UPDATE orders SET status = 'paid on a' WHERE id = 1")
-        try await Task.sleep(for: .milliseconds(3))
-        try b.store.execute("UPDATE orders SET status = 'cancelled on b' WHERE id = 1")   // later: it stands
-        try await syncA.syncOnce(); try await syncB.syncOnce(); try await syncA.syncOnce()
+        try await apart(syncA, syncB) { try a.store.execute("UPDATE orders SET status = 'paid on a' WHERE id = 1") } then: { try b.store.execute("UPDATE orders SET status = 'cancelled on b' WHERE id = 1") }   // b's is later: it stands
 
         #expect(try a.contents() == b.contents())
         let onA = try edits(a), onB = try edits(b)
@@ -113,10 +126,11 @@ struct ConcurrentEditTests {
         let folder = TemporaryDirectory()
         let (_, a, b, syncA, syncB) = try await twoReplicas(folder)
 
-        for text in ["a1", "a2", "a3"] { try a.store.execute("UPDATE orders SET status = ?, note = ? WHERE id = 1", arguments: [.text(text), .text("n" + text)]) }
-        try await Task.sleep(for: .milliseconds(3))
-        for text in ["b1", "b2"] { try b.store.execute("UPDATE orders SET status = ? WHERE id = 1", arguments: [.text(text)]) }
-        try await syncA.syncOnce(); try await syncB.syncOnce(); try await syncA.syncOnce()
+        try await apart(syncA, syncB) {
+            for text in ["a1", "a2", "a3"] { try a.store.execute("UPDATE orders SET status = ?, note = ? WHERE id = 1", arguments: [.text(text), .text("n" + text)]) }
+        } then: {
+            for text in ["b1", "b2"] { try b.store.execute("UPDATE orders SET status = ? WHERE id = 1", arguments: [.text(text)]) }
+        }
 
         let onA = try edits(a), onB = try edits(b)
         #expect(onA.map(summary) == onB.map(summary))
@@ -130,10 +144,7 @@ struct ConcurrentEditTests {
     func resolvedEverywhere(how: String) async throws {
         let folder = TemporaryDirectory()
         let (url, a, b, syncA, syncB) = try await twoReplicas(folder)
-        try a.store.execute("UPDATE orders SET status = 'paid on a' WHERE id = 1")
-        try await Task.sleep(for: .milliseconds(3))
-        try b.store.execute("UPDATE orders SET status = 'cancelled on b' WHERE id = 1")
-        try await syncA.syncOnce(); try await syncB.syncOnce(); try await syncA.syncOnce()
+        try await apart(syncA, syncB) { try a.store.execute("UPDATE orders SET status = 'paid on a' WHERE id = 1") } then: { try b.store.execute("UPDATE orders SET status = 'cancelled on b' WHERE id = 1") }   // b's is later: it stands
         let edit = try #require(try edits(b).first)
 
         let resolution: SyncConflict.Resolution = switch how {
@@ -183,10 +194,7 @@ struct ConcurrentEditTests {
         #expect(policy.status == 0, "\(policy.error)")
         #expect(policy.output == "last writer wins silently for orders.note, on every replica, from the next upload\n")
 
-        try a.store.execute("UPDATE orders SET status = 'paid on a', note = 'from a' WHERE id = 1")
-        try await Task.sleep(for: .milliseconds(3))
-        try b.store.execute("UPDATE orders SET status = 'cancelled on b', note = 'from b' WHERE id = 1")
-        try await syncA.syncOnce(); try await syncB.syncOnce(); try await syncA.syncOnce()
+        try await apart(syncA, syncB) { try a.store.execute("UPDATE orders SET status = 'paid on a', note = 'from a' WHERE id = 1") } then: { try b.store.execute("UPDATE orders SET status = 'cancelled on b', note = 'from b' WHERE id = 1") }   // b's is later: it stands
 
         let listed = try runProgram(signalstore, ["sync", "conflicts", "--db", a.path])
         #expect(listed.status == 0, "\(listed.error)")
@@ -241,7 +249,7 @@ struct ConcurrentEditTests {
                 for edit in 1...4 { try a.store.execute("UPDATE orders SET note = ? WHERE id = ?", arguments: [.text("note \(edit)"), .integer(Int64(id))]) }
             }
         }
-        try await Task.sleep(for: .milliseconds(3))
+        await laterMillisecond()
         try b.store.transaction {
             for id in 1...rows {
                 try b.store.execute("UPDATE orders SET status = ? WHERE id = ?", arguments: [.text("b\(id)"), .integer(Int64(id))])
@@ -287,10 +295,7 @@ struct ConcurrentEditTests {
     func inspectorInbox() async throws {
         let folder = TemporaryDirectory()
         let (_, a, b, syncA, syncB) = try await twoReplicas(folder)
-        try a.store.execute("UPDATE orders SET status = 'paid <b>on</b> a' WHERE id = 1")
-        try await Task.sleep(for: .milliseconds(3))
-        try b.store.execute("UPDATE orders SET status = 'cancelled on b' WHERE id = 1")
-        try await syncA.syncOnce(); try await syncB.syncOnce(); try await syncA.syncOnce()
+        try await apart(syncA, syncB) { try a.store.execute("UPDATE orders SET status = 'paid <b>on</b> a' WHERE id = 1") } then: { try b.store.execute("UPDATE orders SET status = 'cancelled on b' WHERE id = 1") }   // b's is later: it stands
         let edit = try #require(try edits(a).first)
 
         let inspector = try ChildProcess(signalstore, ["inspect", "--db", a.path, "--allow-writes"])
