@@ -274,7 +274,7 @@ struct ConcurrentEditTests {
         let clock = ContinuousClock()
         let took = try clock.measure {
             for (index, choice) in choices.enumerated() {
-                try syncA.resolve(onA.prefix(rows / 2).enumerated().filter { $0.offset % 3 == index }.map(\.element), with: choice)
+                try syncA.resolveAll(onA.prefix(rows / 2).enumerated().filter { $0.offset % 3 == index }.map(\.element), with: choice)
             }
         }
         print("1,000 resolutions of concurrent edits, in three calls: \(took)")

@@ -39,9 +39,9 @@ extension SyncClient {
     ///
     /// ```swift
     /// let edits = sync.conflicts.value.filter { $0.kind == .concurrentEdit && $0.table == "devices" }
-    /// try sync.resolve(edits, with: .keepWinner)
+    /// try sync.resolveAll(edits, with: .keepWinner)
     /// ```
-    public func resolve(_ conflicts: [SyncConflict], with resolution: SyncConflict.Resolution) throws(SyncError) {
+    public func resolveAll(_ conflicts: [SyncConflict], with resolution: SyncConflict.Resolution) throws(SyncError) {
         if let other = conflicts.first(where: { $0.kind != .concurrentEdit }) {
             throw SyncError(.invalidArgument, "conflict #\(other.id) is a \(other.kind.rawValue) conflict, not a concurrent edit: re-apply it (reapply(_:changing:)) or discard it (discard(_:))")
         }
