@@ -89,7 +89,10 @@ struct ServerLog: Sendable {
             try await connection.withTransaction(logger: logger) { connection in
                 // Two replicas starting at once must not race on CREATE … IF NOT EXISTS; the one that
                 // waited finds the tables made, and takes no lock on them (an ALTER would, and
-                // deadlocked with the first one's upload).
+                // deadlocked with the first one's upload). The wait is bounded: a holder whose
+                // session lingers (its link cut mid-creation) fails this attempt, which sync
+                // retries, instead of holding this replica silent.
+                try await connection.query("SELECT set_config('lock_timeout', '10s', true)", logger: logger)
                 try await connection.query("SELECT pg_advisory_xact_lock(hashtext(\(schema)))", logger: logger)
                 guard try await !hasTables(connection, schema: schema, logger: logger) else { return }
                 for statement in tableStatements(schema) + ServerLogSQL.statements(schema: schema) {
