@@ -1,5 +1,6 @@
 #if SIGNALSTORE_SYNC
 import Foundation
+import Synchronization
 import SignalStore
 @testable import SignalStoreSync
 import SignalStoreTestSupport
@@ -97,17 +98,32 @@ struct BigTransactionTests {
             UPDATE orders SET status = 'edited' WHERE id % 997 = 0;
             COMMIT;
             """)
-        // B writes rows of every window of A's transaction, and uploads each at once: A's
-        // upload rounds apply them between its windows, beside the stamping of the next.
+        // Each of A's windows waits half a second in the server's log lock, so B's uploads,
+        // which wait for that lock, land between A's windows on any machine.
+        let oracle = ServerLogOracle(url: url)
+        _ = try oracle.query("""
+            CREATE FUNCTION %s.slow_window() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN IF (SELECT count(*) FROM stored) > 1000 THEN PERFORM pg_sleep(0.5); END IF; RETURN NULL; END $$;
+            CREATE TRIGGER slow_window AFTER INSERT ON %s.log REFERENCING NEW TABLE AS stored
+                FOR EACH STATEMENT EXECUTE FUNCTION %s.slow_window()
+            """)
+        // B writes rows of every window of A's transaction and uploads each at once, until A's
+        // round is over: A's upload rounds apply them between its windows, beside the stamping
+        // of the next.
+        let sending = SendingFlag()
         let writer = Task {
-            for round in 0..<24 {
-                let id = round * 613 + 1
+            var round = 0
+            while sending.isOn || round == 0 {
+                let id = (round * 613) % 15_000 + 1
                 try sqlite3(b.path, "INSERT INTO orders (id, purchase_num, status) VALUES (\(id), \(round), 'b') ON CONFLICT (id) DO UPDATE SET purchase_num = excluded.purchase_num, status = 'b'")
                 try await syncB.syncOnce()
+                round += 1
             }
         }
         try await syncA.syncOnce()
+        sending.turnOff()
         try await writer.value
+        _ = try oracle.query("DROP TRIGGER slow_window ON %s.log")
         for _ in 0..<2 {
             try await syncA.syncOnce()
             try await syncB.syncOnce()
@@ -194,5 +210,12 @@ struct BigTransactionTests {
         #expect(onB == (try a.store.readConnection { try $0.scalar(digest) }))
         #expect(try b.store.readConnection { try $0.scalar("SELECT count(*) FROM orders WHERE length(status) = \(size)") } == .integer(3))
     }
+}
+
+/// Whether A is still sending its big transaction, read by B's writer task.
+private final class SendingFlag: Sendable {
+    private let on = Atomic<Bool>(true)
+    var isOn: Bool { on.load(ordering: .acquiring) }
+    func turnOff() { on.store(false, ordering: .releasing) }
 }
 #endif
