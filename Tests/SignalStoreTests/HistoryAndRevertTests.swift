@@ -121,6 +121,38 @@ struct HistoryAndRevertTests {
         #expect(throws: StoreError.self) { try store.revert(insertSeq...insertSeq) }
     }
 
+    @Test("a revert and its preview check the later entries on a reader: while another connection holds the write lock, a conflict is refused at once, not after the busy timeout")
+    func aConflictIsFoundWithoutTheWriteLock() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path("history.sqlite")
+        let store = try Store(path: path, migrations: Self.migrations, busyTimeout: .seconds(20))
+        defer { withExtendedLifetime(directory) { store.close() } }
+        let order = Order(id: 1, purchaseNum: 1, status: "open")
+        try store.insert(order)
+        order.status = "paid"
+        let paid = try store.lastChangeSeq
+        order.status = "shipped"
+        let holder = try Connection(path: path)
+        try holder.execute("BEGIN IMMEDIATE")
+        defer { try? holder.execute("ROLLBACK") }
+        let attempts: [(String, () throws -> Void)] = [
+            ("preview", { _ = try store.revertPreview(paid...paid) }),
+            ("revert", { try store.revert(paid...paid) }),
+        ]
+        for (name, attempt) in attempts {
+            let started = ContinuousClock.now
+            #expect("\(name)") {
+                try attempt()
+            } throws: { error in
+                guard case .revertConflict? = error as? StoreError else { return false }
+                return true
+            }
+            let waited = ContinuousClock.now - started
+            #expect(waited < .seconds(10), "the \(name) waited \(waited) for a write lock it did not need")
+        }
+        #expect(order.status == "shipped")
+    }
+
     @Test(.enabled(if: sqlite3Shell != nil, "needs the sqlite3 shell"))
     func aForeignWritersDeleteComesBackWholeWithItsRowid() async throws {
         let (store, path, directory) = try openStore()

@@ -35,12 +35,12 @@ struct Revert {
         }
     }
 
-    /// The entries after the range that changed again a row the range inserted, deleted or
-    /// re-keyed, or a column the range updated, in seq order.
-    func conflicts(_ connection: Connection) throws -> [Change] {
+    /// The entries after `seq` (at or after the range's end) that changed again a row the range
+    /// inserted, deleted or re-keyed, or a column the range updated, in seq order.
+    func conflicts(after seq: Int64, _ connection: Connection) throws -> [Change] {
         let touched = footprint()
         var conflicts: [Change] = []
-        var after = range.upperBound
+        var after = seq
         while true {
             let page = try Journal.entries(after: after, limit: 5_000, connection)
             conflicts += page.filter { collides($0, with: touched) }

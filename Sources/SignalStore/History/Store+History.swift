@@ -63,8 +63,9 @@ extension Store {
     @discardableResult
     public func revert(_ seqs: ClosedRange<Int64>, overwritingLaterChanges: Bool = false) throws(StoreError) -> [Change] {
         do {
+            let checked = try checkedForRevert(seqs, overwritingLaterChanges: overwritingLaterChanges)
             return try writeTransaction { connection in
-                try Self.revert(seqs, overwritingLaterChanges: overwritingLaterChanges, connection)
+                try Self.revert(seqs, overwritingLaterChanges: overwritingLaterChanges, checkedThrough: checked, connection)
             }
         } catch {
             throw StoreError(error)
@@ -83,24 +84,32 @@ extension Store {
     @discardableResult
     public func revert(after seq: Int64, overwritingLaterChanges: Bool = false) throws(StoreError) -> [Change] {
         do {
+            let newest = try readJournal { connection in try Journal.highestSeq(connection) }
+            let checked = seq < newest ? try checkedForRevert((seq + 1)...newest, overwritingLaterChanges: overwritingLaterChanges) : newest
             return try writeTransaction { connection in
                 let last = try Journal.highestSeq(connection)
                 guard seq < last else { return [] }
-                return try Self.revert((seq + 1)...last, overwritingLaterChanges: overwritingLaterChanges, connection)
+                return try Self.revert((seq + 1)...last, overwritingLaterChanges: overwritingLaterChanges, checkedThrough: min(checked, last), connection)
             }
         } catch {
             throw StoreError(error)
         }
     }
 
-    /// What ``revert(_:overwritingLaterChanges:)`` would write, without writing it: the revert
-    /// runs in a transaction that is rolled back (for `signalstore revert --dry-run`).
+    /// What ``revert(_:overwritingLaterChanges:)`` would write, without writing it (for
+    /// `signalstore revert --dry-run` and the inspector's preview).
+    ///
+    /// The range is read and checked against every later entry on a reader, beside the writer.
+    /// Only the statements themselves run on the writer, in a transaction that is rolled back,
+    /// so the preview shows exactly what SQLite, the capture triggers and the foreign keys'
+    /// actions would write, and holds the write lock no longer than the revert would.
     /// - Throws: As ``revert(_:overwritingLaterChanges:)``.
     package func revertPreview(_ seqs: ClosedRange<Int64>, overwritingLaterChanges: Bool = false) throws(StoreError) -> [Change] {
         struct Preview: Error { let entries: [Change] }
         do {
+            let checked = try checkedForRevert(seqs, overwritingLaterChanges: overwritingLaterChanges)
             try writeTransaction { connection in
-                throw Preview(entries: try Self.revert(seqs, overwritingLaterChanges: overwritingLaterChanges, connection))
+                throw Preview(entries: try Self.revert(seqs, overwritingLaterChanges: overwritingLaterChanges, checkedThrough: checked, connection))
             }
             return []
         } catch let preview as Preview {
@@ -110,11 +119,26 @@ extension Store {
         }
     }
 
+    /// Checks `seqs` on a reader: that they can be reverted, and (unless overwriting) that no
+    /// later entry changed their rows again. Returns the newest entry checked, so the writer
+    /// checks only what committed after it.
+    private func checkedForRevert(_ seqs: ClosedRange<Int64>, overwritingLaterChanges: Bool) throws -> Int64 {
+        try readConnection { connection in
+            let revert = try Revert(seqs, connection)
+            if !overwritingLaterChanges {
+                let later = try revert.conflicts(after: seqs.upperBound, connection)
+                if !later.isEmpty { throw StoreError.revertConflict(reverting: seqs, laterChanges: later) }
+            }
+            return try Journal.highestSeq(connection)
+        }
+    }
+
     /// Reverts `seqs` on the writer, in its open transaction; returns the entries written.
-    private static func revert(_ seqs: ClosedRange<Int64>, overwritingLaterChanges: Bool, _ connection: Connection) throws -> [Change] {
+    /// Entries through `checkedThrough` were checked for conflicts on a reader already.
+    private static func revert(_ seqs: ClosedRange<Int64>, overwritingLaterChanges: Bool, checkedThrough: Int64, _ connection: Connection) throws -> [Change] {
         let revert = try Revert(seqs, connection)
         if !overwritingLaterChanges {
-            let later = try revert.conflicts(connection)
+            let later = try revert.conflicts(after: max(checkedThrough, seqs.upperBound), connection)
             if !later.isEmpty { throw StoreError.revertConflict(reverting: seqs, laterChanges: later) }
         }
         let before = try Journal.highestSeq(connection)
