@@ -151,6 +151,41 @@ struct InspectCommandTests {
         #expect(history.status == 200 && history.body.contains("crème"), "\(history.status)")
     }
 
+    @Test("tables named `.`, `..` and `..~` open from their links as a browser resolves them (it drops `.` and `..` segments, percent-encoded or not), and so do their rows' histories")
+    func tablesNamedLikeDotSegmentsOpenFromTheirLinks() throws {
+        let directory = TemporaryDirectory()
+        let path = try exampleDatabase(in: directory)
+        let names = [".", "..", "..~"]
+        try sqlite3(path, names.map { #"CREATE TABLE "\#($0)" (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO "\#($0)" VALUES (1, 'in \#($0)');"# }.joined())
+        let inspector = try RunningInspector(database: path)
+        defer { inspector.stop() }
+        let overview = try inspector.get("/").body
+        for name in names {
+            let pattern = #"<td><a href="(/tables/[^"]+)">"# + NSRegularExpression.escapedPattern(for: name) + "</a>"
+            let link = try #require(overview.matches(pattern).first, "no link to table \(name)")
+            let page = try inspector.get(Self.asABrowserSendsIt(link))
+            #expect(page.status == 200 && page.body.contains("<h1>\(name)</h1>") && page.body.contains(">in \(name)<"), "\(name): \(link) opened \(page.status) \(page.body.prefix(200))")
+            let historyLink = try #require(page.body.matches(#"<a href="(/history/[^"]+)">row</a>"#).first, "\(name): no row link")
+            let history = try inspector.get(Self.asABrowserSendsIt(historyLink))
+            #expect(history.status == 200 && history.body.contains(">\(name)</a> row 1</h1>"), "\(name): \(historyLink) opened \(history.status)")
+        }
+    }
+
+    /// `link`'s path with its `.` and `..` segments resolved as a browser resolves them before
+    /// sending (WHATWG URL: `%2e` counts as a dot).
+    private static func asABrowserSendsIt(_ link: String) -> String {
+        let query = link.firstIndex(of: "?").map { String(link[$0...]) } ?? ""
+        var kept: [Substring] = []
+        for segment in link.prefix { $0 != "?" }.split(separator: "/", omittingEmptySubsequences: false).dropFirst() {
+            switch segment.lowercased().replacingOccurrences(of: "%2e", with: ".") {
+            case ".": continue
+            case "..": _ = kept.popLast()
+            default: kept.append(segment)
+            }
+        }
+        return "/" + kept.joined(separator: "/") + query
+    }
+
     /// Issue 36, report 7: a revert that writes nothing said "Reverted", and the page's
     /// messages gave the command line's flags.
     @Test func aRevertThatWritesNothingSaysSoAndMessagesSpeakThePagesTerms() throws {

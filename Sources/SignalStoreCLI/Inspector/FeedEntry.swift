@@ -31,7 +31,7 @@ struct FeedEntry {
 
     /// The row's history page.
     var historyPath: String {
-        "/history/\(QueryString.escape(change.table))/\(change.rowID)"
+        "/history/\(PathSegment.encode(change.table))/\(change.rowID)"
     }
 
     /// The revert preview of this entry alone.

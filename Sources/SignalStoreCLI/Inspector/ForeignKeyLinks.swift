@@ -27,7 +27,7 @@ struct ForeignKeyLinks {
     /// nothing or the value is NULL or a blob.
     func parentPath(column: String, value: SQLiteValue) -> String? {
         guard let parent = parents[column.lowercased()], let typed = CellValue.typed(value) else { return nil }
-        return "/find/" + QueryString.escape(parent.table)
+        return "/find/" + PathSegment.encode(parent.table)
             + QueryString([("column", parent.column ?? ""), ("value", typed)]).encoded
     }
 

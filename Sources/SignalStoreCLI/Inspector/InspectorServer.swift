@@ -84,12 +84,9 @@ enum InspectorServer {
     }
 
     /// A path parameter as the page's link meant it: the router hands segments on as they came,
-    /// still percent-encoded (`caf%C3%A9`, `sl%2Fash`), and the links encode every table name.
-    /// A segment that is not valid percent-encoding is passed on as it is, and named in the
-    /// page's "no table" error.
+    /// still percent-encoded (`caf%C3%A9`, `sl%2Fash`); ``PathSegment`` decodes them.
     static func pathSegment(_ name: String, _ context: some RequestContext) -> String {
-        let raw = context.parameters.get(name) ?? ""
-        return raw.removingPercentEncoding ?? raw
+        PathSegment.decode(context.parameters.get(name) ?? "")
     }
 
     /// Whether `host` is a loopback address, where the `Host` header is checked.

@@ -16,13 +16,13 @@ enum FindRow {
             let value = try ValueParser.parse(query["value"] ?? "", for: column, in: schema.name)
             let filter = QueryString([("where", column.name), ("op", "eq"), ("value", query["value"] ?? "")])
             if schema.isWithoutRowID {
-                return redirect("/tables/" + QueryString.escape(schema.name) + filter.encoded)
+                return redirect("/tables/" + PathSegment.encode(schema.name) + filter.encoded)
             }
             let sql: SQL = "SELECT rowid FROM \(identifier: schema.name) WHERE \(identifier: column.name) = \(value: value) LIMIT 1"
             guard let rowID = try inspector.store.readForCLI({ connection in try connection.scalar(sql) })?.integerValue else {
                 return Page.error(inspector, .notFound, "\(schema.name) has no row whose \(column.name) is \(query["value"] ?? ""): the reference dangles (`PRAGMA foreign_key_check` in sqlite3 lists every such reference)")
             }
-            return redirect("/history/\(QueryString.escape(schema.name))/\(rowID)")
+            return redirect("/history/\(PathSegment.encode(schema.name))/\(rowID)")
         } catch {
             return Page.error(inspector, .notFound, error.description)
         }

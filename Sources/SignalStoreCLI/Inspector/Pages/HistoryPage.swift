@@ -19,7 +19,7 @@ enum HistoryPage {
             let rows = entries.map { FeedEntry(change: $0, columnOrder: schema.columnNames).row(writes: inspector.allowsWrites) }
             let events = "/events" + QueryString([("table", schema.name)]).encoded
             return Page.response("\(schema.name) \(rowID) history", inspector, events: events, refresh: true, table: schema.name, """
-                <h1><a href="/tables/\(QueryString.escape(schema.name))">\(schema.name)</a> row \(rowID)</h1>
+                <h1><a href="/tables/\(PathSegment.encode(schema.name))">\(schema.name)</a> row \(rowID)</h1>
                 <div id="current" class="live-part">\(current)</div>
                 \(children)
                 <h2>Entries, oldest first</h2>
@@ -64,7 +64,7 @@ enum HistoryPage {
             guard let value = values[referenced], let typed = CellValue.typed(value), typed.count <= CellValue.shownLength else { continue }
             let sql: SQL = "SELECT count(*) FROM \(identifier: child.table) WHERE \(identifier: child.column) = \(value: value)"
             let count = try store.readForCLI { connection in try connection.scalar(sql)?.integerValue ?? 0 }
-            let link = "/tables/" + QueryString.escape(child.table) + QueryString([("where", child.column), ("op", "eq"), ("value", typed)]).encoded
+            let link = "/tables/" + PathSegment.encode(child.table) + QueryString([("where", child.column), ("op", "eq"), ("value", typed)]).encoded
             items.append("<li><a href=\"\(link)\">\(count.formatted()) \(count == 1 ? "row" : "rows") of \(child.table)</a> (by \(child.column))</li>")
         }
         return "<h2>Rows that refer to it</h2><ul id=\"referring-rows\" class=\"live-part\">\(items)</ul>"

@@ -17,7 +17,7 @@ enum OverviewPage {
             let consumers = try CLIFailure.run { try store.consumers }
             let version = try store.readForCLI(AppliedMigration.all).last.map { "\($0.version) (\($0.name))" } ?? "0 (no migrations applied)"
             let tableRows = tables.map { name, count -> HTML in
-                "<tr><td><a href=\"/tables/\(QueryString.escape(name))\">\(name)</a></td><td class=\"num\">\(count.formatted())</td></tr>"
+                "<tr><td><a href=\"/tables/\(PathSegment.encode(name))\">\(name)</a></td><td class=\"num\">\(count.formatted())</td></tr>"
             }
             let consumerRows = consumers.map { consumer -> HTML in
                 "<tr><td>\(consumer.name)</td><td class=\"num\">#\(consumer.acknowledgedSeq)</td><td class=\"num\">\(head - consumer.acknowledgedSeq)</td></tr>"

@@ -45,7 +45,7 @@ enum Page {
     private static func tableList(_ inspector: Inspector, current: String?) -> HTML {
         guard let names = try? SchemaReader.tableNames(inspector.store), !names.isEmpty else { return "" }
         let items = names.map { name -> HTML in
-            "<li><a href=\"/tables/\(QueryString.escape(name))\"\(name == current ? " aria-current=\"page\"" as HTML : "")>\(name)</a></li>"
+            "<li><a href=\"/tables/\(PathSegment.encode(name))\"\(name == current ? " aria-current=\"page\"" as HTML : "")>\(name)</a></li>"
         }
         return "<nav class=\"tables\" id=\"table-list\" aria-label=\"tables\"><h2>Tables</h2><ul>\(items)</ul></nav>"
     }

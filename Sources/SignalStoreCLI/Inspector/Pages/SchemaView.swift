@@ -16,7 +16,7 @@ enum SchemaView {
         let unique = rules.uniqueKeys.map { key -> HTML in "<li><code>\(key.sql)</code></li>" }
         let checks = rules.checks.map { check -> HTML in "<li><code>CHECK (\(check))</code></li>" }
         let foreignKeys = rules.foreignKeys.map { key -> HTML in
-            "<li class=\"foreign-key\"><code>\(key.sql)</code> → <a href=\"/tables/\(QueryString.escape(key.parent))\">\(key.parent)</a></li>"
+            "<li class=\"foreign-key\"><code>\(key.sql)</code> → <a href=\"/tables/\(PathSegment.encode(key.parent))\">\(key.parent)</a></li>"
         }
         let indexList = indexes.map { sql -> HTML in "<li><code>\(sql)</code></li>" }
         let ruleItems = unique + checks + foreignKeys

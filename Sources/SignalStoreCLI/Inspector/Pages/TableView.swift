@@ -11,7 +11,7 @@ extension TablePage {
         /// The columns shown as dates.
         let dates: Set<String>
 
-        private var base: String { "/tables/" + QueryString.escape(table.table.name) }
+        private var base: String { "/tables/" + PathSegment.encode(table.table.name) }
 
         /// The query without its paging.
         private var unpaged: QueryString {
@@ -78,7 +78,7 @@ extension TablePage {
                         value, link: links.parentPath(column: column.name, value: value), asDate: dates.contains(column.name),
                         expand: row.rowID.map { ValuePage.path(table: table.table.name, rowID: $0, column: column.name) })
                 }
-                let history: HTML = row.rowID.map { "<a href=\"/history/\(QueryString.escape(table.table.name))/\($0)\">row</a>" } ?? ""
+                let history: HTML = row.rowID.map { "<a href=\"/history/\(PathSegment.encode(table.table.name))/\($0)\">row</a>" } ?? ""
                 return "<tr>\(cells)<td class=\"actions\">\(history)</td></tr>"
             }
             let empty: HTML = rows.isEmpty ? "<tr><td class=\"none\" colspan=\"\(table.table.columns.count + 1)\">(no rows)</td></tr>" : ""

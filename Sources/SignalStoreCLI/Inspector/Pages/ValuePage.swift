@@ -7,7 +7,7 @@ import SignalStore
 enum ValuePage {
     /// The page of `column` of the row `rowID` of `table`.
     static func path(table: String, rowID: Int64, column: String) -> String {
-        "/value/\(QueryString.escape(table))/\(rowID)/\(QueryString.escape(column))"
+        "/value/\(PathSegment.encode(table))/\(rowID)/\(PathSegment.encode(column))"
     }
 
     static func response(_ inspector: Inspector, table name: String, rowID text: String, column columnName: String) -> Response {
@@ -27,7 +27,7 @@ enum ValuePage {
             default: CellValue.typed(value) ?? "NULL"
             }
             return Page.response("\(schema.name) \(rowID) \(column.name)", inspector, table: schema.name, """
-                <h1><a href="/history/\(QueryString.escape(schema.name))/\(rowID)">\(schema.name) row \(rowID)</a>: \(column.name)</h1>
+                <h1><a href="/history/\(PathSegment.encode(schema.name))/\(rowID)">\(schema.name) row \(rowID)</a>: \(column.name)</h1>
                 <p class="whole" id="whole-value">\(whole)</p>
                 """)
         } catch {
