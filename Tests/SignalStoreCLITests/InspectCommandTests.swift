@@ -171,12 +171,30 @@ struct InspectCommandTests {
         }
     }
 
+    @Test("live pages are rendered once per commit for all their viewers, and never shown from before a commit: a write by the shell, a change of the schema without an entry, and 20 viewers at once")
+    func livePagesAreSharedButNeverStale() throws {
+        let directory = TemporaryDirectory()
+        let path = try exampleDatabase(in: directory)
+        let inspector = try RunningInspector(database: path)
+        defer { inspector.stop() }
+        let pages = ["/", "/tables/orders", "/history/orders/1"]
+        for page in pages { #expect(try inspector.get(page).status == 200) }
+        try sqlite3(path, "UPDATE orders SET status = 'written by the shell' WHERE id = 1")
+        for page in pages.dropFirst() {
+            #expect(try inspector.get(page).body.contains("written by the shell"), "\(page) was shown from before the commit")
+        }
+        try sqlite3(path, "ALTER TABLE orders ADD COLUMN added_by_the_shell TEXT")   // no entry: only the schema changed
+        #expect(try inspector.get("/tables/orders").body.contains("added_by_the_shell"), "the table page was shown from before the schema change")
+        let replies = try inspector.getAtOnce("/tables/orders", count: 20)
+        #expect(replies.allSatisfy { $0.status == 200 && $0.body == replies[0].body && $0.body.contains("added_by_the_shell") })
+    }
+
     /// `link`'s path with its `.` and `..` segments resolved as a browser resolves them before
     /// sending (WHATWG URL: `%2e` counts as a dot).
     private static func asABrowserSendsIt(_ link: String) -> String {
         let query = link.firstIndex(of: "?").map { String(link[$0...]) } ?? ""
         var kept: [Substring] = []
-        for segment in link.prefix { $0 != "?" }.split(separator: "/", omittingEmptySubsequences: false).dropFirst() {
+        for segment in link.prefix(while: { $0 != "?" }).split(separator: "/", omittingEmptySubsequences: false).dropFirst() {
             switch segment.lowercased().replacingOccurrences(of: "%2e", with: ".") {
             case ".": continue
             case "..": _ = kept.popLast()

@@ -72,11 +72,26 @@ final class RunningInspector {
         return socket
     }
 
+    /// `path` asked for `count` times at once: every request is sent, on a connection of its
+    /// own, before any reply is read.
+    func getAtOnce(_ path: String, count: Int) throws -> [HTTPReply] {
+        let request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nCookie: signalstore_inspector_\(port)=\(token)\r\nConnection: close\r\n\r\n"
+        let sockets = try (0..<count).map { _ in try connection(sending: request, timeout: 10) }
+        defer { sockets.forEach { close($0) } }
+        return sockets.map { HTTPReply(reply(on: $0) { _ in false }) }
+    }
+
     /// Writes `request` on a new connection and reads until the server closes it, `isEnough`
     /// holds, or 5 s pass without a byte.
     private func exchange(_ request: String, until isEnough: (String) -> Bool) throws -> String {
         let socket = try connection(sending: request, timeout: 5)
         defer { close(socket) }
+        return reply(on: socket, until: isEnough)
+    }
+
+    /// Reads from `socket` until the server closes it, `isEnough` holds, or the socket's read
+    /// timeout passes without a byte.
+    private func reply(on socket: Int32, until isEnough: (String) -> Bool) -> String {
         var reply: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65_536)
         while true {

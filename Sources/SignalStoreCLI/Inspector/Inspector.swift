@@ -15,6 +15,8 @@ struct Inspector: Sendable {
     let file: DatabaseFileIdentity?
     /// The one reader of new commits that every live page follows.
     let live: LiveFeed
+    /// The live pages as last rendered, shared by their viewers until the next commit.
+    let pages = LivePageCache()
 
     init(store: Store, token: String, allowsWrites: Bool) {
         self.store = store

@@ -21,9 +21,12 @@ enum InspectorServer {
         let boundPort = Locked(port)
         let router = Router()
         router.middlewares.add(InspectorGuard(token: inspector.token, port: boundPort, loopbackOnly: isLoopback(host)))
-        router.get("/") { _, _ in OverviewPage.response(inspector) }
+        router.get("/") { request, _ in
+            await inspector.pages.page(at: request.uri.description, of: inspector) { OverviewPage.response(inspector) }
+        }
         router.get("/tables/:table") { request, context in
-            TablePage.response(inspector, table: pathSegment("table", context), query: QueryString(parsing: request.uri.query))
+            let table = pathSegment("table", context), query = QueryString(parsing: request.uri.query)
+            return await inspector.pages.page(at: request.uri.description, of: inspector) { TablePage.response(inspector, table: table, query: query) }
         }
         router.get("/tables/:table/export") { request, context in
             TableExport.response(inspector, table: pathSegment("table", context), query: QueryString(parsing: request.uri.query))
@@ -38,8 +41,9 @@ enum InspectorServer {
         router.get("/events") { request, _ in
             FeedEvents.response(inspector, query: QueryString(parsing: request.uri.query), lastEventID: request.headers[lastEventID])
         }
-        router.get("/history/:table/:rowid") { _, context in
-            HistoryPage.response(inspector, table: pathSegment("table", context), rowID: pathSegment("rowid", context))
+        router.get("/history/:table/:rowid") { request, context in
+            let table = pathSegment("table", context), rowID = pathSegment("rowid", context)
+            return await inspector.pages.page(at: request.uri.description, of: inspector) { HistoryPage.response(inspector, table: table, rowID: rowID) }
         }
         router.get("/entry/:seq") { _, context in EntryPage.response(inspector, seq: pathSegment("seq", context)) }
         router.get("/static/:name") { _, context in InspectorAssets.response(context.parameters.get("name") ?? "") }
