@@ -29,6 +29,46 @@ struct ChangeFeedTests {
         #expect(liveOnly.values.map(\.seq) == [3])
     }
 
+    @Test("a page of entries read with its values cut by SQLite holds each value's first code points (bytes of a blob), and every other field exactly")
+    func entriesWithValuesCutBySQLite() throws {
+        let (store, folder) = try makeStore(.file)
+        defer { withExtendedLifetime(folder) {} }
+        let long = String(repeating: "é", count: 300) + String(repeating: "x", count: 1_000_000)
+        let accents = String(repeating: "e\u{301}", count: 400)   // two code points a character
+        try store.execute("INSERT INTO orders (id, purchase_num, status, note) VALUES (1, 1, 'open', ?)", arguments: [.text(long)])
+        try store.execute("UPDATE orders SET note = ?, purchase_num = 2.0000000000000004 WHERE id = 1", arguments: [.text(accents)])
+        try store.execute("UPDATE orders SET note = ? WHERE id = 1", arguments: [.blob(Data(repeating: 0xAB, count: 100_000))])
+        try store.execute("INSERT INTO orders (id, purchase_num, status, note) VALUES (2, 1e300, 'short', x'00ff')")
+        try store.execute("DELETE FROM orders WHERE id = 1")
+        let limit = 20
+        let whole = try store.journalEntries(through: .max, limit: 100)
+        let cut = try store.journalEntries(through: .max, limit: 100, valuesCutAt: limit)
+        func cutValue(_ value: SQLiteValue?) -> SQLiteValue? {
+            switch value {
+            case .text(let text)?: .text(String(String.UnicodeScalarView(text.unicodeScalars.prefix(limit))))
+            case .blob(let bytes)?: .blob(Data(bytes.prefix(limit)))
+            default: value
+            }
+        }
+        func cutRow(_ row: [String: SQLiteValue]?) -> [String: SQLiteValue]? {
+            row?.mapValues { value in
+                // A blob in a whole row is hex: cut at twice as many digits.
+                if case .blob(let bytes) = value { return .blob(Data(bytes.prefix(limit))) }
+                return cutValue(value) ?? value
+            }
+        }
+        #expect(cut.count == whole.count && whole.count >= 6)
+        for (cut, whole) in zip(cut, whole) {
+            #expect(cut.seq == whole.seq && cut.table == whole.table && cut.rowID == whole.rowID && cut.operation == whole.operation)
+            #expect(cut.column == whole.column && cut.timestamp == whole.timestamp)
+            if whole.operation == .update {
+                #expect(cut.oldValue == cutValue(whole.oldValue) && cut.newValue == cutValue(whole.newValue), "#\(whole.seq)")
+            } else {
+                #expect(cut.row == cutRow(whole.row), "#\(whole.seq)")
+            }
+        }
+    }
+
     @Test("entries written while nobody listens are not delivered as live later", arguments: StoreKind.allCases)
     func writesWithoutSubscribersAreNotLive(kind: StoreKind) throws {
         let (store, folder) = try makeStore(kind)

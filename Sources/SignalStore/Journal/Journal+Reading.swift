@@ -33,10 +33,14 @@ extension Journal {
     /// The newest entries at or before `seq`, newest first, at most `limit` of them, only of
     /// `table` and of `operation` when they are given: a page of the feed read backwards, for a
     /// viewer that shows the latest entries first.
+    /// - Parameter valuesCutAt: When given, SQLite cuts every text value (and every whole row's
+    ///   text values) to this many characters and every blob to this many bytes before the
+    ///   entries are read, so a page of entries holding megabyte values costs no more than one
+    ///   of short values. For display only: such entries do not hold the values.
     package static func entries(
-        through seq: Int64, limit: Int, table: String? = nil, operation: Change.Operation? = nil, _ connection: Connection
+        through seq: Int64, limit: Int, table: String? = nil, operation: Change.Operation? = nil, valuesCutAt: Int? = nil, _ connection: Connection
     ) throws -> [Change] {
-        var sql = "SELECT \(selectColumns) FROM \(changes) WHERE seq <= ?"
+        var sql = "SELECT \(valuesCutAt.map(selectColumns(cutAt:)) ?? selectColumns) FROM \(changes) WHERE seq <= ?"
         var arguments: [SQLiteValue] = [.integer(seq)]
         if let table {
             sql += " AND table_name = ?"
@@ -49,6 +53,29 @@ extension Journal {
         return try connection.statement(sql + " ORDER BY seq DESC LIMIT ?")
             .rows(arguments + [.integer(Int64(limit))])
             .compactMap(Change.init(row:))
+    }
+
+    /// ``selectColumns`` with the old and new values cut at `limit` characters of text, bytes
+    /// of a blob (an update's values), or characters of each text value and hex digits of each
+    /// blob of a whole row (an insert's or delete's JSON, rebuilt only when it is longer).
+    private static func selectColumns(cutAt limit: Int) -> String {
+        func cutValue(_ value: String) -> String {
+            "CASE WHEN length(\(value)) > \(limit) THEN substr(\(value), 1, \(limit)) ELSE \(value) END"
+        }
+        func cutRow(_ row: String) -> String {
+            let blob = #"json_extract(value, '$."$blob"')"#
+            return """
+                CASE WHEN length(\(row)) <= \(limit) THEN \(row) ELSE (SELECT json_group_object(key, CASE \
+                WHEN type = 'text' AND length(value) > \(limit) THEN substr(value, 1, \(limit)) \
+                WHEN type = 'object' AND length(\(blob)) > \(2 * limit) THEN json_object('$blob', substr(\(blob), 1, \(2 * limit))) \
+                WHEN type IN ('object', 'array') THEN json(value) WHEN type = 'real' THEN json(quote(value)) ELSE value END) \
+                FROM json_each(\(row))) END
+                """
+        }
+        func cut(_ column: String) -> String {
+            "CASE WHEN operation = 'update' THEN \(cutValue(column)) ELSE \(cutRow(column)) END"
+        }
+        return "seq, table_name, row_id, operation, column_name, \(cut("old_value")), \(cut("new_value")), timestamp"
     }
 
     /// The entries before `seq` that go on a run ending at `seq`: going back from it, each

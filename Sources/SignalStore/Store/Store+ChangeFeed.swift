@@ -136,11 +136,14 @@ extension Store {
     }
 
     /// The newest journal entries at or before `seq`, newest first, at most `limit`, only of
-    /// `table` and `operation` when given (a feed viewer's page, read backwards).
+    /// `table` and `operation` when given (a feed viewer's page, read backwards), with values
+    /// cut by SQLite at `valuesCutAt` when given (for display).
     package func journalEntries(
-        through seq: Int64, limit: Int, table: String? = nil, operation: Change.Operation? = nil
+        through seq: Int64, limit: Int, table: String? = nil, operation: Change.Operation? = nil, valuesCutAt: Int? = nil
     ) throws(StoreError) -> [Change] {
-        try readJournal { connection in try Journal.entries(through: seq, limit: limit, table: table, operation: operation, connection) }
+        try readJournal { connection in
+            try Journal.entries(through: seq, limit: limit, table: table, operation: operation, valuesCutAt: valuesCutAt, connection)
+        }
     }
 
     /// The entries before `seq` that go on a run of entries written at most `closeness`

@@ -13,6 +13,11 @@ struct FeedEntry {
     /// blob); the whole entry is one click away (``entryPath``).
     static let valueLimit = 256
 
+    /// How much of each value a page of entries reads (SQLite cuts it, in Unicode code points):
+    /// past ``valueLimit`` characters, so a line still knows it cut a value, with room for
+    /// characters of several code points (a letter and its accents, a flag, a family emoji).
+    static let readLimit = valueLimit * 8 + 1
+
     /// `purchase_num: 3 → 4`, or the row of an insert or delete, each value cut at
     /// ``valueLimit``.
     var detail: String {

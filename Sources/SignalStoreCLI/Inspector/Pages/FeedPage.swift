@@ -16,7 +16,8 @@ enum FeedPage {
             let through = try query.number("through", in: 0...Int64.max).map { min($0, head) } ?? head
             let from = try query.number("from", in: 0...Int64.max)
             let read = try CLIFailure.run {
-                try inspector.store.journalEntries(through: through, limit: Inspector.feedPageSize, table: table, operation: operation)
+                try inspector.store.journalEntries(
+                    through: through, limit: Inspector.feedPageSize, table: table, operation: operation, valuesCutAt: FeedEntry.readLimit)
             }
             let entries = read.filter { $0.seq >= from ?? 0 }
             let orders = try SchemaReader.columnOrders(inspector.store)
