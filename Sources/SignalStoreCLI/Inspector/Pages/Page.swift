@@ -53,7 +53,7 @@ enum Page {
     /// What the page's words mean, for someone new to the feed.
     static let glossary: HTML = """
         <p class="glossary" id="glossary"><b>seq</b>: an entry's number in the feed, growing with every change by any writer. \
-        <b>Entries written together</b>: one transaction, or writes less than 2 ms apart (the journal keeps no commit boundaries), shown as one line that opens. \
+        <b>Entries written together</b>: entries written less than 2 ms apart, shown as one line that opens; usually one transaction, but the journal keeps no commit boundaries, so a transaction that pauses longer shows as several lines. \
         <b>Consumer</b>: a named reader of the feed that acknowledges a seq; entries it has not acknowledged are kept when the feed is pruned.</p>
         """
 
