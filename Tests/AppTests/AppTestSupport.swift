@@ -34,16 +34,6 @@ func waitUntil(timeout: Duration = .seconds(60), _ condition: () -> Bool) async 
     return condition()
 }
 
-/// Runs `sql` in the `sqlite3` shell, a writer in another process with SQLite's defaults.
-nonisolated func runShell(_ sql: String, on path: String) throws {
-    let result = try runProgram(URL(fileURLWithPath: sqlite3Shell!), [path, sql])
-    guard result.status == 0 else { throw ShellFailure(message: result.error) }
-}
-
-struct ShellFailure: Error {
-    let message: String
-}
-
 /// Records from any thread, for callbacks that are `@Sendable` (Observation's `onChange`).
 nonisolated final class Recorder<Value: Sendable>: Sendable {
     private let recorded = Locked<[Value]>([])

@@ -45,12 +45,12 @@ import Testing
         store.close()
     }
 
-    @Test(.enabled(if: sqlite3Shell != nil, "needs the sqlite3 shell"))
+    @Test
     func aWriteByTheSQLiteShellReachesTheViewOnTheMainThread() async throws {
         let directory = TemporaryDirectory()
         let (store, order) = try openStore(in: directory)
         let view = RecordingBadgeView(order: order)
-        try runShell("UPDATE orders SET status = 'shipped', purchase_num = 6 WHERE id = 42;", on: directory.path("app.sqlite"))
+        try sqlite3(directory.path("app.sqlite"), "UPDATE orders SET status = 'shipped', purchase_num = 6 WHERE id = 42;")
         #expect(await waitUntil { view.statuses.last == "shipped" && view.text == "× 6" })
         #expect(view.statuses == ["open", "shipped"])
         #expect(view.updatesOffTheMainThread == 0)

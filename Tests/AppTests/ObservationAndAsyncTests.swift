@@ -35,20 +35,20 @@ import Testing
         store.close()
     }
 
-    @Test(.enabled(if: sqlite3Shell != nil, "needs the sqlite3 shell"))
+    @Test
     func observationHearsTheSQLiteShellOnTheMainActor() async throws {
         let directory = TemporaryDirectory()
         let (store, customer) = try openStoreWithCustomer(in: directory)
         let changes = Recorder<Bool>()
         withObservationTracking { _ = customer.email } onChange: { changes.record(isOnMainQueue()) }
-        try runShell("UPDATE customers SET email = 'ann@example.org' WHERE id = 1;", on: directory.path("app.sqlite"))
+        try sqlite3(directory.path("app.sqlite"), "UPDATE customers SET email = 'ann@example.org' WHERE id = 1;")
         #expect(await waitUntil { !changes.values.isEmpty })
         #expect(changes.values == [true])
         #expect(customer.email == "ann@example.org")
         store.close()
     }
 
-    @Test(.enabled(if: sqlite3Shell != nil, "needs the sqlite3 shell"))
+    @Test
     func observationHearsBackgroundAndExternalWritesToANonisolatedModel() async throws {
         let directory = TemporaryDirectory()
         let (store, order) = try openStore(in: directory)
@@ -57,7 +57,7 @@ import Testing
         try await Task.detached { _ = try store.execute("UPDATE orders SET purchase_num = 9 WHERE id = 42") }.value
         #expect(await waitUntil { changes.values.count == 1 })
         withObservationTracking { _ = order.status } onChange: { changes.record(true) }
-        try runShell("UPDATE orders SET status = 'shipped' WHERE id = 42;", on: directory.path("app.sqlite"))
+        try sqlite3(directory.path("app.sqlite"), "UPDATE orders SET status = 'shipped' WHERE id = 42;")
         #expect(await waitUntil { changes.values.count == 2 })
         #expect(order.status == "shipped")
         store.close()

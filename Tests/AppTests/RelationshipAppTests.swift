@@ -36,7 +36,7 @@ final class ShopCustomer {
 
 /// Relationships as a view uses them: read on the main actor, observed with Observation, and
 /// followed as the `sqlite3` shell re-points them.
-@Suite(.enabled(if: sqlite3Shell != nil, "needs the sqlite3 shell"))
+@Suite
 struct RelationshipAppTests {
     @Test func aViewReadsTheParentAndHearsTheLinkChangeOnTheMainActor() async throws {
         let directory = TemporaryDirectory()
@@ -55,7 +55,7 @@ struct RelationshipAppTests {
         let names = Recorder<String?>()
         let subscription = order.signal(for: \.customer, \.name).observe(on: MainScheduler.shared).subscribe(onValue: { names.record($0) })
         defer { subscription.dispose() }
-        try runShell("UPDATE orders SET customer_id = 2 WHERE id = 7;", on: directory.path("app.sqlite"))
+        try sqlite3(directory.path("app.sqlite"), "UPDATE orders SET customer_id = 2 WHERE id = 7;")
         #expect(await waitUntil { names.values == ["Ann", "Bea"] })
         #expect(await waitUntil { !changes.values.isEmpty })
         #expect(order.customer === bea)

@@ -7,7 +7,7 @@ import Testing
 /// deletes with and without foreign-key enforcement, interleaved with writes through the store
 /// and its models. After every batch the journal replays (strictly) to every table, and every
 /// live object equals its row, or was completed because its row is gone.
-@Suite(.enabled(if: sqlite3Shell != nil && python3 != nil, "needs the sqlite3 shell and python3"), .ownThread)
+@Suite(.ownThread)
 struct ForeignWriterTests {
     static let migrations = packageMigrationList + [
         Migration(version: 3, name: "people", sql: """
@@ -76,11 +76,11 @@ struct ForeignWriterTests {
                         pass
                 \(inTransaction ? "db.execute('COMMIT')" : "")
                 """
-            try runWithInput(python3!, ["-c", script, path], input: statements.joined(separator: ";\n"))
+            try runWithInput(ForeignTool.python3.path(), ["-c", script, path], input: statements.joined(separator: ";\n"))
         } else {
             let body = statements.map { $0 + ";" }.joined(separator: "\n")
             let script = "PRAGMA foreign_keys = \(foreignKeys ? "ON" : "OFF");\n" + (inTransaction ? "BEGIN;\n\(body)\nCOMMIT;" : body)
-            try runWithInput(sqlite3Shell!, [path], input: script)
+            try runWithInput(sqlite3Path(), [path], input: script)
         }
     }
 
@@ -147,9 +147,6 @@ enum ForeignStatement {
         ])
     }
 }
-
-/// `python3`, for Python's sqlite3 module as a foreign writer.
-let python3 = ["/usr/bin/python3", "/usr/local/bin/python3"].first { FileManager.default.isExecutableFile(atPath: $0) }
 
 /// Runs a program with `input` on its standard input; its failures are part of the test (a
 /// foreign writer's statements may fail), so only a crash is an error.

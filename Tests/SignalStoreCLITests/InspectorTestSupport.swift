@@ -5,12 +5,6 @@ import Foundation
 import SignalStoreTestSupport
 import Testing
 
-/// Runs the `sqlite3` shell on `path`: a writer that knows nothing of SignalStore.
-func sqlite3(_ path: String, _ sql: String) throws {
-    let result = try runProgram(URL(fileURLWithPath: "/usr/bin/env"), ["sqlite3", path, sql])
-    #expect(result.status == 0, "sqlite3 failed: \(result.error)")
-}
-
 /// A `signalstore inspect` child process and a plain HTTP/1.1 client for it.
 final class RunningInspector {
     let database: String

@@ -5,12 +5,12 @@ import Testing
 
 /// A feed of 200,000 entries, through the built binary: output starts at once, and Ctrl-C
 /// stops a one-shot command with status 130 and a follow with status 0.
-@Suite(.enabled(if: sqlite3Shell != nil, "needs the sqlite3 shell"), .ownThread)
+@Suite(.ownThread)
 struct LargeFeedTests {
     /// A database whose journal has `entries` insert entries, written by the sqlite3 shell.
     static func largeFeed(in directory: TemporaryDirectory, entries: Int = 200_000) throws -> String {
         let path = try exampleDatabase(in: directory)
-        let result = try runProgram(URL(fileURLWithPath: sqlite3Shell!), [path, """
+        let result = try runProgram(URL(fileURLWithPath: sqlite3Path()), [path, """
             WITH RECURSIVE n(i) AS (SELECT 100 UNION ALL SELECT i + 1 FROM n WHERE i < \(entries + 99))
             INSERT INTO orders (id, purchase_num, status, note) SELECT i, i % 50, 'open', 'bulk order ' || i FROM n;
             """])

@@ -4,12 +4,12 @@ import Testing
 /// Progress of long work, through the built binary on a pseudo-terminal (`script` gives the
 /// command one): shown on a terminal's stderr, erased at the end, never in redirected output,
 /// and off with --quiet.
-@Suite(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script") && sqlite3Shell != nil, "needs script(1) and sqlite3"), .ownThread)
+@Suite(.ownThread)
 struct ProgressTests {
     /// Runs `command` (a shell command line) with a terminal for its standard streams; returns
     /// what the terminal showed.
     private func onTerminal(_ command: String) throws -> String {
-        let result = try runProgram(URL(fileURLWithPath: "/usr/bin/script"), ["-qec", command, "/dev/null"])
+        let result = try runProgram(URL(fileURLWithPath: ForeignTool.script.path()), ["-qec", command, "/dev/null"])
         try #require(result.status == 0, "\(result.output) \(result.error)")
         return result.output
     }

@@ -114,7 +114,7 @@ struct ExpectChangesTests {
     }
 }
 
-@Suite("Every writer is awaited without sleeps", .enabled(if: sqlite3Shell != nil, "needs the sqlite3 shell"), .ownThread)
+@Suite("Every writer is awaited without sleeps", .ownThread)
 struct ForeignWriterKitTests {
     @Test func theShellAConnectionAndAnotherProcessAreAllSeen() async throws {
         let store = try TestStore(migrations: packageMigrations)
@@ -153,7 +153,7 @@ struct ForeignWriterKitTests {
     }
 }
 
-@Suite("Fixtures and golden feeds", .enabled(if: sqlite3Shell != nil, "needs the sqlite3 shell"), .ownThread)
+@Suite("Fixtures and golden feeds", .ownThread)
 struct FixtureAndGoldenTests {
     @Test func aFeedRecordedByTheCLISeedsATestStore() async throws {
         let folder = TemporaryDirectory()

@@ -6,13 +6,13 @@ import Testing
 /// Other processes write; this store's feed sees exactly their changes.
 @Suite("Cross-process capture", .ownThread)
 struct CrossProcessTests {
-    @Test(.enabled(if: sqlite3Shell != nil, "needs the sqlite3 shell"))
+    @Test
     func theSQLite3ShellsChangesReachTheFeed() async throws {
         let directory = TemporaryDirectory()
         let path = directory.path("db.sqlite")
         let store = try Store(path: path, migrations: packageMigrations)
         let recorder = store.changes(since: 0).record()
-        let result = try run(sqlite3Shell!, [path, """
+        let result = try run(sqlite3Path(), [path, """
             INSERT INTO orders (id, purchase_num, status) VALUES (5, 2, 'open');
             UPDATE orders SET status = 'paid' WHERE id = 5;
             DELETE FROM orders;
@@ -30,7 +30,7 @@ struct CrossProcessTests {
     /// Python's `sqlite3` commits 20 updates, 40 ms apart, and prints when each returned; the
     /// store (which does not write meanwhile) polls only every 2 s, so an update that arrives
     /// within milliseconds came by the write-ahead log's doorbell.
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"), "needs python3"))
+    @Test
     func anotherProcesssCommitReachesALiveObjectWithinMilliseconds() async throws {
         #if os(Linux)
         let directory = TemporaryDirectory()
@@ -52,11 +52,10 @@ struct CrossProcessTests {
                 connection.execute("UPDATE orders SET purchase_num = ? WHERE id = 1", (n,))
                 print(n, repr(time.time()), flush=True)
             """
-        let result = try run("/usr/bin/python3", ["-c", script, store.path])
-        #expect(result.status == 0, "python failed: \(result.error)")
+        let output = try python3(script, [store.path])
         #expect(eventually(timeout: 5) { arrivals.withLock { $0[20] != nil } })
         var latencies: [Double] = []
-        for line in result.output.split(separator: "\n") {
+        for line in output.split(separator: "\n") {
             let fields = line.split(separator: " ")
             guard fields.count == 2, let n = Int(fields[0]), let committed = Double(fields[1]), let arrived = arrivals.withLock({ $0[n] }) else { continue }
             latencies.append(max(0, arrived - committed) * 1_000)

@@ -6,7 +6,7 @@ import Testing
 
 /// Conflict clauses written by foreign writers with SQLite's default settings (the `sqlite3`
 /// shell, Python's `sqlite3`): every row they evict is journaled, live objects follow.
-@Suite("Every writer", .enabled(if: sqlite3Shell != nil, "needs the sqlite3 shell"), .ownThread)
+@Suite("Every writer", .ownThread)
 struct EveryWriterTests {
     /// The package's tables plus tables with every kind of UNIQUE index.
     static let migrations = packageMigrationList + [
@@ -26,11 +26,6 @@ struct EveryWriterTests {
         return (try Store(path: path, migrations: Self.migrations), path, directory)
     }
 
-    /// Runs `sql` in the sqlite3 shell (default settings), which must succeed.
-    private func shell(_ path: String, _ sql: String) throws {
-        let result = try run(sqlite3Shell!, ["-bail", path, sql])
-        #expect(result.status == 0, "sqlite3 failed: \(result.error)")
-    }
 
     /// Replaying the journal (strictly) from seq 0 rebuilds every table.
     private func expectReplayRebuildsTables(_ store: Store) throws {
@@ -50,7 +45,7 @@ struct EveryWriterTests {
         let statuses = order.signal(for: \.status).record()
         let notes = order.signal(for: \.note).record()
         let before = try store.lastChangeSeq
-        try shell(path, "REPLACE INTO orders (id, purchase_num, status, note) VALUES (1, 9, 'replaced', 'keep')")
+        try sqlite3(path, "REPLACE INTO orders (id, purchase_num, status, note) VALUES (1, 9, 'replaced', 'keep')")
         // The poller stores the new values, then delivers them once it releases its locks.
         await store.settle()
         #expect(purchases.values == [1, 9] && statuses.values == ["new", "replaced"])
@@ -84,7 +79,7 @@ struct EveryWriterTests {
         let evicted = second.signal(for: \.status).record()
         let moved = first.signal(for: \.id).record()
         let before = try store.lastChangeSeq
-        try shell(path, "UPDATE OR REPLACE orders SET id = 2 WHERE id = 1")
+        try sqlite3(path, "UPDATE OR REPLACE orders SET id = 2 WHERE id = 1")
         #expect(evicted.waitForEvents(count: 2))
         #expect(evicted.events == [.value("open"), .completed])
         #expect(moved.waitForEvents(count: 2))
@@ -103,7 +98,7 @@ struct EveryWriterTests {
         let old = Order(id: 30, purchaseNum: 1, status: "old")
         try store.insert(old)
         let signal = old.signal(for: \.status).record()
-        try shell(path, "DELETE FROM orders WHERE id = 30")
+        try sqlite3(path, "DELETE FROM orders WHERE id = 30")
         let fresh = Order(id: 30, purchaseNum: 2, status: "fresh")
         try store.insert(fresh)   // whether or not the poller has read the delete yet
         #expect(signal.waitForEvents(count: 2))
@@ -161,7 +156,7 @@ struct EveryWriterTests {
             INSERT INTO notes (rowid, body) VALUES (1, 'one'), (2, 'two');
             """)
         let before = try store.lastChangeSeq
-        _ = try run(sqlite3Shell!, [path, statement])   // OR FAIL fails part-way on purpose
+        _ = try run(sqlite3Path(), [path, statement])   // OR FAIL fails part-way on purpose
         await store.settle()
         #expect(try store.journalEntries(after: before).count == expected.count)
         #expect(try entries(store, after: before) == expected)
@@ -169,7 +164,7 @@ struct EveryWriterTests {
         store.close()
     }
 
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"), "needs python3"))
+    @Test
     func pythonsSQLite3UpsertHelpersAreCaptured() async throws {
         let store = try TestStore(migrations: Self.migrations)
         try store.execute("INSERT INTO customers (id, name, email) VALUES (1, 'a', 'a@x'), (2, 'b', 'b@x')")
@@ -183,8 +178,7 @@ struct EveryWriterTests {
             .delete("customers", id: 1), .insert("customers", id: 3, ["email": "a@x"]),
             .delete("customers", id: 2), .insert("customers", id: 2, ["name": "B"]),
         ]) {
-            let result = try run("/usr/bin/python3", ["-c", script, store.path])
-            #expect(result.status == 0, "python failed: \(result.error)")
+            try python3(script, [store.path])
         }
         try expectReplayRebuildsTables(store.store)
     }

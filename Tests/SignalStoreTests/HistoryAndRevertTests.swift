@@ -36,16 +36,12 @@ struct HistoryAndRevertTests {
         return (try Store(path: path, migrations: Self.migrations), path, directory)
     }
 
-    private func shell(_ path: String, _ sql: String) throws {
-        let result = try run(sqlite3Shell!, ["-bail", path, sql])
-        try #require(result.status == 0, "sqlite3 failed: \(result.error)")
-    }
 
     private func summary(_ changes: [Change]) -> [String] {
         changes.map { "\($0.operation.rawValue) \($0.table)[\($0.rowID)]\($0.column.map { " " + $0 } ?? "")" }
     }
 
-    @Test(.enabled(if: sqlite3Shell != nil, "needs the sqlite3 shell"))
+    @Test
     func historyHoldsEveryWriterAndFollowsAKeyChange() async throws {
         let (store, path, directory) = try openStore()
         defer { withExtendedLifetime(directory) { store.close() } }
@@ -53,7 +49,7 @@ struct HistoryAndRevertTests {
         try store.insert(order)
         try store.insert(Order(id: 2, purchaseNum: 1, status: "open"))
         order.purchaseNum = 2
-        try shell(path, "UPDATE orders SET status = 'paid' WHERE id = 1; UPDATE orders SET id = 9 WHERE id = 1; UPDATE orders SET note = 'moved' WHERE id = 9;")
+        try sqlite3(path, "UPDATE orders SET status = 'paid' WHERE id = 1; UPDATE orders SET id = 9 WHERE id = 1; UPDATE orders SET note = 'moved' WHERE id = 9;")
         await store.settle()
         #expect(order.id == 9 && order.note == "moved")
         let expected = ["insert orders[1]", "update orders[1] purchase_num", "update orders[1] status", "update orders[1] id", "update orders[9] note"]
@@ -153,14 +149,14 @@ struct HistoryAndRevertTests {
         #expect(order.status == "shipped")
     }
 
-    @Test(.enabled(if: sqlite3Shell != nil, "needs the sqlite3 shell"))
+    @Test
     func aForeignWritersDeleteComesBackWholeWithItsRowid() async throws {
         let (store, path, directory) = try openStore()
         defer { withExtendedLifetime(directory) { store.close() } }
-        try shell(path, "INSERT INTO settings VALUES ('theme', x'00ff10', 0.1); INSERT INTO settings VALUES ('font', NULL, 1e300);")
+        try sqlite3(path, "INSERT INTO settings VALUES ('theme', x'00ff10', 0.1); INSERT INTO settings VALUES ('font', NULL, 1e300);")
         let rowID = try #require(try store.read { try $0.connection.scalar("SELECT rowid FROM settings WHERE name = 'theme'")?.integerValue })
         let mark = try store.lastChangeSeq
-        try shell(path, "DELETE FROM settings WHERE name = 'theme';")
+        try sqlite3(path, "DELETE FROM settings WHERE name = 'theme';")
         await store.settle()
         #expect(try store.lastChangeSeq > mark)
         try store.revert(after: mark)

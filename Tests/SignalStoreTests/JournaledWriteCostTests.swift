@@ -5,16 +5,11 @@ import Testing
 /// A journaled write builds no temporary table: the journal checks `operation` by comparisons
 /// (an `IN` list made SQLite build a temporary index for every journaled row), and a journal
 /// made by an earlier version is brought up to date when a store opens it, entries and all.
-@Suite("What a journaled write costs", .enabled(if: sqlite3Shell != nil, "needs the sqlite3 shell"), .ownThread)
+@Suite("What a journaled write costs", .ownThread)
 struct JournaledWriteCostTests {
-    private func shell(_ path: String, _ sql: String) throws -> String {
-        let result = try run(sqlite3Shell!, [path, sql])
-        #expect(result.status == 0, "sqlite3 failed: \(result.error)")
-        return result.output
-    }
 
     private func declaration(_ path: String) throws -> String {
-        try shell(path, "SELECT sql FROM sqlite_schema WHERE name = '_signalstore_changes'")
+        try sqlite3(path, "SELECT sql FROM sqlite_schema WHERE name = '_signalstore_changes'")
     }
 
     /// The triggers of `sql`'s program (`""`: the statement itself) that open a temporary
@@ -66,7 +61,7 @@ struct JournaledWriteCostTests {
         try before.execute("DELETE FROM orders WHERE id = 2")
         before.close()
         let literal = { (text: String) in "'" + text.replacingOccurrences(of: "'", with: "''") + "'" }
-        _ = try shell(path, """
+        _ = try sqlite3(path, """
             PRAGMA writable_schema = ON;
             UPDATE sqlite_schema SET sql = replace(sql, \(literal(Journal.operationCheck)), \(literal(Journal.legacyOperationCheck))) WHERE name = '_signalstore_changes';
             PRAGMA schema_version = 1000;
@@ -88,13 +83,13 @@ struct JournaledWriteCostTests {
         // Another writer meets the new declaration at once: its change is journaled after the
         // old entries, and the check still refuses what it always refused.
         let recorder = store.changes(since: 3).record()
-        _ = try shell(path, "INSERT INTO orders (id, purchase_num, status) VALUES (3, 3, 'open')")
+        _ = try sqlite3(path, "INSERT INTO orders (id, purchase_num, status) VALUES (3, 3, 'open')")
         #expect(await recorder.events(count: 1))
         #expect(recorder.values.map(\.seq) == [4])
-        let refused = try run(sqlite3Shell!, [path, "INSERT INTO _signalstore_changes (table_name, row_id, operation, timestamp) VALUES ('orders', 9, 'upsert', 0)"])
+        let refused = try run(sqlite3Path(), [path, "INSERT INTO _signalstore_changes (table_name, row_id, operation, timestamp) VALUES ('orders', 9, 'upsert', 0)"])
         #expect(refused.status != 0)
         #expect(refused.error.contains("CHECK constraint failed"))
-        #expect(try shell(path, "PRAGMA integrity_check").trimmingCharacters(in: .whitespacesAndNewlines) == "ok")
+        #expect(try sqlite3(path, "PRAGMA integrity_check").trimmingCharacters(in: .whitespacesAndNewlines) == "ok")
         store.close()
     }
 
@@ -111,7 +106,7 @@ struct JournaledWriteCostTests {
         try Journal.upgradeOperationCheck(connection)
         try holder.execute("COMMIT")
         #expect(try declaration(path).contains(Journal.legacyOperationCheck))
-        _ = try shell(path, "INSERT INTO orders (id, purchase_num, status) VALUES (3, 3, 'open')")
+        _ = try sqlite3(path, "INSERT INTO orders (id, purchase_num, status) VALUES (3, 3, 'open')")
         #expect(try connection.scalar("SELECT max(seq) FROM _signalstore_changes") == .integer(4))
     }
 }

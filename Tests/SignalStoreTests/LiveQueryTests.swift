@@ -46,14 +46,12 @@ struct LiveQueryTests {
     }
 
     @Test func anotherProcessesCommitUpdatesTheResult() async throws {
-        guard let shell = sqlite3Shell else { return }
         let directory = TemporaryDirectory()
         let store = try openStore(directory)
         let results = Locked<[Int]>([])
         let subscription = store.signal(Order.self).subscribe(onValue: { orders in results.withLock { $0.append(orders.count) } })
         let sql = (1...50).map { "INSERT INTO orders (id, purchase_num, status) VALUES (\($0), 1, 'open');" }.joined()
-        let result = try runProgram(URL(fileURLWithPath: shell), [store.path, "BEGIN; \(sql) COMMIT;"])
-        #expect(result.status == 0, "\(result.error)")
+        try sqlite3(store.path, "BEGIN; \(sql) COMMIT;")
         await store.settle()
         #expect(results.withLock { $0.last } == 50)
         #expect(results.withLock { $0 } == [0, 50], "one result for the shell's one commit")
@@ -94,25 +92,20 @@ struct LiveQueryTests {
 @Suite("Poll failures", .ownThread)
 struct PollFailureTests {
     @Test func aFailingPollIsReportedOnceAndRetried() throws {
-        guard let shell = sqlite3Shell else { return }
         let directory = TemporaryDirectory()
         let store = try Store(path: directory.path("poll.sqlite"), migrations: packageMigrations, pollInterval: .milliseconds(10))
         let errors = Locked<[StoreError]>([])
         let errorSubscription = store.errors.subscribe(onValue: { error in errors.withLock { $0.append(error) } })
         let seen = Locked<[Int64]>([])
         let feed = store.changes().subscribe(onValue: { change in seen.withLock { $0.append(change.rowID) } })
-        func sqlite3(_ sql: String) throws {
-            let result = try runProgram(URL(fileURLWithPath: shell), ["-cmd", ".timeout 5000", store.path, sql])
-            try #require(result.status == 0, "\(result.error)")
-        }
         // Another process hides the journal behind a view the store cannot read.
-        try sqlite3("BEGIN; ALTER TABLE _signalstore_changes RENAME TO journal_away; CREATE VIEW _signalstore_changes AS SELECT 1 AS x; COMMIT;")
+        try sqlite3(store.path, "BEGIN; ALTER TABLE _signalstore_changes RENAME TO journal_away; CREATE VIEW _signalstore_changes AS SELECT 1 AS x; COMMIT;")
         #expect(eventually { errors.withLock { !$0.isEmpty } }, "the failure was reported")
         Thread.sleep(forTimeInterval: 0.2)   // many polls fail meanwhile
         #expect(errors.withLock { $0.count } == 1, "reported once, not at every poll: \(errors.withLock { $0 })")
         // It puts the journal back and writes: the next poll works and delivers.
-        try sqlite3("BEGIN; DROP VIEW _signalstore_changes; ALTER TABLE journal_away RENAME TO _signalstore_changes; COMMIT;")
-        try sqlite3("INSERT INTO orders (id, purchase_num, status) VALUES (7, 1, 'open');")
+        try sqlite3(store.path, "BEGIN; DROP VIEW _signalstore_changes; ALTER TABLE journal_away RENAME TO _signalstore_changes; COMMIT;")
+        try sqlite3(store.path, "INSERT INTO orders (id, purchase_num, status) VALUES (7, 1, 'open');")
         #expect(eventually { seen.withLock { $0.contains(7) } }, "the poll recovered")
         feed.dispose()
         errorSubscription.dispose()

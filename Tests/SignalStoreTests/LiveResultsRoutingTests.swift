@@ -102,7 +102,7 @@ struct LiveResultsRoutingTests {
         return counter.withLock { $0 } - before
     }
 
-    @Test(.enabled(if: sqlite3Shell != nil, "needs the sqlite3 shell"))
+    @Test
     func aCommitToOneCustomersOrdersMakesNoOtherListRead() async throws {
         let (store, buyers) = try shop()
         let seventh = buyers[6].purchases.changes.record()

@@ -93,8 +93,8 @@ struct LiveResultsTests {
     static func commitRandomly(step: Int, _ store: Store, _ foreign: Connection, _ random: inout SeededGenerator) throws -> String {
         let sql = randomStatement(&random)
         switch step % 10 {
-        case 0 where sqlite3Shell != nil:
-            _ = try run(sqlite3Shell!, [store.path, sql])
+        case 0:
+            _ = try run(sqlite3Path(), [store.path, sql])
         case 1, 2, 3:
             do { try foreign.execute(sql) } catch { try? foreign.execute("ROLLBACK") }
         default:
@@ -238,15 +238,14 @@ struct LiveResultsTests {
         store.close()
     }
 
-    @Test(.enabled(if: sqlite3Shell != nil, "needs the sqlite3 shell"))
+    @Test
     func theShellsCommitReachesTheResultAsOneUpdate() async throws {
         let directory = TemporaryDirectory()
         let store = try Store(path: directory.path("shell.sqlite"), migrations: packageMigrations)
         for id in 1...10 { try store.insert(Order(id: Int64(id), purchaseNum: id, status: "open")) }
         let open = store.results(Order.self, where: \.status == "open", orderBy: .ascending(\.purchaseNum))
         let recorder = open.changes.record()
-        let result = try run(sqlite3Shell!, [store.path, "BEGIN; UPDATE orders SET purchase_num = 20 WHERE id = 1; UPDATE orders SET status = 'paid' WHERE id = 5; INSERT INTO orders (id, purchase_num, status) VALUES (11, 0, 'open'); COMMIT;"])
-        #expect(result.status == 0, "\(result.error)")
+        try sqlite3(store.path, "BEGIN; UPDATE orders SET purchase_num = 20 WHERE id = 1; UPDATE orders SET status = 'paid' WHERE id = 5; INSERT INTO orders (id, purchase_num, status) VALUES (11, 0, 'open'); COMMIT;")
         #expect(await recorder.events(count: 2))
         guard case .update(let objects, let deletions, let insertions, let modifications)? = recorder.values.last else {
             Issue.record("no update")
@@ -270,7 +269,7 @@ struct LiveResultsTests {
         store.close()
     }
 
-    @Test(.enabled(if: sqlite3Shell != nil, "needs the sqlite3 shell"))
+    @Test
     func entriesPrunedBeforeTheStoreReadThemMakeTheResultRunAgain() async throws {
         let directory = TemporaryDirectory()
         let store = try Store(path: directory.path("pruned.sqlite"), migrations: packageMigrations)
@@ -278,11 +277,9 @@ struct LiveResultsTests {
         let open = store.results(Order.self, where: \.status == "open", orderBy: .ascending(\.id))
         // Another process changes a row and prunes the journal in one commit: no entry of it is
         // ever read here. The next commit's entries then do not follow the last one applied.
-        var result = try run(sqlite3Shell!, [store.path, "BEGIN; UPDATE orders SET status = 'paid' WHERE id = 2; DELETE FROM _signalstore_changes; COMMIT;"])
-        #expect(result.status == 0, "\(result.error)")
+        try sqlite3(store.path, "BEGIN; UPDATE orders SET status = 'paid' WHERE id = 2; DELETE FROM _signalstore_changes; COMMIT;")
         await store.settle()
-        result = try run(sqlite3Shell!, [store.path, "INSERT INTO orders (id, purchase_num, status) VALUES (4, 4, 'open')"])
-        #expect(result.status == 0, "\(result.error)")
+        try sqlite3(store.path, "INSERT INTO orders (id, purchase_num, status) VALUES (4, 4, 'open')")
         await store.settle()
         #expect(open.map(\.id) == [1, 3, 4])
         store.close()

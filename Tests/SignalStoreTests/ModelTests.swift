@@ -158,15 +158,14 @@ struct ModelTests {
         store.close()
     }
 
-    @Test(.enabled(if: sqlite3Shell != nil))
+    @Test
     func changesFromAnotherProcessUpdateTheLiveObjectOnExactlyTheChangedKeyPaths() async throws {
         let (store, directory) = try openStore()
         let order = Order(id: 1, purchaseNum: 1, status: "open")
         try store.insert(order)
         let purchases = order.signal(for: \.purchaseNum).record()
         let statuses = order.signal(for: \.status).record()
-        let result = try run(sqlite3Shell!, [directory.path("models.sqlite"), "UPDATE orders SET purchase_num = 8 WHERE id = 1"])
-        #expect(result.status == 0)
+        try sqlite3(directory.path("models.sqlite"), "UPDATE orders SET purchase_num = 8 WHERE id = 1")
         #expect(await purchases.events(count: 2))
         #expect(order.purchaseNum == 8)
         #expect(statuses.values == ["open"])

@@ -6,7 +6,7 @@ import Testing
 /// A model's property set commits alone and hands its journal entry over as it is written,
 /// without reading it back: the feed and live objects still get every writer's entries once,
 /// in seq order, and nothing a failed statement wrote.
-@Suite("Own entries", .enabled(if: sqlite3Shell != nil, "needs the sqlite3 shell"), .ownThread)
+@Suite("Own entries", .ownThread)
 struct OwnEntryCaptureTests {
     /// A trigger that refuses large purchases after the journal's own trigger may have run.
     static let migrations = packageMigrationList + [
@@ -23,10 +23,6 @@ struct OwnEntryCaptureTests {
         return (try Store(path: path, migrations: Self.migrations, pollInterval: .seconds(3_600)), path, directory)
     }
 
-    private func shell(_ path: String, _ sql: String) throws {
-        let result = try run(sqlite3Shell!, ["-bail", path, sql])
-        #expect(result.status == 0, "sqlite3 failed: \(result.error)")
-    }
 
     private func described(_ changes: [Change]) -> [String] {
         changes.map { "\($0.table)[\($0.rowID)] \($0.column ?? "") = \($0.newValue?.description ?? "-")" }
@@ -41,7 +37,7 @@ struct OwnEntryCaptureTests {
         try store.insert(second)
         let feed = store.changes().record()
         let statuses = second.signal(for: \.status).record()
-        try shell(path, "UPDATE orders SET status = 'shipped' WHERE id = 2")
+        try sqlite3(path, "UPDATE orders SET status = 'shipped' WHERE id = 2")
 
         first.purchaseNum = 5   // the poller has not seen the shell's commit
 
@@ -54,7 +50,7 @@ struct OwnEntryCaptureTests {
         store.close()
     }
 
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"), "needs python3"))
+    @Test
     func aSetWaitsForAnotherProcesssLockThenPublishesItsCommitAndItsOwnInOrder() throws {
         let (store, path, directory) = try openStore()
         defer { withExtendedLifetime(directory) {} }
@@ -64,7 +60,7 @@ struct OwnEntryCaptureTests {
         let feed = store.changes().record()
         // Python holds the write lock for 300 ms with an uncommitted update, then commits.
         let python = Process()
-        python.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        python.executableURL = URL(fileURLWithPath: try ForeignTool.python3.path())
         python.arguments = ["-c", """
             import sqlite3, sys, time
             db = sqlite3.connect(sys.argv[1], isolation_level=None)
@@ -128,7 +124,7 @@ struct OwnEntryCaptureTests {
         try store.insert(Order(id: 2, purchaseNum: 1, status: "open"))
         let feed = store.changes().record()
         first.purchaseNum = 2
-        try shell(path, "UPDATE orders SET status = 'shipped' WHERE id = 2")
+        try sqlite3(path, "UPDATE orders SET status = 'shipped' WHERE id = 2")
         first.purchaseNum = 3
         #expect(described(feed.values) == [
             "orders[1] purchase_num = 2", "orders[2] status = 'shipped'", "orders[1] purchase_num = 3",
@@ -143,10 +139,10 @@ struct OwnEntryCaptureTests {
         let order = Order(id: 1, purchaseNum: 1, status: "open")
         try store.insert(order)
         order.purchaseNum = 2
-        let schema = try run(sqlite3Shell!, ["-bail", path, "SELECT count(*) FROM sqlite_master WHERE sql LIKE '%signalstore_own_entry%'; SELECT count(*) FROM sqlite_temp_master;"])
+        let schema = try run(sqlite3Path(), ["-bail", path, "SELECT count(*) FROM sqlite_master WHERE sql LIKE '%signalstore_own_entry%'; SELECT count(*) FROM sqlite_temp_master;"])
         #expect(schema.status == 0, "sqlite3 failed: \(schema.error)")
         #expect(schema.output.split(separator: "\n") == ["0", "0"], "nothing of it is in the file or in another connection")
-        try shell(path, "UPDATE orders SET purchase_num = 7 WHERE id = 1")   // a foreign writer does not call it
+        try sqlite3(path, "UPDATE orders SET purchase_num = 7 WHERE id = 1")   // a foreign writer does not call it
         store.pollForExternalCommits()
         #expect(order.purchaseNum == 7)
         store.close()

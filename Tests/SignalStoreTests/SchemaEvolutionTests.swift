@@ -89,15 +89,14 @@ struct SchemaEvolutionTests {
     }
 
     @Test func aTableAndAColumnAddedByAnotherProcessAreCapturedWithoutAReopen() throws {
-        try #require(sqlite3Shell != nil)
         let directory = TemporaryDirectory()
         let path = directory.path("live.sqlite")
         let store = try Store(path: path, migrations: packageMigrations)
         let feed = store.changes().record()
-        let shell = try run(sqlite3Shell!, [path, "CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT); INSERT INTO notes VALUES (1, 'early'); ALTER TABLE orders ADD COLUMN priority INTEGER;"])
+        let shell = try run(sqlite3Path(), [path, "CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT); INSERT INTO notes VALUES (1, 'early'); ALTER TABLE orders ADD COLUMN priority INTEGER;"])
         #expect(shell.status == 0, "\(shell.error)")
         #expect(feed.waitForEvents(count: 1), "the early row is journaled when capture starts")
-        _ = try run(sqlite3Shell!, [path, "INSERT INTO notes VALUES (2, 'later'); INSERT INTO orders (id, purchase_num, status, priority) VALUES (1, 1, 'open', 3); UPDATE orders SET priority = 4;"])
+        try sqlite3(path, "INSERT INTO notes VALUES (2, 'later'); INSERT INTO orders (id, purchase_num, status, priority) VALUES (1, 1, 'open', 3); UPDATE orders SET priority = 4;")
         #expect(feed.waitForEvents(count: 4))
         #expect(feed.values.map(\.table) == ["notes", "notes", "orders", "orders"])
         #expect(feed.values[2].row?["priority"] == .integer(3))
@@ -107,7 +106,6 @@ struct SchemaEvolutionTests {
     }
 
     @Test func aDatabaseMadeByThePreviousVersionIsUpgradedWithoutJournalingItsRowsAgain() async throws {
-        try #require(sqlite3Shell != nil)
         let directory = TemporaryDirectory()
         let path = directory.path("old.sqlite")
         let current = try Store(path: path, migrations: packageMigrations)
@@ -131,8 +129,7 @@ struct SchemaEvolutionTests {
         let store = try Store(path: path, migrations: packageMigrations)
         #expect(try store.journalEntries(after: 0).count == 2, "tables captured before are not snapshotted again")
         #expect(try store.appliedMigrations.map(\.afterSeq) == [nil, nil])
-        let shell = try run(sqlite3Shell!, [path, "INSERT OR REPLACE INTO customers (id, name, email) VALUES (2, 'b', 'a@x')"])
-        #expect(shell.status == 0, "\(shell.error)")
+        try sqlite3(path, "INSERT OR REPLACE INTO customers (id, name, email) VALUES (2, 'b', 'a@x')")
         await store.settle()
         #expect(try store.journalEntries(after: 2).count == 2)
         #expect(try store.journalEntries(after: 2).map(\.operation) == [.delete, .insert], "the upgraded triggers journal evictions")
@@ -147,10 +144,9 @@ struct SchemaEvolutionTests {
     }
 
     @Test func adoptingAPlainDatabaseWhoseTablesClashLeavesItsBytesUnchanged() throws {
-        try #require(sqlite3Shell != nil)
         let directory = TemporaryDirectory()
         let path = directory.path("plain.sqlite")
-        _ = try run(sqlite3Shell!, [path, "CREATE TABLE orders (id INTEGER PRIMARY KEY, total REAL); INSERT INTO orders VALUES (1, 9.5);"])
+        try sqlite3(path, "CREATE TABLE orders (id INTEGER PRIMARY KEY, total REAL); INSERT INTO orders VALUES (1, 9.5);")
         let bytes = fileBytes(path)
         #expect(throws: StoreError.self) { _ = try Store(path: path, migrations: packageMigrations) }
         #expect(fileBytes(path) == bytes)
@@ -158,10 +154,9 @@ struct SchemaEvolutionTests {
     }
 
     @Test func adoptingAPlainDatabaseBaselinesItsTables() throws {
-        try #require(sqlite3Shell != nil)
         let directory = TemporaryDirectory()
         let path = directory.path("plain.sqlite")
-        _ = try run(sqlite3Shell!, [path, "CREATE TABLE legacy (id INTEGER PRIMARY KEY, v TEXT); INSERT INTO legacy VALUES (1, 'x'), (2, 'y');"])
+        try sqlite3(path, "CREATE TABLE legacy (id INTEGER PRIMARY KEY, v TEXT); INSERT INTO legacy VALUES (1, 'x'), (2, 'y');")
         let store = try Store(path: path, migrations: packageMigrations)
         #expect(try store.journalEntries(after: 0).map { "\($0.operation) \($0.table)[\($0.rowID)]" } == ["insert legacy[1]", "insert legacy[2]"])
         #expect(try store.appliedMigrations.map(\.afterSeq) == [2, 2])
@@ -171,7 +166,6 @@ struct SchemaEvolutionTests {
 
     @Test("a SIGKILL during a migration leaves the old schema or the new one, each with working capture")
     func aKillDuringAMigrationLeavesOldOrNewWithCapture() throws {
-        try #require(sqlite3Shell != nil)
         let heavy = """
             CREATE TABLE big AS WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 200000) SELECT i, 'row ' || i AS label FROM n;
             ALTER TABLE orders DROP COLUMN updated_at;
@@ -194,7 +188,7 @@ struct SchemaEvolutionTests {
             child.send(SIGKILL)
             _ = child.waitForExit()
             // A foreign writer (the sqlite3 shell) writes to whichever schema is there.
-            let write = try run(sqlite3Shell!, [path, "UPDATE orders SET purchase_num = 5 WHERE id = 1; SELECT count(*) FROM _signalstore_migrations;"])
+            let write = try run(sqlite3Path(), [path, "UPDATE orders SET purchase_num = 5 WHERE id = 1; SELECT count(*) FROM _signalstore_migrations;"])
             #expect(write.status == 0, "\(write.error)")
             outcomes.insert(write.output.trimmingCharacters(in: .whitespacesAndNewlines) == "3" ? "new" : "old")
             let store = try Store(path: path, migrations: folder)

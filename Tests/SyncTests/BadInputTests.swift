@@ -4,7 +4,7 @@ import SignalStoreSync
 import SignalStoreTestSupport
 import Testing
 
-@Suite("Sync: bad input gets one clear line, loses nothing, shows no password", .enabled(if: TestServer.isEnabled && sqlite3Shell != nil, "needs PostgreSQL (SIGNALSTORE_TEST_POSTGRES_URL) and the sqlite3 shell"), .ownThread)
+@Suite("Sync: bad input gets one clear line, loses nothing, shows no password", .enabled(if: TestServer.isEnabled, "needs PostgreSQL (SIGNALSTORE_TEST_POSTGRES_URL)"), .ownThread)
 struct BadInputTests {
     /// Runs `signalstore sync --once` and checks the failure is one line that says `expected`.
     private func expectFailure(_ arguments: [String], environment: [String: String]? = nil, saying expected: String, secret: String? = nil) throws {
@@ -78,7 +78,7 @@ struct BadInputTests {
     }
 }
 
-@Suite("Sync: a copied database file", .enabled(if: TestServer.isEnabled && sqlite3Shell != nil, "needs PostgreSQL (SIGNALSTORE_TEST_POSTGRES_URL) and the sqlite3 shell"), .ownThread)
+@Suite("Sync: a copied database file", .enabled(if: TestServer.isEnabled, "needs PostgreSQL (SIGNALSTORE_TEST_POSTGRES_URL)"), .ownThread)
 struct CopiedFileTests {
     @Test("a copy of a replica's file is refused with a one-line error until it gets a new origin; then both converge")
     func copiedFileNeedsNewOrigin() async throws {

@@ -6,7 +6,7 @@ import SignalStore
 import SignalStoreTestSupport
 import Testing
 
-@Suite("Sync: a transaction bigger than a window of the journal", .enabled(if: TestServer.isEnabled && sqlite3Shell != nil, "needs PostgreSQL (SIGNALSTORE_TEST_POSTGRES_URL) and the sqlite3 shell"), .ownThread)
+@Suite("Sync: a transaction bigger than a window of the journal", .enabled(if: TestServer.isEnabled, "needs PostgreSQL (SIGNALSTORE_TEST_POSTGRES_URL)"), .ownThread)
 struct BigTransactionTests {
     @Test("a 12,018-entry sqlite3 transaction (inserts, updates of rows whose key a later window changes, key changes, deletes) reaches the other replica exactly")
     func bigTransactionCrossesExactly() async throws {

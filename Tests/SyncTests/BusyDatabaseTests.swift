@@ -5,7 +5,7 @@ import SignalStoreSync
 import SignalStoreTestSupport
 import Testing
 
-@Suite("Sync: another writer's long lock makes sync wait, never stop", .enabled(if: TestServer.isEnabled && FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"), "needs PostgreSQL and python3"), .ownThread)
+@Suite("Sync: another writer's long lock makes sync wait, never stop", .enabled(if: TestServer.isEnabled, "needs PostgreSQL (SIGNALSTORE_TEST_POSTGRES_URL)"), .ownThread)
 struct BusyDatabaseTests {
     /// A Python process that takes the write lock of `path` (`BEGIN IMMEDIATE`), says `locked`,
     /// and holds it until it gets `SIGUSR1`: the test releases it once it saw sync wait, so no
@@ -20,7 +20,7 @@ struct BusyDatabaseTests {
             signal.sigwait({signal.SIGUSR1})
             db.execute("COMMIT")
             """
-        return try ChildProcess(URL(fileURLWithPath: "/usr/bin/python3"), ["-c", script, path])
+        return try ChildProcess(URL(fileURLWithPath: ForeignTool.python3.path()), ["-c", script, path])
     }
 
     @Test("a replica whose file another writer locks says it waits, then applies what it missed; it never fails")

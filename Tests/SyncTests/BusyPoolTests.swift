@@ -10,7 +10,7 @@ import Testing
 /// pool thread after each answer looks like a dead link. Seen in the test suite's first seconds
 /// on 2 cores, when hundreds of tests start at once: four connects went 8 s without resuming
 /// and failed with "did not answer for 8.0 s".
-@Suite("Sync: a busy cooperative pool does not stall sync", .enabled(if: TestServer.isEnabled && sqlite3Shell != nil, "needs PostgreSQL (SIGNALSTORE_TEST_POSTGRES_URL) and the sqlite3 shell"), .ownThread)
+@Suite("Sync: a busy cooperative pool does not stall sync", .enabled(if: TestServer.isEnabled, "needs PostgreSQL (SIGNALSTORE_TEST_POSTGRES_URL)"), .ownThread)
 struct BusyPoolTests {
     @Test("a round finishes while every thread of the pool is blocked")
     func roundFinishesWhileThePoolIsBlocked() async throws {

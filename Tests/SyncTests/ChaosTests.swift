@@ -22,7 +22,7 @@ import Testing
 /// to run a failed seed again), `SIGNALSTORE_CHAOS_TRANSACTIONS=N` the transactions per writer
 /// (default 400). `SIGNALSTORE_CHAOS_EVIDENCE=DIR` keeps a failed seed's databases, the
 /// server's log and every sync process's output there.
-@Suite("Sync: chaos", .enabled(if: TestServer.isEnabled && sqlite3Shell != nil, "needs PostgreSQL (SIGNALSTORE_TEST_POSTGRES_URL) and the sqlite3 shell"),
+@Suite("Sync: chaos", .enabled(if: TestServer.isEnabled, "needs PostgreSQL (SIGNALSTORE_TEST_POSTGRES_URL)"),
        .serialized, .ownThread)
 struct ChaosTests {
     enum Fault: String, CaseIterable {

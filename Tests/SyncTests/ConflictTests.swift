@@ -4,7 +4,7 @@ import SignalStoreSync
 import SignalStoreTestSupport
 import Testing
 
-@Suite("Sync: conflicts resolve alike everywhere", .enabled(if: TestServer.isEnabled && sqlite3Shell != nil, "needs PostgreSQL (SIGNALSTORE_TEST_POSTGRES_URL) and the sqlite3 shell"), .ownThread)
+@Suite("Sync: conflicts resolve alike everywhere", .enabled(if: TestServer.isEnabled, "needs PostgreSQL (SIGNALSTORE_TEST_POSTGRES_URL)"), .ownThread)
 struct ConflictTests {
     /// Two replicas on a fresh log that both hold order 1 (`purchaseNum` 1, status `new`).
     private func twoReplicasHoldingOneOrder(_ folder: TemporaryDirectory) async throws -> (Replica, Replica, SyncClient, SyncClient) {
@@ -137,7 +137,7 @@ struct ServerLogOracle {
         var components = URLComponents(string: url)!
         let schema = components.queryItems!.first { $0.name == "schema" }!.value!
         components.queryItems = components.queryItems!.filter { $0.name != "schema" }
-        let psql = ["/usr/bin/psql", "/usr/local/bin/psql"].first { FileManager.default.isExecutableFile(atPath: $0) }!
+        let psql = try ForeignTool.psql.path()
         let result = try runProgram(URL(fileURLWithPath: psql), [
             components.string!, "-At", "-F", "\t", "-c", sql.replacingOccurrences(of: "%s", with: schema),
         ])

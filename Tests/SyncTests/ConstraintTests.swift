@@ -5,7 +5,7 @@ import SignalStoreSync
 import SignalStoreTestSupport
 import Testing
 
-@Suite("Sync: constraints between replicas never stop sync, and replicas converge", .enabled(if: TestServer.isEnabled && sqlite3Shell != nil, "needs PostgreSQL (SIGNALSTORE_TEST_POSTGRES_URL) and the sqlite3 shell"), .ownThread)
+@Suite("Sync: constraints between replicas never stop sync, and replicas converge", .enabled(if: TestServer.isEnabled, "needs PostgreSQL (SIGNALSTORE_TEST_POSTGRES_URL)"), .ownThread)
 struct ConstraintTests {
     /// The example schema plus a reference whose parent's delete is refused, and a CHECK that
     /// reads two columns.

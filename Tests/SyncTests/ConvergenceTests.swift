@@ -5,7 +5,7 @@ import SignalStoreTestSupport
 import SignalsTesting
 import Testing
 
-@Suite("Sync: replicas converge", .enabled(if: TestServer.isEnabled && sqlite3Shell != nil, "needs PostgreSQL (SIGNALSTORE_TEST_POSTGRES_URL) and the sqlite3 shell"), .ownThread)
+@Suite("Sync: replicas converge", .enabled(if: TestServer.isEnabled, "needs PostgreSQL (SIGNALSTORE_TEST_POSTGRES_URL)"), .ownThread)
 struct ConvergenceTests {
     @Test("writes by a model, store.execute and the sqlite3 shell reach the other replica; its live object sees each once")
     func everyWriterReachesTheOtherReplica() async throws {
@@ -62,7 +62,7 @@ struct ConvergenceTests {
         _ = await running.result
     }
 
-    @Test("three replicas in three `signalstore sync` processes converge under writes on each, by the CLI and the sqlite3 shell")
+    @Test("three replicas in three `signalstore sync` processes converge under writes on each, by the CLI")
     func threeProcessesConverge() async throws {
         let folder = TemporaryDirectory()
         let url = try TestServer.freshURL()

@@ -8,7 +8,7 @@ import Testing
 
 /// A cascade that the `sqlite3` shell (foreign keys off) sets off on one replica reaches the
 /// others as the one commit it was.
-@Suite("Sync: delete rules of a writer with foreign keys off", .enabled(if: TestServer.isEnabled && sqlite3Shell != nil, "needs PostgreSQL (SIGNALSTORE_TEST_POSTGRES_URL) and the sqlite3 shell"), .ownThread)
+@Suite("Sync: delete rules of a writer with foreign keys off", .enabled(if: TestServer.isEnabled, "needs PostgreSQL (SIGNALSTORE_TEST_POSTGRES_URL)"), .ownThread)
 struct DeleteRuleSyncTests {
     static let migrations = [
         Migration(version: 1, name: "graph", sql: """

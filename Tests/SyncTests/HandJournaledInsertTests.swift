@@ -9,7 +9,7 @@ import Testing
 /// A long run of another replica's inserts goes in without the capture triggers and is
 /// journaled by the applier (`Journal.journalInsert`): this replica's feed must not tell the
 /// difference.
-@Suite("Sync: a run of inserts journaled by the applier", .enabled(if: TestServer.isEnabled && sqlite3Shell != nil, "needs PostgreSQL (SIGNALSTORE_TEST_POSTGRES_URL) and the sqlite3 shell"), .ownThread)
+@Suite("Sync: a run of inserts journaled by the applier", .enabled(if: TestServer.isEnabled, "needs PostgreSQL (SIGNALSTORE_TEST_POSTGRES_URL)"), .ownThread)
 struct HandJournaledInsertTests {
     static let migrations = [
         Migration(version: 1, name: "kinds of values", sql: """

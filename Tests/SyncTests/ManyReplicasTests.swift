@@ -8,7 +8,7 @@ import Testing
 
 /// What lets many replicas sync at once: an upload never waits long for the log's lock, and a
 /// replica's pending rows slow down applying only when a rule ties them to what it applies.
-@Suite("Sync: many replicas at once", .enabled(if: TestServer.isEnabled && sqlite3Shell != nil && psql != nil, "needs PostgreSQL (SIGNALSTORE_TEST_POSTGRES_URL), psql and the sqlite3 shell"), .ownThread)
+@Suite("Sync: many replicas at once", .enabled(if: TestServer.isEnabled, "needs PostgreSQL (SIGNALSTORE_TEST_POSTGRES_URL), psql"), .ownThread)
 struct ManyReplicasTests {
     @Test("while another session holds the log's lock for 10 s, a running sync waits for it in short turns: never offline, its row on the other replica soon after")
     func uploadWaitsForTheLogsLockInShortTurns() async throws {
@@ -72,7 +72,7 @@ struct ManyReplicasTests {
         let schema = try #require(url.components(separatedBy: "schema=").last)
         let transaction = "BEGIN; SELECT next FROM \(schema).counter WHERE id = 1 FOR UPDATE; \(statements.replacingOccurrences(of: "%s", with: schema)); COMMIT;"
         let sessions = try (0..<holders).map { _ in
-            try ChildProcess(URL(fileURLWithPath: psql!), [url.components(separatedBy: "?").first! + "?sslmode=disable", "-v", "ON_ERROR_STOP=1", "-c", transaction])
+            try ChildProcess(URL(fileURLWithPath: ForeignTool.psql.path()), [url.components(separatedBy: "?").first! + "?sslmode=disable", "-v", "ON_ERROR_STOP=1", "-c", transaction])
         }
         defer { for session in sessions { session.send(SIGKILL) } }
         #expect(try await eventuallyAsync(timeout: .seconds(10)) {

@@ -9,7 +9,7 @@ import Testing
 /// though the log holds one entry per column: a composite foreign key moved to another parent,
 /// or a CHECK that reads two columns, is broken by each column alone (issue 39: before, every
 /// other replica refused both entries while the writer kept them, and the replicas diverged).
-@Suite("Sync: one statement's updates of a row stand or lose together", .enabled(if: TestServer.isEnabled && sqlite3Shell != nil, "needs PostgreSQL (SIGNALSTORE_TEST_POSTGRES_URL) and the sqlite3 shell"), .ownThread)
+@Suite("Sync: one statement's updates of a row stand or lose together", .enabled(if: TestServer.isEnabled, "needs PostgreSQL (SIGNALSTORE_TEST_POSTGRES_URL)"), .ownThread)
 struct OneStatementUpdateTests {
     static let migrations = [
         Migration(version: 1, name: "slots and spans", sql: """

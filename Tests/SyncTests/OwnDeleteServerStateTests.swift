@@ -9,7 +9,7 @@ import Testing
 /// becomes the server state of every row that referenced them, as on every replica that applies
 /// them from the log (issue 39, chaos seed 183): for many parents at once, text keys and
 /// composite foreign keys included.
-@Suite("Sync: confirmed own deletes set the references' server state to NULL", .enabled(if: TestServer.isEnabled && sqlite3Shell != nil, "needs PostgreSQL (SIGNALSTORE_TEST_POSTGRES_URL) and the sqlite3 shell"), .ownThread)
+@Suite("Sync: confirmed own deletes set the references' server state to NULL", .enabled(if: TestServer.isEnabled, "needs PostgreSQL (SIGNALSTORE_TEST_POSTGRES_URL)"), .ownThread)
 struct OwnDeleteServerStateTests {
     static let migrations = [
         Migration(version: 1, name: "teams and slots", sql: """

@@ -60,7 +60,7 @@ struct PackedEntriesTests {
         let sql = "WITH log(position, origin, origin_seq, hlc, tbl, row_key, op, col, payload, scope, previous_scope, carried, uploaded_by, overlap, resolves) AS (VALUES "
             + rows.joined(separator: ", ") + ") "
             + PackedEntries.batchSQL(payload: "payload", rows: "SELECT * FROM log ORDER BY position", byteLimit: byteLimit)
-        let result = try runProgram(URL(fileURLWithPath: psql!), [url.components(separatedBy: "?").first! + "?sslmode=disable", "-v", "ON_ERROR_STOP=1", "-At", "-c", sql])
+        let result = try runProgram(URL(fileURLWithPath: ForeignTool.psql.path()), [url.components(separatedBy: "?").first! + "?sslmode=disable", "-v", "ON_ERROR_STOP=1", "-At", "-c", sql])
         try #require(result.status == 0, "psql: \(result.error)")
         // One row, `packed|count`, ended by a line break; the count holds no `|`.
         let line = result.output.dropLast()

@@ -70,7 +70,7 @@ struct PostgresURLConventionTests {
 /// The same conventions against the real server, through the built binary. One test at a
 /// time: concurrent `GRANT … ON DATABASE` of one database fails with "tuple concurrently
 /// updated" (seen once under CI's load).
-@Suite("Sync: a password with @ : / % ! # and a space, from the URL, PGPASSWORD and a password file", .enabled(if: TestServer.isEnabled && psql != nil, "needs PostgreSQL and psql"), .ownThread, .serialized)
+@Suite("Sync: a password with @ : / % ! # and a space, from the URL, PGPASSWORD and a password file", .enabled(if: TestServer.isEnabled, "needs PostgreSQL"), .ownThread, .serialized)
 struct PostgresPasswordServerTests {
     static let password = "p@ss:w/rd%X! #"
 
@@ -78,7 +78,7 @@ struct PostgresPasswordServerTests {
     private func oddRole() throws -> (url: URLComponents, role: String) {
         let role = "odd_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(10)
         let base = try TestServer.freshURL()
-        let created = try runProgram(URL(fileURLWithPath: psql!), [base.components(separatedBy: "?").first! + "?sslmode=disable", "-v", "ON_ERROR_STOP=1", "-c",
+        let created = try runProgram(URL(fileURLWithPath: ForeignTool.psql.path()), [base.components(separatedBy: "?").first! + "?sslmode=disable", "-v", "ON_ERROR_STOP=1", "-c",
             "CREATE ROLE \(role) LOGIN PASSWORD '\(Self.password)'; GRANT CREATE ON DATABASE postgres TO \(role);"])
         try #require(created.status == 0, "psql failed: \(created.error)")
         var url = URLComponents(string: base)!
@@ -129,6 +129,4 @@ struct PostgresPasswordServerTests {
     }
 }
 
-/// The `psql` client, for making roles on the test server.
-let psql = ["/usr/bin/psql", "/usr/local/bin/psql"].first { FileManager.default.isExecutableFile(atPath: $0) }
 #endif

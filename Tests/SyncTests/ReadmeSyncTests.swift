@@ -5,7 +5,7 @@ import SignalStoreTestSupport
 import Testing
 
 /// The README's sync example and the "two terminals" walkthrough, as a user meets them.
-@Suite("Sync: the README", .enabled(if: TestServer.isEnabled && sqlite3Shell != nil, "needs PostgreSQL (SIGNALSTORE_TEST_POSTGRES_URL) and the sqlite3 shell"), .ownThread)
+@Suite("Sync: the README", .enabled(if: TestServer.isEnabled, "needs PostgreSQL (SIGNALSTORE_TEST_POSTGRES_URL)"), .ownThread)
 struct ReadmeSyncTests {
     // The README's (and SyncClient's) example, as written.
     func keepInSync(_ store: Store) async throws {

@@ -11,7 +11,7 @@ import Testing
 /// saying "did not answer for 8.0 s": a query of a round in progress on the connection the
 /// server closed stayed suspended in the driver until the round's deadline. Each restart now
 /// ends the round at once (the connection's close), and sync reconnects.
-@Suite("Sync: PostgreSQL restarts under writes", .enabled(if: TestServer.isEnabled && sqlite3Shell != nil, "needs PostgreSQL (SIGNALSTORE_TEST_POSTGRES_URL) and the sqlite3 shell"), .ownThread)
+@Suite("Sync: PostgreSQL restarts under writes", .enabled(if: TestServer.isEnabled, "needs PostgreSQL (SIGNALSTORE_TEST_POSTGRES_URL)"), .ownThread)
 struct RestartTests {
     /// Five restarts in a plain run, a hundred with `SIGNALSTORE_HEAVY=1`.
     static let restarts = ProcessInfo.processInfo.environment["SIGNALSTORE_HEAVY"] == "1" ? 100 : 5

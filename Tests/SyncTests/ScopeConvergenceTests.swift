@@ -15,7 +15,7 @@ import Testing
 /// With `SIGNALSTORE_CHAOS=kill` the replicas' syncs run as the built `signalstore sync --once`,
 /// and about a third of them are killed with `kill -9` at a random moment (mid-upload and
 /// mid-apply included); the final syncs run to the end.
-@Suite("Sync: scopes converge under random writes, moves and grant changes", .enabled(if: TestServer.isEnabled && psql != nil, "needs PostgreSQL and psql"), .ownThread, .serialized)
+@Suite("Sync: scopes converge under random writes, moves and grant changes", .enabled(if: TestServer.isEnabled, "needs PostgreSQL"), .ownThread, .serialized)
 struct ScopeConvergenceTests {
     static let migrations = [Migration(version: 1, name: "teams", sql: """
         CREATE TABLE tasks (id INTEGER PRIMARY KEY, team_id INTEGER NOT NULL, title TEXT NOT NULL, n INTEGER NOT NULL DEFAULT 0);

@@ -8,7 +8,7 @@ import Testing
 /// Sync per scope, enforced by PostgreSQL's row-level security: a real server, roles that are
 /// not superusers (superusers and table owners bypass row-level security), the built CLI for
 /// what a DBA runs, and `psql` as each role for what a client that ignores the rules could do.
-@Suite("Sync: scopes enforced by PostgreSQL's row-level security", .enabled(if: TestServer.isEnabled && psql != nil, "needs PostgreSQL and psql"), .ownThread, .serialized)
+@Suite("Sync: scopes enforced by PostgreSQL's row-level security", .enabled(if: TestServer.isEnabled, "needs PostgreSQL"), .ownThread, .serialized)
 struct ScopeTests {
     static let migrations = [Migration(version: 1, name: "teams", sql: """
         CREATE TABLE projects (id INTEGER PRIMARY KEY, team_id INTEGER NOT NULL, name TEXT NOT NULL);
@@ -298,7 +298,7 @@ struct ScopeTests {
     /// Runs one statement with `psql` as the URL's role.
     static func runPsql(_ url: String, _ sql: String) throws -> (status: Int32, output: String, error: String) {
         let plain = url.components(separatedBy: "?").first! + "?sslmode=disable"
-        return try runProgram(URL(fileURLWithPath: psql!), [plain, "-v", "ON_ERROR_STOP=1", "-At", "-c", sql])
+        return try runProgram(URL(fileURLWithPath: ForeignTool.psql.path()), [plain, "-v", "ON_ERROR_STOP=1", "-At", "-c", sql])
     }
 
     static func psqlAsAdmin(_ url: String, _ sql: String) throws {

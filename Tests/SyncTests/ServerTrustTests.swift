@@ -10,7 +10,7 @@ import Testing
 /// PostgreSQL 15, roles that are not superusers, the deployment `signalstore sync setup` makes);
 /// after each, the other replicas keep syncing and converge, and nothing of the attacker's
 /// reaches them.
-@Suite("Sync: the server trusts no client", .enabled(if: TestServer.isEnabled && psql != nil, "needs PostgreSQL and psql"), .ownThread, .serialized)
+@Suite("Sync: the server trusts no client", .enabled(if: TestServer.isEnabled, "needs PostgreSQL"), .ownThread, .serialized)
 struct ServerTrustTests {
     typealias Deployment = ScopeTests.Deployment
 

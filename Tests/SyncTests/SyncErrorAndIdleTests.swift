@@ -5,7 +5,7 @@ import SignalStoreSync
 import SignalStoreTestSupport
 import Testing
 
-@Suite("Sync: typed errors, and a client that writes nothing when nothing moved", .enabled(if: TestServer.isEnabled && sqlite3Shell != nil, "needs PostgreSQL (SIGNALSTORE_TEST_POSTGRES_URL) and the sqlite3 shell"), .ownThread)
+@Suite("Sync: typed errors, and a client that writes nothing when nothing moved", .enabled(if: TestServer.isEnabled, "needs PostgreSQL (SIGNALSTORE_TEST_POSTGRES_URL)"), .ownThread)
 struct SyncErrorAndIdleTests {
     @Test("a wrong password is matchable as refused, with the server's SQLSTATE and address, never the password")
     func wrongPasswordIsTyped() async throws {

@@ -130,14 +130,6 @@ func settle(_ replicas: [Replica], _ url: String) async throws {
     }
 }
 
-/// Runs the `sqlite3` shell on `path`: a writer that knows nothing of SignalStore.
-@discardableResult
-func sqlite3(_ path: String, _ sql: String) throws -> String {
-    let result = try runProgram(URL(fileURLWithPath: sqlite3Shell!), [path, ".timeout 5000", sql])
-    #expect(result.status == 0, "sqlite3 failed: \(result.error)")
-    return result.output
-}
-
 /// The `signalstore` executable.
 let signalstore = builtExecutable("signalstore")
 

@@ -7,7 +7,7 @@ import Testing
 /// Against a real PostgreSQL that accepts TLS connections only (`hostssl` in its `pg_hba.conf`),
 /// with a certificate for `localhost` signed by the tests' own CA: a sync that succeeds there
 /// was encrypted.
-@Suite("Sync: TLS, with sslmode and sslrootcert as libpq reads them", .enabled(if: TestServer.isEnabled && sqlite3Shell != nil, "needs PostgreSQL (SIGNALSTORE_TEST_POSTGRES_TLS_URL) and the sqlite3 shell"), .ownThread)
+@Suite("Sync: TLS, with sslmode and sslrootcert as libpq reads them", .enabled(if: TestServer.isEnabled, "needs PostgreSQL (SIGNALSTORE_TEST_POSTGRES_TLS_URL)"), .ownThread)
 struct TLSTests {
     /// The TLS server's URL with its own schema, with `sslmode`, `sslrootcert` and the host
     /// replaced where given (`sslrootcert: ""` drops it).

@@ -6,7 +6,7 @@ import Testing
 
 /// An upload's entries go to the server as one JSON text that PostgreSQL takes apart
 /// (``ServerLog/uploadText(_:)``): whatever the rows hold must reach the other replica exactly.
-@Suite("Sync: an upload sent as one JSON text arrives field for field", .enabled(if: TestServer.isEnabled && sqlite3Shell != nil, "needs PostgreSQL (SIGNALSTORE_TEST_POSTGRES_URL) and the sqlite3 shell"), .ownThread)
+@Suite("Sync: an upload sent as one JSON text arrives field for field", .enabled(if: TestServer.isEnabled, "needs PostgreSQL (SIGNALSTORE_TEST_POSTGRES_URL)"), .ownThread)
 struct UploadTextTests {
     @Test("quotes, backslashes, JSON look-alikes, control characters, NUL, line breaks and emoji, in values, notes and keys, as inserts and updates")
     func anyTextArrives() async throws {

@@ -92,7 +92,3 @@ public func builtExecutable(_ name: String) -> URL {
     }
     return directory.appendingPathComponent(name)
 }
-
-/// The `sqlite3` command-line shell: a foreign writer with SQLite's default settings.
-public let sqlite3Shell = ["/usr/bin/sqlite3", "/usr/local/bin/sqlite3", "/opt/homebrew/bin/sqlite3"]
-    .first { FileManager.default.isExecutableFile(atPath: $0) }
