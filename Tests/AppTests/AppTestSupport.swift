@@ -34,6 +34,15 @@ func waitUntil(timeout: Duration = .seconds(60), _ condition: () -> Bool) async 
     return condition()
 }
 
+/// Returns once the main queue has run every block queued on it before this call: deliveries
+/// that other threads' commits queued have had their turn (the main queue runs blocks in order).
+/// A check that nothing arrived then waits on the queue, not on a clock.
+func mainQueueTurn() async {
+    await withCheckedContinuation { continuation in
+        DispatchQueue.main.async { continuation.resume() }
+    }
+}
+
 /// Records from any thread, for callbacks that are `@Sendable` (Observation's `onChange`).
 nonisolated final class Recorder<Value: Sendable>: Sendable {
     private let recorded = Locked<[Value]>([])

@@ -87,7 +87,7 @@ import Testing
             _ = try store.execute("UPDATE orders SET purchase_num = 8 WHERE id = 42")
         }
         subscription.dispose()
-        try await Task.sleep(for: .milliseconds(50))
+        await mainQueueTurn()   // the queued delivery has had its turn
         #expect(received == [1])
         store.close()
     }

@@ -31,7 +31,7 @@ struct DoorbellTests {
     func ringAndCancelEndWaits() async {
         let doorbell = Doorbell()
         let ringing = Task { await doorbell.wait(timeout: forever) }
-        try? await Task.sleep(for: .milliseconds(50))
+        #expect(await eventuallyAsync { doorbell.isWaitedOn })
         doorbell.ring()
         await ringing.value
         let cancelled = Task { await doorbell.wait(timeout: forever) }

@@ -11,6 +11,11 @@ final class Doorbell: Sendable {
 
     private let state = Locked(State())
 
+    /// Whether a wait is in progress (for tests that ring one).
+    var isWaitedOn: Bool {
+        state.withLock { $0.waiter != nil }
+    }
+
     func ring() {
         let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
             guard let waiter = state.waiter else {
