@@ -125,9 +125,8 @@ extension Journal {
 
     /// The last seq after `seq`, without reading the entries (one lookup of the primary key,
     /// whatever the size of the commit); `nil` when there are none.
-    static func commitNotice(after seq: Int64, _ connection: Connection) throws -> CommitNotice? {
-        guard let last = try connection.scalar("SELECT max(seq) FROM \(changes) WHERE seq > ?", [.integer(seq)])?.integerValue else { return nil }
-        return CommitNotice(seq: last)
+    static func lastSeq(after seq: Int64, _ connection: Connection) throws -> Int64? {
+        try connection.scalar("SELECT max(seq) FROM \(changes) WHERE seq > ?", [.integer(seq)])?.integerValue
     }
 
     /// The entries after `seq`, failing if some of them were pruned.

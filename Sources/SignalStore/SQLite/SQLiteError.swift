@@ -126,14 +126,3 @@ public struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
         code ~= extended
     }
 }
-
-/// Whether `error` is a ``SQLiteError`` of the kind `code` (see ``SQLiteError/matches(_:)``),
-/// or a ``StoreError/sqlite(_:)`` holding one; lets `catch SQLiteError.constraint` match
-/// constraint failures from SQLite and from store calls alike.
-public func ~= (code: SQLiteError.Code, error: any Error) -> Bool {
-    switch error {
-    case let error as SQLiteError: return error.matches(code)
-    case StoreError.sqlite(let error): return error.matches(code)
-    default: return false
-    }
-}

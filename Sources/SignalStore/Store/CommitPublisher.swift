@@ -66,7 +66,7 @@ struct CommitPublisher: Sendable {
             return .entries(entries, listeners: listeners)
         }
         guard listeners.notices else { return .unread }
-        return .summary(try Journal.commitNotice(after: position.seq, connection))
+        return .summary(try Journal.lastSeq(after: position.seq, connection).map(CommitNotice.init(seq:)))
     }
 
     /// `entries` if they come right after `seq`, one seq each, without a gap; otherwise `nil`.

@@ -87,3 +87,15 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 }
+
+/// Whether `error` is a ``SQLiteError`` of the kind `code` (see ``SQLiteError/matches(_:)``),
+/// or a ``StoreError/sqlite(_:)`` holding one (here, beside ``StoreError``: the SQLite layer
+/// knows nothing of the store); lets `catch SQLiteError.constraint` match
+/// constraint failures from SQLite and from store calls alike.
+public func ~= (code: SQLiteError.Code, error: any Error) -> Bool {
+    switch error {
+    case let error as SQLiteError: return error.matches(code)
+    case StoreError.sqlite(let error): return error.matches(code)
+    default: return false
+    }
+}
