@@ -27,13 +27,16 @@ struct BadInputTests {
         try expectFailure(["--db", replica.path], environment: ["PATH": "/usr/bin:/bin"], saying: "SIGNALSTORE_POSTGRES_URL")
     }
 
-    @Test("a wrong password and an unreachable server: refused or unreachable, the password never shown")
+    @Test("a wrong password, an unreachable server and a host that does not resolve: refused or unreachable, the password never shown")
     func wrongPasswordAndUnreachable() throws {
         let folder = TemporaryDirectory()
         let replica = try Replica(folder, "a")
         let url = try TestServer.freshURL()
         try expectFailure(["--postgres", TestServer.withPassword(url, "wrong-pass-4711"), "--db", replica.path], saying: "refused user 'signalstore'", secret: "wrong-pass-4711")
-        try expectFailure(["--postgres", TestServer.unreachable(url), "--db", replica.path], saying: "cannot reach PostgreSQL at 127.0.0.1:1")
+        try expectFailure(["--postgres", TestServer.unreachable(url), "--db", replica.path], saying: "cannot reach PostgreSQL at 127.0.0.1:1: connection refused")
+        // A host whose name does not resolve (`.invalid` never does).
+        try expectFailure(["--postgres", "postgres://app:dns-pass-1234@no-such-host.invalid:5432/app?sslmode=disable", "--db", replica.path],
+                          saying: "cannot find host 'no-such-host.invalid' (name lookup failed)", secret: "dns-pass-1234")
         // sslmode=require against a server without TLS is refused; prefer falls back to plain TCP.
         var requireTLS = URLComponents(string: url)!
         requireTLS.queryItems = requireTLS.queryItems!.map { $0.name == "sslmode" ? URLQueryItem(name: "sslmode", value: "require") : $0 }

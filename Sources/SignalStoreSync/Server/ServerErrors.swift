@@ -1,5 +1,6 @@
 #if SIGNALSTORE_SYNC
 import NIOCore
+import NIOPosix
 import NIOSSL
 import PostgresNIO
 
@@ -79,15 +80,15 @@ enum ServerErrors {
 
     private static func network(_ error: any Error, place: String, action: String, url: PostgresURL) -> SyncError {
         if let refusal = tls(error, place: place, url: url) { return refusal }
-        let text = url.redacting(String(describing: error))
-        if let error = error as? ChannelError, case .connectTimeout = error {
+        switch ConnectFailure(error) {
+        case .timedOut:
             return SyncError(.unreachable, "timed out \(action) \(place); check the host and port, and that no firewall drops the connection")
-        }
-        if text.localizedCaseInsensitiveContains("refused") {
+        case .refused:
             return SyncError(.unreachable, "cannot reach \(place): connection refused; is PostgreSQL running, and listening on that address and port?")
-        }
-        if text.localizedCaseInsensitiveContains("resolve") || text.localizedCaseInsensitiveContains("name or service") || text.localizedCaseInsensitiveContains("getaddrinfo") {
+        case .unknownHost:
             return SyncError(.unreachable, "cannot find host '\(url.host)' (name lookup failed); check the URL's host")
+        case nil:
+            break
         }
         return SyncError(.unreachable, "lost the connection to \(place) while \(action.replacingOccurrences(of: " to", with: "").replacingOccurrences(of: " from", with: "")) it; sync retries")
     }
@@ -104,6 +105,38 @@ enum ServerErrors {
             return SyncError(.refused, "the TLS certificate of \(place) is not signed by \(trusted); give the CA that signed it as sslrootcert=PATH, or use sslmode=require to encrypt without checking the certificate")
         }
         return SyncError(.refused, "the TLS handshake with \(place) failed; check the server's ssl settings, or use sslmode=disable on a trusted network")
+    }
+}
+
+/// Why a connection could not be opened, read from SwiftNIO's error values (never from their
+/// text): the attempt timed out, every address refused it, or the host name did not resolve.
+private enum ConnectFailure {
+    case timedOut
+    case refused
+    case unknownHost
+
+    init?(_ error: any Error) {
+        switch error {
+        case ChannelError.connectTimeout:
+            self = .timedOut
+        case let error as NIOConnectionError:
+            if !error.connectionErrors.isEmpty {
+                // Every address was tried: refused only if each one refused.
+                let failures = error.connectionErrors.map { ConnectFailure($0.error) }
+                guard let first = failures.first, failures.allSatisfy({ $0 == first }), let first else { return nil }
+                self = first
+            } else if error.dnsAError != nil || error.dnsAAAAError != nil {
+                self = .unknownHost
+            } else {
+                return nil
+            }
+        case let error as IOError where error.errnoCode == ECONNREFUSED:
+            self = .refused
+        case is SocketAddressError, is SocketAddressError.UnknownHost:
+            self = .unknownHost
+        default:
+            return nil
+        }
     }
 }
 #endif
