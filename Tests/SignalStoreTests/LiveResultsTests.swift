@@ -285,6 +285,29 @@ struct LiveResultsTests {
         store.close()
     }
 
+    @Test("a row that another process deleted and pruned from the journal before the result read its object stands in with its key and zero values, reported, until the result runs again")
+    func aRowGoneWithItsJournalStandsInUntilTheDeleteIsApplied() async throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path("gone.sqlite")
+        try Store(path: path, migrations: packageMigrations).close()
+        try sqlite3(path, "INSERT INTO orders (id, purchase_num, status) VALUES (1, 1, 'open'), (2, 2, 'open'), (3, 3, 'open')")
+        let store = try Store(path: path, migrations: packageMigrations, pollInterval: .seconds(3_600))
+        let errors = store.errors.record()
+        let open = store.results(Order.self, where: \.status == "open", orderBy: .ascending(\.id))
+        #expect(open.count == 3)
+        // Before this store hears of it, another process deletes row 2 and prunes every entry.
+        try sqlite3(path, "BEGIN; DELETE FROM orders WHERE id = 2; DELETE FROM _signalstore_changes; COMMIT;")
+        let shown = open.map { "\($0.id) \($0.purchaseNum) '\($0.status)'" }
+        #expect(shown == ["1 1 'open'", "2 0 ''", "3 3 'open'"])
+        #expect(errors.values.contains { "\($0)".contains("row 2 of 'orders' left the database") && "\($0)".contains("stand-in") }, "\(errors.values)")
+        // The delete's entry is gone with the rest: the next commit's entries do not follow the
+        // last one applied, and the result runs again.
+        try sqlite3(path, "INSERT INTO orders (id, purchase_num, status) VALUES (4, 4, 'open')")
+        await store.settle()
+        #expect(open.map(\.id) == [1, 3, 4])
+        store.close()
+    }
+
     @Test func closingTheStoreCompletesChanges() throws {
         let store = try Store.inMemory(migrations: packageMigrations)
         let recorder = store.results(Order.self).changes.record()

@@ -1,3 +1,4 @@
+import Foundation
 import Observation
 
 /// A class made persistent by `@Model`. The requirements are generated; do not implement them
@@ -50,12 +51,21 @@ public struct ModelColumn<Model>: Sendable {
 /// A row read for a model, in `_$columns` order.
 public struct ModelRow: Sendable {
     @usableFromInline let values: [SQLiteValue]
+    /// Whether a value that cannot be read is replaced by the type's zero (`0`, `""`, empty
+    /// data) instead of failing: for the stand-in of a row that is gone with nothing left to
+    /// show of it.
+    @usableFromInline let zeroesWhatIsMissing: Bool
+
+    init(values: [SQLiteValue], zeroesWhatIsMissing: Bool = false) {
+        self.values = values
+        self.zeroesWhatIsMissing = zeroesWhatIsMissing
+    }
 
     /// The value at `index` as `type`.
     /// - Throws: ``StoreError/schemaMismatch(_:)`` naming property, table and column if the
     ///   stored value cannot be read as the property's type.
     public func value<Value, Model>(at index: Int, as type: Value.Type, column: ModelColumn<Model>, table: String) throws -> Value {
-        guard let value = ModelRuntime.decode(values[index], as: Value.self) else {
+        guard let value = ModelRuntime.decode(values[index], as: Value.self) ?? zero(Value.self) else {
             throw mismatch(at: index, as: Value.self, column: column, table: table)
         }
         return value
@@ -69,10 +79,18 @@ public struct ModelRow: Sendable {
     public func value<Value: SQLiteValueConvertible, Model>(
         at index: Int, as type: Value.Type, column: @autoclosure () -> ModelColumn<Model>, table: @autoclosure () -> String
     ) throws -> Value {
-        guard let value = Value(sqliteValue: values[index]) else {
+        guard let value = Value(sqliteValue: values[index]) ?? zero(Value.self) else {
             throw mismatch(at: index, as: Value.self, column: column(), table: table())
         }
         return value
+    }
+
+    /// The zero of `type` when this row stands in for values that are missing: the first of
+    /// `0`, `0.0`, `""` and empty data that `type` reads; `nil` otherwise.
+    @usableFromInline
+    func zero<Value>(_ type: Value.Type) -> Value? {
+        guard zeroesWhatIsMissing else { return nil }
+        return [SQLiteValue.integer(0), .real(0), .text(""), .blob(Data())].lazy.compactMap { ModelRuntime.decode($0, as: Value.self) }.first
     }
 
     @usableFromInline

@@ -32,13 +32,23 @@ extension LiveResults {
         return objects
     }
 
-    /// An object of a row that is gone, made from its last journaled image.
+    /// An object of a row that is gone, made from its last journaled image. When the journal
+    /// no longer holds one (another process pruned it), a stand-in with zero values, reported
+    /// on `store.errors`, until the commit that deleted the row reaches this result.
     private func detachedImage(of rowID: Int64) -> Model {
-        let image = (try? store?.history(table: Model._$table, rowID: rowID))?.last { $0.row != nil }?.row ?? [:]
-        let values = ModelSQL.of(Model.self).columnNames.map { image[$0] ?? .null }
-        guard let object = try? Model(_$row: ModelRow(values: values)) else {
-            preconditionFailure("row \(rowID) of '\(Model._$table)' left the database before its \(Model.self) could be read, and no image of it is journaled")
+        let image = (try? store?.history(table: Model._$table, rowID: rowID))?.last { $0.row != nil }?.row
+        let values = ModelSQL.of(Model.self).columnNames.map { image?[$0] ?? .null }
+        if let object = try? Model(_$row: ModelRow(values: values)) { return object }
+        var standInValues = values
+        let key = ModelSQL.of(Model.self).primaryKeyIndex
+        if standInValues[key] == .null { standInValues[key] = .integer(rowID) }   // the rowid, for an INTEGER PRIMARY KEY
+        store?.report(.invalidArgument(
+            "row \(rowID) of '\(Model._$table)' left the database before its \(Model.self) could be read, and the journal no longer holds it (pruned); the result shows a stand-in with zero values until it applies the delete"))
+        // Numbers, text, data, dates and optionals read one of the zeros; only a type of the
+        // app's own that reads none of them (an enum without a 0 or "" case) has no stand-in.
+        guard let standIn = try? Model(_$row: ModelRow(values: standInValues, zeroesWhatIsMissing: true)) else {
+            preconditionFailure("row \(rowID) of '\(Model._$table)' is gone, the journal no longer holds it, and \(Model.self) cannot be made of zero values")
         }
-        return object
+        return standIn
     }
 }
