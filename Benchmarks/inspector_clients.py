@@ -24,6 +24,8 @@ import tempfile
 import threading
 import time
 
+from inspector_http import get, request, start_inspector
+
 BINARY, MIGRATIONS = sys.argv[1], sys.argv[2]
 CLIENTS = int(sys.argv[3]) if len(sys.argv) > 3 else 200
 ROWS = int(sys.argv[4]) if len(sys.argv) > 4 else 2_000
@@ -35,18 +37,6 @@ def memory(pid):
     return int(fields["VmRSS"].split()[0]) / 1024
 
 
-def request(port, token, path):
-    return (f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
-            f"Cookie: signalstore_inspector_{port}={token}\r\nConnection: close\r\n\r\n").encode()
-
-
-def get(port, token, path):
-    with socket.create_connection(("127.0.0.1", port), timeout=30) as connection:
-        connection.sendall(request(port, token, path))
-        data = b""
-        while chunk := connection.recv(65536):
-            data += chunk
-    return data
 
 
 class Streams:
@@ -112,11 +102,7 @@ def main():
             connection.execute("""
                 WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 50000)
                 INSERT INTO orders (id, purchase_num, status, note) SELECT x, x % 100, 'status ' || (x % 7), 'note ' || x FROM n""")
-        process = subprocess.Popen([BINARY, "inspect", "--db", path, "--port", "0"], stdout=subprocess.PIPE,
-                                   stderr=subprocess.DEVNULL, text=True)
-        process.stdout.readline()
-        match = re.search(r":(\d+)/\?token=([0-9a-f]+)", process.stdout.readline())
-        port, token = int(match.group(1)), match.group(2)
+        process, port, token = start_inspector(BINARY, path)
         results = []
         try:
             streams = Streams(port, token)

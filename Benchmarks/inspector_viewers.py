@@ -11,7 +11,6 @@ Prints the server's CPU time over the run (as a share of one core), the page loa
 made, and, after the writer stops, whether every viewer's last page shows the last value written.
 """
 import os
-import re
 import signal
 import socket
 import sqlite3
@@ -20,6 +19,8 @@ import sys
 import tempfile
 import threading
 import time
+
+from inspector_http import get, request, start_inspector
 
 BINARY, MIGRATIONS = sys.argv[1], sys.argv[2]
 VIEWERS = int(sys.argv[3]) if len(sys.argv) > 3 else 50
@@ -33,18 +34,6 @@ def cpu_seconds(pid):
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def request(port, token, path):
-    return (f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
-            f"Cookie: signalstore_inspector_{port}={token}\r\nConnection: close\r\n\r\n").encode()
-
-
-def get(port, token, path):
-    with socket.create_connection(("127.0.0.1", port), timeout=60) as connection:
-        connection.sendall(request(port, token, path))
-        data = b""
-        while chunk := connection.recv(1 << 16):
-            data += chunk
-    return data
 
 
 class Viewer(threading.Thread):
@@ -94,11 +83,7 @@ def main():
             connection.execute("""
                 WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 100000)
                 INSERT INTO orders (id, purchase_num, status, note) SELECT x, x, 'status ' || (x % 7), 'note ' || x FROM n""")
-        process = subprocess.Popen([BINARY, "inspect", "--db", path, "--port", "0"], stdout=subprocess.PIPE,
-                                   stderr=subprocess.DEVNULL, text=True)
-        process.stdout.readline()
-        match = re.search(r":(\d+)/\?token=([0-9a-f]+)", process.stdout.readline())
-        port, token = int(match.group(1)), match.group(2)
+        process, port, token = start_inspector(BINARY, path)
         try:
             viewers = [Viewer(port, token) for _ in range(VIEWERS)]
             for viewer in viewers:
