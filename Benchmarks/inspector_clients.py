@@ -24,7 +24,7 @@ import tempfile
 import threading
 import time
 
-from inspector_http import get, request, start_inspector
+from inspector_http import get, request, shop_database, start_inspector
 
 BINARY, MIGRATIONS = sys.argv[1], sys.argv[2]
 CLIENTS = int(sys.argv[3]) if len(sys.argv) > 3 else 200
@@ -96,12 +96,7 @@ class Streams:
 
 def main():
     with tempfile.TemporaryDirectory() as folder:
-        path = os.path.join(folder, "shop.sqlite")
-        subprocess.run([BINARY, "migrate", "--db", path, "--migrations", MIGRATIONS], check=True, capture_output=True)
-        with sqlite3.connect(path) as connection:
-            connection.execute("""
-                WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 50000)
-                INSERT INTO orders (id, purchase_num, status, note) SELECT x, x % 100, 'status ' || (x % 7), 'note ' || x FROM n""")
+        path = shop_database(BINARY, MIGRATIONS, folder, 50_000, purchase_modulo=100)
         process, port, token = start_inspector(BINARY, path)
         results = []
         try:

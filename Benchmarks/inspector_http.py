@@ -1,8 +1,23 @@
 """What the inspector harnesses share: starting `signalstore inspect`, and plain HTTP/1.1 requests
 that carry its token as the cookie a browser would hold."""
+import os
 import re
 import socket
+import sqlite3
 import subprocess
+
+
+def shop_database(binary, migrations, folder, rows, purchase_modulo=None):
+    """A database of `rows` orders made by `signalstore migrate` and one SQL insert; its path.
+    Order x has purchase_num x (x % `purchase_modulo` when given)."""
+    path = os.path.join(folder, "shop.sqlite")
+    subprocess.run([binary, "migrate", "--db", path, "--migrations", migrations], check=True, capture_output=True)
+    purchase = f"x % {purchase_modulo}" if purchase_modulo else "x"
+    with sqlite3.connect(path) as connection:
+        connection.execute(f"""
+            WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < {rows})
+            INSERT INTO orders (id, purchase_num, status, note) SELECT x, {purchase}, 'status ' || (x % 7), 'note ' || x FROM n""")
+    return path
 
 
 def start_inspector(binary, path):
