@@ -1,8 +1,9 @@
 import Synchronization
 
 /// The machinery shared by every subject: a list of subscribers, a replay buffer, and the
-/// delivery rounds. (Over 300 lines: one lock's state, subscribe, send, deliver and remove are
-/// kept together so the argument for their ordering reads in one place.)
+/// delivery rounds. One lock's state, subscribe, send, deliver and remove are kept together so
+/// the argument for their ordering reads in one place; a subscriber's entry
+/// (``BroadcastEntry``) and its disposable (``BroadcastSubscription``) are in files of their own.
 ///
 /// - A send made while a round is being delivered (from a callback or from another thread) is
 ///   queued and delivered, to every subscriber, after the current round: contract rule 4.
@@ -276,52 +277,5 @@ package final class Broadcaster<Value, Failure: Error>: @unchecked Sendable {
     /// How many subscribers are attached (for tests and diagnostics).
     package var subscriberCount: Int {
         state.withLock { $0.entries.count - $0.tombstones }
-    }
-}
-
-/// One subscriber of a ``Broadcaster``. Not generic on purpose: the subscriber is stored as
-/// `AnyObject` (always a `Subscriber<Value, Failure>` of the owning broadcaster) so array
-/// operations on the entries need no runtime generic-metadata lookup.
-@usableFromInline
-struct BroadcastEntry {
-    @usableFromInline let id: UInt64
-    /// The sequence number of the first event this subscriber may receive.
-    @usableFromInline let firstSeq: UInt64
-    /// `nil` once removed: a tombstone keeps the ids sorted for the binary search.
-    @usableFromInline var subscriber: AnyObject?
-
-    /// Where ``subscriber`` lies in an entry, after the two 8-byte fields, for reading it
-    /// without a retain (see `Broadcaster.deliver`). A constant, so that reading it costs
-    /// nothing; debug builds check it against the layout when a broadcaster is made.
-    @inlinable static var subscriberOffset: Int { 16 }
-
-    @inlinable
-    init(id: UInt64, firstSeq: UInt64, subscriber: AnyObject?) {
-        self.id = id
-        self.firstSeq = firstSeq
-        self.subscriber = subscriber
-    }
-}
-
-/// The disposable returned for a subject subscription; detaches the subscriber.
-@usableFromInline
-final class BroadcastSubscription<Value, Failure: Error>: Disposable {
-    @usableFromInline weak let broadcaster: Broadcaster<Value, Failure>?
-    @usableFromInline let id: UInt64
-
-    @inlinable
-    init(_ broadcaster: Broadcaster<Value, Failure>, id: UInt64) {
-        self.broadcaster = broadcaster
-        self.id = id
-    }
-
-    @inlinable
-    func dispose() {
-        broadcaster?.remove(id: id)
-    }
-
-    @inlinable
-    var isDisposed: Bool {
-        broadcaster?.contains(id: id) != true
     }
 }
