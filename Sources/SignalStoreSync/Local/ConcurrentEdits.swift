@@ -7,9 +7,9 @@ import SignalStore
 ///
 /// The server decides which entries of its log list an edit (``ConcurrentEditsSQL``); a replica
 /// keeps what its cursor passes, its own entries included, under the entry's log position: the
-/// same number on every replica. An entry that replaces an earlier listing (any listing of the
-/// same column between the same two replicas), or resolves one, takes that one out. Written in the transaction that applies the batch, so the inbox and the
-/// rows move together.
+/// same number on every replica. An entry that lists an edit takes out every earlier listing of
+/// the same column between the same two replicas; one that resolves an edit takes that one out.
+/// Written in the transaction that applies the batch, so the inbox and the rows move together.
 enum ConcurrentEdits {
     static let table = "_signalstore_sync_concurrent_edits"
 
@@ -40,10 +40,9 @@ enum ConcurrentEdits {
             noted = true
             if let resolved = remote.entry.resolves { try remove(resolved, connection) }
             guard let overlap = remote.overlap.flatMap(Overlap.init(json:)) else { continue }
-            // The listing it replaces, and any older one between the same two replicas on the
-            // same column: a replica that read the log while apart may have missed an entry in
-            // between, whose listing the server cleared when a later one replaced it.
-            if let replaced = overlap.replaces { try remove(replaced, connection) }
+            // Any older listing between the same two replicas on the same column: the one the
+            // server says this replaces, and one a replica that read the log while apart kept of
+            // an entry in between, whose listing the server cleared when a later one replaced it.
             let column = overlap.column ?? remote.entry.column ?? ""
             try connection.statement("""
                 DELETE FROM \(table) WHERE tbl = ?1 AND row_key = ?2 AND col = ?3
@@ -90,7 +89,6 @@ enum ConcurrentEdits {
         var uploadedBy: String?
         var value: String?
         var base: String?
-        var replaces: Int64?
         /// The column listed, when the entry names none (a delete's).
         var column: String?
         /// Whether the other change deleted the row.
@@ -103,7 +101,7 @@ enum ConcurrentEdits {
             func integer(_ name: String) -> Int64? { if case .integer(let value)? = fields[name] { value } else { nil } }
             guard let position = integer("position"), let hlc = integer("hlc"), let origin = text("origin") else { return nil }
             (self.position, self.hlc, self.origin) = (position, hlc, origin)
-            (uploadedBy, value, base, replaces) = (text("by"), text("value"), text("base"), integer("replaces"))
+            (uploadedBy, value, base) = (text("by"), text("value"), text("base"))
             (column, deletesRow) = (text("col"), text("op") == "delete")
         }
     }
