@@ -1,6 +1,6 @@
 #if SIGNALSTORE_SYNC
 import Foundation
-import SignalStoreSync
+@testable import SignalStoreSync
 import SignalStoreTestSupport
 import Testing
 
@@ -145,6 +145,20 @@ struct FailureTests {
         #expect(try ServerLogOracle(url: url).duplicateEntries().isEmpty, "an entry was stored twice")
     }
 
+    @Test("sync's sessions ask the server to end them when they idle in a transaction past 30 s, and to check every second during a statement that the client is still there: a session whose link was cut cannot keep the log's lock from other replicas")
+    func sessionsThatLingerAreEnded() async throws {
+        let url = try PostgresURL(try TestServer.freshURL())
+        let log = try await ServerLog.connect(url)
+        defer { Task { await log.close() } }
+        var settings: [String] = []
+        for name in ["idle_in_transaction_session_timeout", "client_connection_check_interval"] {
+            for try await value in try await log.connection.query("SELECT current_setting(\(name))", logger: log.logger).decode(String.self) {
+                settings.append(value)
+            }
+        }
+        #expect(settings == ["30s", "1s"])
+    }
+
     @Test("20 cuts of the link to PostgreSQL (a TCP proxy closes every connection) while both replicas write and sync: they converge")
     func cutLinks() async throws {
         let folder = TemporaryDirectory()
@@ -178,7 +192,14 @@ struct FailureTests {
             return contents[0].count == Int(next) && contents[1] == contents[0]
         }
         let counts = try replicas.map { try $0.contents().count }
-        #expect(converged, "after the cuts: \(counts) rows of \(next); sync said: \(syncs.map { String(($0.output.value + $0.error.value).suffix(600)) })")
+        // If not: what each of the test's sessions on the server was doing (the log's lock
+        // held by a session nobody answers for would keep every upload waiting).
+        let sessions = converged ? [] : try ServerLogOracle(url: url).query("""
+            SELECT pid, state, coalesce(wait_event_type, '') || ':' || coalesce(wait_event, ''), round(extract(epoch FROM now() - xact_start)),
+                   left(regexp_replace(query, '\\s+', ' ', 'g'), 120)
+            FROM pg_stat_activity WHERE pid <> pg_backend_pid() AND query LIKE '%%s%'
+            """)
+        #expect(converged, "after the cuts: \(counts) rows of \(next); sync said: \(syncs.map { String(($0.output.value + $0.error.value).suffix(600)) }); sessions: \(sessions)")
         stop()
         let offline = syncs.map { $0.output.value.components(separatedBy: "\"offline\"").count - 1 }.reduce(0, +)
         #expect(offline > 0, "no sync process noticed a cut link: \(syncs.map { $0.output.value + $0.error.value }) proxy: \(proxy.process.error.value)")

@@ -45,6 +45,7 @@ struct ServerLog: Sendable {
         do {
             let connection = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
             do {
+                try await boundLingeringSessions(connection, logger: logger)
                 try await createTables(connection, schema: url.schema, logger: logger)
                 let deployment = try await ServerDeployment.read(connection, schema: url.schema, logger: logger)
                 return ServerLog(connection: connection, url: url, logger: logger, deployment: deployment)
@@ -60,6 +61,25 @@ struct ServerLog: Sendable {
 
     func close() async {
         try? await connection.close()
+    }
+
+    /// How long this session may sit in a transaction waiting for its client before the server
+    /// ends it. An upload holds the log's lock in a transaction while the client catches up
+    /// (short, by design: ``upload(origin:lockWait:catchUp:)``); a session whose client is gone
+    /// or stuck must not hold it for good, or every other replica's upload waits in its short
+    /// turns forever, never offline.
+    static let idleInTransactionLimit = "30s"
+
+    /// Makes the server end this session if it idles in a transaction past
+    /// ``idleInTransactionLimit``, and (PostgreSQL 14 and later) check every second during a
+    /// statement whether the client is still there: a link cut while a statement runs leaves
+    /// a session that holds its locks until the statement ends otherwise.
+    private static func boundLingeringSessions(_ connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.query("""
+            SELECT set_config('idle_in_transaction_session_timeout', \(idleInTransactionLimit), false),
+                   CASE WHEN current_setting('server_version_num')::int >= 140000
+                        THEN set_config('client_connection_check_interval', '1s', false) END
+            """, logger: logger)
     }
 
     /// Whether the connection is closed (by either side).
