@@ -10,7 +10,7 @@ struct LargeFeedTests {
     /// A database whose journal has `entries` insert entries, written by the sqlite3 shell.
     static func largeFeed(in directory: TemporaryDirectory, entries: Int = 200_000) throws -> String {
         let path = try exampleDatabase(in: directory)
-        let result = try runProgram(URL(fileURLWithPath: sqlite3Path()), [path, """
+        let result = try runProgram(URL(fileURLWithPath: sqlite3Path()), [path, ".timeout 5000", """
             WITH RECURSIVE n(i) AS (SELECT 100 UNION ALL SELECT i + 1 FROM n WHERE i < \(entries + 99))
             INSERT INTO orders (id, purchase_num, status, note) SELECT i, i % 50, 'open', 'bulk order ' || i FROM n;
             """])

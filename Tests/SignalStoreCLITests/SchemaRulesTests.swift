@@ -16,7 +16,7 @@ struct SchemaRulesTests {
         #expect(try runBinary(["schema", "customers", "--db", path]).outputLines.last == "UNIQUE (email)")
         // A table made by a sqlite3 user, with the awkward cases: a quoted ')' inside a CHECK,
         // nested parentheses, an expression index with a condition.
-        let shell = try runProgram(URL(fileURLWithPath: sqlite3Path()), [path, """
+        let shell = try runProgram(URL(fileURLWithPath: sqlite3Path()), [path, ".timeout 5000", """
             CREATE TABLE tags (name TEXT CHECK (name <> ')'), weight INT, CONSTRAINT bounded CHECK (weight > 0 AND (weight < 10)), UNIQUE (name, weight));
             CREATE UNIQUE INDEX tags_by_lower_name ON tags (lower(name)) WHERE weight > 1;
             """])

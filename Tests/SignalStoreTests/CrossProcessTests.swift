@@ -12,7 +12,7 @@ struct CrossProcessTests {
         let path = directory.path("db.sqlite")
         let store = try Store(path: path, migrations: packageMigrations)
         let recorder = store.changes(since: 0).record()
-        let result = try run(sqlite3Path(), [path, """
+        let result = try run(sqlite3Path(), [path, ".timeout 5000", """
             INSERT INTO orders (id, purchase_num, status) VALUES (5, 2, 'open');
             UPDATE orders SET status = 'paid' WHERE id = 5;
             DELETE FROM orders;

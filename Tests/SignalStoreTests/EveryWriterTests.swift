@@ -156,7 +156,7 @@ struct EveryWriterTests {
             INSERT INTO notes (rowid, body) VALUES (1, 'one'), (2, 'two');
             """)
         let before = try store.lastChangeSeq
-        _ = try run(sqlite3Path(), [path, statement])   // OR FAIL fails part-way on purpose
+        _ = try run(sqlite3Path(), [path, ".timeout 5000", statement])   // OR FAIL fails part-way on purpose
         await store.settle()
         #expect(try store.journalEntries(after: before).count == expected.count)
         #expect(try entries(store, after: before) == expected)

@@ -86,7 +86,7 @@ struct JournaledWriteCostTests {
         _ = try sqlite3(path, "INSERT INTO orders (id, purchase_num, status) VALUES (3, 3, 'open')")
         #expect(await recorder.events(count: 1))
         #expect(recorder.values.map(\.seq) == [4])
-        let refused = try run(sqlite3Path(), [path, "INSERT INTO _signalstore_changes (table_name, row_id, operation, timestamp) VALUES ('orders', 9, 'upsert', 0)"])
+        let refused = try run(sqlite3Path(), [path, ".timeout 5000", "INSERT INTO _signalstore_changes (table_name, row_id, operation, timestamp) VALUES ('orders', 9, 'upsert', 0)"])
         #expect(refused.status != 0)
         #expect(refused.error.contains("CHECK constraint failed"))
         #expect(try sqlite3(path, "PRAGMA integrity_check").trimmingCharacters(in: .whitespacesAndNewlines) == "ok")

@@ -133,7 +133,7 @@ struct LiveResultsAcrossParentsTests {
         default: sql = "UPDATE customers SET name = '\(["al", "zed", "bo", "pat", "Bo"].randomElement(using: &random)!)' WHERE id = \(customer)"
         }
         switch step % 9 {
-        case 0: _ = try run(sqlite3Path(), [store.path, sql])
+        case 0: _ = try run(sqlite3Path(), [store.path, ".timeout 5000", sql])
         case 3: do { try foreign.execute(sql) } catch { try? foreign.execute("ROLLBACK") }
         default: _ = try? store.execute(sql)
         }

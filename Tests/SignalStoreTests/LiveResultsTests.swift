@@ -94,7 +94,7 @@ struct LiveResultsTests {
         let sql = randomStatement(&random)
         switch step % 10 {
         case 0:
-            _ = try run(sqlite3Path(), [store.path, sql])
+            _ = try run(sqlite3Path(), [store.path, ".timeout 5000", sql])
         case 1, 2, 3:
             do { try foreign.execute(sql) } catch { try? foreign.execute("ROLLBACK") }
         default:
