@@ -63,21 +63,13 @@ struct ServerLog: Sendable {
         try? await connection.close()
     }
 
-    /// How long this session may sit in a transaction waiting for its client before the server
-    /// ends it. An upload holds the log's lock in a transaction while the client catches up
-    /// (short, by design: ``upload(origin:lockWait:catchUp:)``); a session whose client is gone
-    /// or stuck must not hold it for good, or every other replica's upload waits in its short
-    /// turns forever, never offline.
-    static let idleInTransactionLimit = "30s"
-
-    /// Makes the server end this session if it idles in a transaction past
-    /// ``idleInTransactionLimit``, and (PostgreSQL 14 and later) check every second during a
-    /// statement whether the client is still there: a link cut while a statement runs leaves
-    /// a session that holds its locks until the statement ends otherwise.
+    /// Asks the server (PostgreSQL 14 and later) to check every second during a statement
+    /// whether this session's client is still there: a link cut while a statement runs (one
+    /// that waits for a lock, say) otherwise leaves a session that holds its locks until the
+    /// statement ends, and every other replica's upload waits behind it in its short turns.
     private static func boundLingeringSessions(_ connection: PostgresConnection, logger: Logger) async throws {
         try await connection.query("""
-            SELECT set_config('idle_in_transaction_session_timeout', \(idleInTransactionLimit), false),
-                   CASE WHEN current_setting('server_version_num')::int >= 140000
+            SELECT CASE WHEN current_setting('server_version_num')::int >= 140000
                         THEN set_config('client_connection_check_interval', '1s', false) END
             """, logger: logger)
     }
