@@ -98,14 +98,27 @@ struct BigTransactionTests {
             UPDATE orders SET status = 'edited' WHERE id % 997 = 0;
             COMMIT;
             """)
-        // Each of A's windows waits half a second in the server's log lock, so B's uploads,
-        // which wait for that lock, land between A's windows on any machine.
+        // A window of A's after its first is refused, as if the log's lock were busy, until an
+        // entry of another replica lies after A's first: A then applies what is new and tries
+        // again, and B's upload, queued for the lock, goes in between. (Holding each window in
+        // the lock for a while was not enough: on a loaded machine A held it longer than B's
+        // longest wait every time, and B's entries all came after A's last window.)
         let oracle = ServerLogOracle(url: url)
         _ = try oracle.query("""
-            CREATE FUNCTION %s.slow_window() RETURNS trigger LANGUAGE plpgsql AS $$
-            BEGIN IF (SELECT count(*) FROM stored) > 1000 THEN PERFORM pg_sleep(0.5); END IF; RETURN NULL; END $$;
-            CREATE TRIGGER slow_window AFTER INSERT ON %s.log REFERENCING NEW TABLE AS stored
-                FOR EACH STATEMENT EXECUTE FUNCTION %s.slow_window()
+            CREATE FUNCTION %s.hold_back_window() RETURNS trigger LANGUAGE plpgsql AS $$
+            DECLARE big text;
+            BEGIN
+                SELECT origin INTO big FROM stored GROUP BY origin HAVING count(*) > 1000 LIMIT 1;
+                IF big IS NOT NULL
+                    AND EXISTS (SELECT 1 FROM %s.log WHERE origin = big AND position < (SELECT min(position) FROM stored))
+                    AND NOT EXISTS (SELECT 1 FROM %s.log WHERE origin <> big
+                        AND position > (SELECT min(position) FROM %s.log WHERE origin = big)) THEN
+                    RAISE EXCEPTION 'held back until another replica uploads' USING ERRCODE = 'lock_not_available';
+                END IF;
+                RETURN NULL;
+            END $$;
+            CREATE TRIGGER hold_back_window AFTER INSERT ON %s.log REFERENCING NEW TABLE AS stored
+                FOR EACH STATEMENT EXECUTE FUNCTION %s.hold_back_window()
             """)
         // B writes rows of every window of A's transaction and uploads each at once, until A's
         // round is over: A's upload rounds apply them between its windows, beside the stamping
@@ -123,7 +136,7 @@ struct BigTransactionTests {
         try await syncA.syncOnce()
         sending.turnOff()
         try await writer.value
-        _ = try oracle.query("DROP TRIGGER slow_window ON %s.log")
+        _ = try oracle.query("DROP TRIGGER hold_back_window ON %s.log")
         for _ in 0..<2 {
             try await syncA.syncOnce()
             try await syncB.syncOnce()
