@@ -44,10 +44,12 @@ let package = Package(
         // Test-only: property-based (model-based) testing in the reliability suites.
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ] + (withNetworking ? [
-        // SignalStoreSync only: the PostgreSQL client, and the two packages it is built on whose
-        // types its API needs (a logger, and the TLS settings `sslmode` and `sslrootcert` become).
+        // SignalStoreSync only: the PostgreSQL client, and the packages it is built on whose
+        // types sync names (a logger, the TLS settings `sslmode` and `sslrootcert` become, and
+        // SwiftNIO's errors and buffers, which tell a refused connection from a timed-out one).
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         // The CLI's inspector only (the Inspector trait): its HTTP server. Without its default
         // traits, which add swift-configuration and nothing the inspector uses.
@@ -156,6 +158,8 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["Sync"])),
                 .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Sync"])),
                 .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["Sync"])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Sync"])),
+                .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["Sync"])),
             ],
             swiftSettings: strictSwift + [.define("SIGNALSTORE_SYNC", .when(traits: ["Sync"]))]
         ),
