@@ -1,6 +1,7 @@
 #if SIGNALSTORE_SYNC
 import Foundation
 @testable import SignalStoreSync
+import Signals
 import SignalStoreTestSupport
 import Testing
 
@@ -155,6 +156,36 @@ struct FailureTests {
             settings.append(value)
         }
         #expect(settings == ["1s"])
+    }
+
+    @Test("a session the server ends inside a transaction, by an administrator or at its idle-in-transaction timeout, fails the transaction at once with a one-line error: the client never waits on the closed connection (postgres-nio leaves a query sent on it suspended for good, and a ROLLBACK was one)", arguments: [true, false])
+    func aSessionEndedInsideATransactionFailsAtOnce(terminated: Bool) async throws {
+        let url = try PostgresURL(try TestServer.freshURL())
+        let log = try await ServerLog.connect(url)
+        defer { Task { await log.close() } }
+        let outcome = Locked<String?>(nil)
+        // Left behind, not awaited, if it waits for good: the test fails on the wait below.
+        Task {
+            do {
+                try await log.connection.transactionUnlessClosed(logger: log.logger) { connection in
+                    if terminated {
+                        try await connection.queryUnlessClosed("SELECT pg_terminate_backend(pg_backend_pid())", logger: log.logger)
+                    } else {
+                        try await connection.queryUnlessClosed("SELECT set_config('idle_in_transaction_session_timeout', '200ms', true)", logger: log.logger)
+                        try await Task.sleep(for: .seconds(1))   // the client's own work, past the timeout
+                    }
+                    try await connection.queryUnlessClosed("SELECT 1", logger: log.logger)
+                }
+                outcome.withLock { $0 = "committed" }
+            } catch {
+                let described = ServerErrors.describe(error, url: url, while: "uploading to")
+                outcome.withLock { $0 = "\(described.code): \(described.message)" }
+            }
+        }
+        #expect(await eventuallyAsync(timeout: .seconds(20)) { outcome.withLock { $0 } != nil }, "the transaction still waits after 20 s")
+        let said = try #require(outcome.withLock { $0 })
+        #expect(said.hasPrefix("unreachable: "), "\(said)")
+        #expect(!said.contains("\n") && !said.contains(url.password ?? "\u{0}"), "\(said)")
     }
 
     @Test("20 cuts of the link to PostgreSQL (a TCP proxy closes every connection) while both replicas write and sync: they converge")

@@ -43,7 +43,7 @@ extension ServerLog {
     func history(table: String, key: String) async throws(SyncError) -> [ServerLogEntry] {
         do {
             var entries: [ServerLogEntry] = []
-            for try await (position, origin, role, committed, op, column, payload) in try await connection.query("""
+            for try await (position, origin, role, committed, op, column, payload) in try await connection.queryUnlessClosed("""
                 SELECT position, origin, uploaded_by::text, committed_at, op, col, payload FROM \(unescaped: schema).log
                 WHERE tbl = \(table) AND row_key = \(key) ORDER BY position
                 """, logger: logger).decode((Int64, String, String, Date, String, String?, String?).self) {

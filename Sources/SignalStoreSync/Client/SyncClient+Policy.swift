@@ -41,11 +41,11 @@ extension ServerLog {
         do {
             switch policy {
             case .silent:
-                try await connection.query("""
+                try await connection.queryUnlessClosed("""
                     INSERT INTO \(unescaped: schema).silent_columns VALUES (\(table), \(column ?? "*")) ON CONFLICT DO NOTHING
                     """, logger: logger)
             case .review:
-                try await connection.query("""
+                try await connection.queryUnlessClosed("""
                     DELETE FROM \(unescaped: schema).silent_columns WHERE tbl = \(table) AND (\(column == nil) OR col = \(column ?? "*"))
                     """, logger: logger)
             }

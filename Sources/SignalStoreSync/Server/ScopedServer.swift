@@ -42,30 +42,30 @@ enum ScopedServer {
     /// ``ServerLogSQL/defaultValueLimit`` on a server that had none).
     static func setUp(_ log: ServerLog, scopeColumns: [String: String], tables: [TableFacts], maxValueBytes: Int64?) async throws(SyncError) {
         do {
-            try await log.connection.withTransaction(logger: log.logger) { connection in
-                try await connection.query("SELECT pg_advisory_xact_lock(hashtext(\(log.schema)))", logger: log.logger)
+            try await log.connection.transactionUnlessClosed(logger: log.logger) { connection in
+                try await connection.queryUnlessClosed("SELECT pg_advisory_xact_lock(hashtext(\(log.schema)))", logger: log.logger)
                 for statement in ScopedServerSQL.statements(schema: log.schema) {
-                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: log.logger)
+                    try await connection.queryUnlessClosed(PostgresQuery(unsafeSQL: statement), logger: log.logger)
                 }
-                try await connection.query("DELETE FROM \(unescaped: log.schema).scoped_tables WHERE tbl <> ALL(\(Array(scopeColumns.keys))::text[])", logger: log.logger)
+                try await connection.queryUnlessClosed("DELETE FROM \(unescaped: log.schema).scoped_tables WHERE tbl <> ALL(\(Array(scopeColumns.keys))::text[])", logger: log.logger)
                 for (table, column) in scopeColumns {
-                    try await connection.query("""
+                    try await connection.queryUnlessClosed("""
                         INSERT INTO \(unescaped: log.schema).scoped_tables VALUES (\(table), \(column))
                         ON CONFLICT (tbl) DO UPDATE SET col = excluded.col
                         """, logger: log.logger)
                 }
                 for table in tables {
-                    try await connection.query("""
+                    try await connection.queryUnlessClosed("""
                         INSERT INTO \(unescaped: log.schema).synced_tables VALUES (\(table.name), \(table.columns)::text[], \(Int32(table.keyLength)))
                         ON CONFLICT (tbl) DO UPDATE SET columns = ARRAY(SELECT DISTINCT unnest(synced_tables.columns || excluded.columns) ORDER BY 1),
                             key_length = excluded.key_length
                         """, logger: log.logger)
                 }
-                try await connection.query("""
+                try await connection.queryUnlessClosed("""
                     UPDATE \(unescaped: log.schema).limits SET max_value_bytes = coalesce(\(maxValueBytes)::bigint, max_value_bytes, \(ServerLogSQL.defaultValueLimit)) WHERE id = 1
                     """, logger: log.logger)
-                try await connection.query("SELECT \(unescaped: log.schema).assign_scopes()", logger: log.logger)
-                try await connection.query("SELECT pg_notify(\(log.channel), '')", logger: log.logger)
+                try await connection.queryUnlessClosed("SELECT \(unescaped: log.schema).assign_scopes()", logger: log.logger)
+                try await connection.queryUnlessClosed("SELECT pg_notify(\(log.channel), '')", logger: log.logger)
             }
         } catch {
             throw ServerErrors.describe(error, url: log.url, while: "setting up scopes on")
@@ -77,9 +77,9 @@ enum ScopedServer {
     static func grant(_ log: ServerLog, role: String, scopes: [String]) async throws(SyncError) {
         try await change(log, role: role, while: "granting scopes on") { connection in
             for privileges in ScopedServerSQL.replicaPrivileges(schema: log.schema) {
-                try await connection.query("SELECT format(\(privileges), \(role))", logger: log.logger).decodeAndRun(connection, log.logger)
+                try await connection.queryUnlessClosed("SELECT format(\(privileges), \(role))", logger: log.logger).decodeAndRun(connection, log.logger)
             }
-            try await connection.query("""
+            try await connection.queryUnlessClosed("""
                 INSERT INTO \(unescaped: log.schema).grants (role, scope) SELECT \(role), unnest(\(scopes)::text[]) ON CONFLICT DO NOTHING
                 """, logger: log.logger)
         }
@@ -88,7 +88,7 @@ enum ScopedServer {
     /// Takes `scopes` from `role`: its running replicas remove those scopes' rows at once.
     static func revoke(_ log: ServerLog, role: String, scopes: [String]) async throws(SyncError) {
         try await change(log, role: role, while: "revoking scopes on") { connection in
-            try await connection.query(
+            try await connection.queryUnlessClosed(
                 "DELETE FROM \(unescaped: log.schema).grants WHERE role = \(role) AND scope = ANY(\(scopes)::text[])", logger: log.logger
             )
         }
@@ -98,7 +98,7 @@ enum ScopedServer {
     static func grants(_ log: ServerLog) async throws(SyncError) -> [(role: String, scope: String)] {
         do {
             var grants: [(role: String, scope: String)] = []
-            for try await (role, scope) in try await log.connection.query(
+            for try await (role, scope) in try await log.connection.queryUnlessClosed(
                 "SELECT role::text, scope FROM \(unescaped: log.schema).grants ORDER BY role, scope", logger: log.logger
             ).decode((String, String).self) { grants.append((role, scope)) }
             return grants
@@ -116,16 +116,16 @@ enum ScopedServer {
             throw SyncError(.invalidArgument, "the sync tables in schema '\(log.schema)' have no scopes; run `signalstore sync setup --postgres ADMIN_URL --scope-column COLUMN` first")
         }
         do {
-            try await log.connection.withTransaction(logger: log.logger) { connection in
+            try await log.connection.transactionUnlessClosed(logger: log.logger) { connection in
                 var exists = false
-                for try await found in try await connection.query(
+                for try await found in try await connection.queryUnlessClosed(
                     "SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_roles WHERE rolname = \(role))", logger: log.logger
                 ).decode(Bool.self) { exists = found }
                 guard exists else {
                     throw SyncError(.invalidArgument, "PostgreSQL has no role '\(role)'; create it first (CREATE ROLE \(role) LOGIN PASSWORD '…'), then grant it scopes")
                 }
                 try await body(connection)
-                try await connection.query("SELECT pg_notify(\(log.channel), '')", logger: log.logger)
+                try await connection.queryUnlessClosed("SELECT pg_notify(\(log.channel), '')", logger: log.logger)
             }
         } catch {
             throw ServerErrors.describe(error, url: log.url, while: action)
@@ -139,7 +139,7 @@ private extension PostgresRowSequence {
     func decodeAndRun(_ connection: PostgresConnection, _ logger: Logger) async throws {
         var statements: [String] = []
         for try await statement in decode(String.self) { statements.append(statement) }
-        for statement in statements { try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger) }
+        for statement in statements { try await connection.queryUnlessClosed(PostgresQuery(unsafeSQL: statement), logger: logger) }
     }
 }
 #endif

@@ -17,15 +17,15 @@ struct ServerDeployment: Sendable, Equatable {
     /// Reads the deployment of the sync tables in `schema`.
     static func read(_ connection: PostgresConnection, schema: String, logger: Logger) async throws -> ServerDeployment {
         var hasScopes = false
-        for try await present in try await connection.query(
+        for try await present in try await connection.queryUnlessClosed(
             "SELECT to_regclass(\(ScopedServer.qualified(schema, "scoped_tables"))) IS NOT NULL", logger: logger
         ).decode(Bool.self) { hasScopes = present }
         guard hasScopes else { return ServerDeployment() }
         var deployment = ServerDeployment()
-        for try await (table, column) in try await connection.query(
+        for try await (table, column) in try await connection.queryUnlessClosed(
             "SELECT tbl, col FROM \(unescaped: schema).scoped_tables", logger: logger
         ).decode((String, String).self) { deployment.scopeColumns[table] = column }
-        for try await everything in try await connection.query("""
+        for try await everything in try await connection.queryUnlessClosed("""
             SELECT r.rolsuper OR r.rolbypassrls OR pg_has_role(current_user, c.relowner, 'USAGE')
             FROM pg_catalog.pg_roles r, pg_catalog.pg_class c
             WHERE r.rolname = current_user AND c.oid = to_regclass(\(ScopedServer.qualified(schema, "log")))

@@ -9,16 +9,11 @@ import PostgresNIO
 /// whole: it may quote the query, and with it values.
 enum ServerErrors {
     static func describe(_ error: any Error, url: PostgresURL, while action: String) -> SyncError {
-        let cause = (error as? PostgresTransactionError).flatMap { $0.closureError ?? $0.commitError ?? $0.beginError } ?? error
-        let sqlState = (cause as? PSQLError)?.serverInfo?[.sqlState]
+        let sqlState = (error as? PSQLError)?.serverInfo?[.sqlState]
         return rewrite(error, url: url, while: action).with(sqlState: sqlState, server: "\(url.host):\(url.port)")
     }
 
     private static func rewrite(_ error: any Error, url: PostgresURL, while action: String) -> SyncError {
-        if let failed = error as? PostgresTransactionError,
-           let cause = failed.closureError ?? failed.commitError ?? failed.beginError {
-            return rewrite(cause, url: url, while: action)
-        }
         let place = "PostgreSQL at \(url.host):\(url.port)"
         if let error = error as? SyncError { return error }
         guard let error = error as? PSQLError else { return network(error, place: place, action: action, url: url) }
@@ -58,6 +53,11 @@ enum ServerErrors {
             return SyncError(.duplicateOrigin, "\(place) refused the upload: \(message); sync this file as the role that made it, or give it its own origin with `signalstore sync --new-origin` (SyncClient.renewOrigin())")
         case ServerLogSQL.malformedState:
             return SyncError(.server, "\(place) refused the upload: \(message); this client or the server's sync functions differ from this SignalStore's")
+        case "25P03":
+            // The session sat in a transaction longer than the server allows, while this
+            // client applied a batch; the server rolled it back and ended the session.
+            let role = "\"" + url.username.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+            return SyncError(.unreachable, "\(place) ended sync's session at its idle_in_transaction_session_timeout (\(message)); sync retries, but a batch that takes longer to apply fails again: raise it for user '\(url.username)' (ALTER ROLE \(role) SET idle_in_transaction_session_timeout = '5min') or unset it")
         case "57P01", "57P02", "57P03", "53300", "08006", "08001", "08004":
             return SyncError(.unreachable, "\(place) is not accepting work now: \(message); sync retries")
         case "57014" where message.contains("statement timeout"):

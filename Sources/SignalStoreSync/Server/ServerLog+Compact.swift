@@ -21,7 +21,7 @@ extension ServerLog {
     func compact(tables: [String]) async throws(SyncError) -> Int {
         do {
             var deleted = 0
-            for try await count in try await connection.query("""
+            for try await count in try await connection.queryUnlessClosed("""
                 WITH superseded AS (
                     SELECT position FROM (
                         SELECT position, overlap IS NOT NULL OR resolves IS NOT NULL AS listed, row_number() OVER (

@@ -45,6 +45,7 @@ extension ServerLog {
     /// always asked for, and a closed connection fails the query with an error sync retries. A
     /// download is at most one batch (``SyncClient/batchSize``), so its rows stay bounded.
     func allRows(_ query: PostgresQuery) async throws -> [PostgresRow] {
+        guard !connection.isClosed else { throw SessionEnded() }   // see PostgresConnection+Closed.swift
         let result: EventLoopFuture<PostgresQueryResult> = connection.query(query, logger: logger)
         return try await result.get().rows
     }

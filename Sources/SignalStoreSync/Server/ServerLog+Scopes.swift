@@ -14,7 +14,7 @@ extension ServerLog {
     func heldScopes() async throws(SyncError) -> [HeldScope] {
         do {
             var held: [HeldScope] = []
-            for try await (scope, channel) in try await connection.query("""
+            for try await (scope, channel) in try await connection.queryUnlessClosed("""
                 SELECT DISTINCT scope, \(channel + "_") || left(md5(scope), 16) FROM \(unescaped: schema).grants ORDER BY 1
                 """, logger: logger).decode((String, String).self) { held.append(HeldScope(scope: scope, channel: channel)) }
             return held

@@ -25,7 +25,7 @@ extension ServerLog {
     /// as eight bound arrays: postgres-nio encodes an array element by element, which took
     /// 29 % of the sender's CPU for a 50,000-row transaction in a debug build.
     func append(_ entries: [SyncEntry], origin: String, _ connection: PostgresConnection) async throws -> Upload {
-        for try await (stored, added, refused) in try await connection.query(
+        for try await (stored, added, refused) in try await connection.queryUnlessClosed(
             "SELECT stored, added, refused FROM \(unescaped: schema).append(\(origin), \(Self.uploadText(entries)))", logger: logger
         ).decode((Int64, Int32, String?).self) {
             return Upload(stored: stored, count: Int(added), refused: try refused.map(Self.refusals) ?? [])
@@ -73,7 +73,7 @@ extension ServerLog {
     func refusals(origin: String, after seq: Int64) async throws(SyncError) -> [Refusal] {
         do {
             var refused: [Refusal] = []
-            for try await (seq, reason) in try await connection.query("""
+            for try await (seq, reason) in try await connection.queryUnlessClosed("""
                 SELECT origin_seq, reason FROM \(unescaped: schema).refusals WHERE origin = \(origin) AND origin_seq > \(seq) ORDER BY origin_seq
                 """, logger: logger).decode((Int64, String).self) { refused.append(Refusal(originSeq: seq, reason: reason)) }
             return refused

@@ -68,7 +68,7 @@ struct ServerLog: Sendable {
     /// that waits for a lock, say) otherwise leaves a session that holds its locks until the
     /// statement ends, and every other replica's upload waits behind it in its short turns.
     private static func boundLingeringSessions(_ connection: PostgresConnection, logger: Logger) async throws {
-        try await connection.query("""
+        try await connection.queryUnlessClosed("""
             SELECT CASE WHEN current_setting('server_version_num')::int >= 140000
                         THEN set_config('client_connection_check_interval', '1s', false) END
             """, logger: logger)
@@ -98,23 +98,23 @@ struct ServerLog: Sendable {
     private static func createTables(_ connection: PostgresConnection, schema: String, logger: Logger) async throws {
         guard try await !hasTables(connection, schema: schema, logger: logger) else { return }
         do {
-            try await connection.withTransaction(logger: logger) { connection in
+            try await connection.transactionUnlessClosed(logger: logger) { connection in
                 // Two replicas starting at once must not race on CREATE … IF NOT EXISTS; the one that
                 // waited finds the tables made, and takes no lock on them (an ALTER would, and
                 // deadlocked with the first one's upload). The wait is bounded: a holder whose
                 // session lingers (its link cut mid-creation) fails this attempt, which sync
                 // retries, instead of holding this replica silent.
-                try await connection.query("SELECT set_config('lock_timeout', '10s', true)", logger: logger)
-                try await connection.query("SELECT pg_advisory_xact_lock(hashtext(\(schema)))", logger: logger)
+                try await connection.queryUnlessClosed("SELECT set_config('lock_timeout', '10s', true)", logger: logger)
+                try await connection.queryUnlessClosed("SELECT pg_advisory_xact_lock(hashtext(\(schema)))", logger: logger)
                 guard try await !hasTables(connection, schema: schema, logger: logger) else { return }
                 for statement in tableStatements(schema) + ServerLogSQL.statements(schema: schema) {
-                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                    try await connection.queryUnlessClosed(PostgresQuery(unsafeSQL: statement), logger: logger)
                 }
                 if try await isScoped(connection, schema: schema, logger: logger) {
-                    try await connection.query(PostgresQuery(unsafeSQL: ScopedServerSQL.upgradedPrivileges(schema: schema)), logger: logger)
+                    try await connection.queryUnlessClosed(PostgresQuery(unsafeSQL: ScopedServerSQL.upgradedPrivileges(schema: schema)), logger: logger)
                 }
             }
-        } catch let error as PostgresTransactionError where (error.closureError as? PSQLError)?.serverInfo?[.sqlState] == "42501" {
+        } catch let error as PSQLError where error.serverInfo?[.sqlState] == "42501" {
             guard try await isScoped(connection, schema: schema, logger: logger) else { throw error }
             throw SyncError(.refused, "the sync tables in schema '\(schema)' are from an earlier SignalStore; their owner upgrades them once with `signalstore sync setup --postgres ADMIN_URL --scope-column COLUMN --db DATABASE`")
         }
@@ -150,7 +150,7 @@ struct ServerLog: Sendable {
 
     /// Whether `signalstore sync setup --scope-column` prepared the schema.
     private static func isScoped(_ connection: PostgresConnection, schema: String, logger: Logger) async throws -> Bool {
-        for try await present in try await connection.query(
+        for try await present in try await connection.queryUnlessClosed(
             "SELECT to_regclass(\(ScopedServer.qualified(schema, "scoped_tables"))) IS NOT NULL", logger: logger
         ).decode(Bool.self) { return present }
         return false
@@ -165,14 +165,14 @@ struct ServerLog: Sendable {
                     OR (table_name = 'counter' AND column_name = 'next'))
             """
         query.sql = "SELECT (\(query.sql)) = 6 AND \(ServerLogSQL.installedCheck(schema: schema))"
-        for try await present in try await connection.query(query, logger: logger).decode(Bool.self) { return present }
+        for try await present in try await connection.queryUnlessClosed(query, logger: logger).decode(Bool.self) { return present }
         return false
     }
 
     /// The highest `origin_seq` the server holds from `origin`; 0 for none.
     func uploadedThrough(origin: String) async throws(SyncError) -> Int64 {
         do {
-            let rows = try await connection.query("SELECT uploaded_through FROM \(unescaped: schema).origins WHERE origin = \(origin)", logger: logger)
+            let rows = try await connection.queryUnlessClosed("SELECT uploaded_through FROM \(unescaped: schema).origins WHERE origin = \(origin)", logger: logger)
             for try await seq in rows.decode(Int64.self) { return seq }
             return 0
         } catch {
@@ -235,9 +235,9 @@ struct ServerLog: Sendable {
     private func lockLog(_ connection: PostgresConnection, origin: String, waitingAtMost wait: Duration) async throws -> Int64 {
         let setting = Self.setting(wait)
         do {
-            try await connection.query("SELECT set_config('lock_timeout', \(setting), true), set_config('statement_timeout', \(setting), true)", logger: logger)
+            try await connection.queryUnlessClosed("SELECT set_config('lock_timeout', \(setting), true), set_config('statement_timeout', \(setting), true)", logger: logger)
             var stored: Int64 = 0
-            for try await (value, _) in try await connection.query("""
+            for try await (value, _) in try await connection.queryUnlessClosed("""
                 SELECT l.stored, set_config('statement_timeout', (SELECT reset_val FROM pg_settings WHERE name = 'statement_timeout'), true)
                 FROM \(unescaped: schema).lock_log(\(origin)) AS l
                 """, logger: logger
@@ -267,8 +267,7 @@ struct ServerLog: Sendable {
     /// rolled back whole. A statement that ran past the session's own `statement_timeout` is
     /// an error, not a busy lock: trying again would fail the same way.
     private static func isLockTimeout(_ error: any Error) -> Bool {
-        let cause = (error as? PostgresTransactionError).flatMap { $0.closureError ?? $0.commitError ?? $0.beginError } ?? error
-        return cause is LockNotGranted || (cause as? PSQLError)?.serverInfo?[.sqlState] == "55P03"
+        error is LockNotGranted || (error as? PSQLError)?.serverInfo?[.sqlState] == "55P03"
     }
 
     /// Calls `ring` once each `LISTEN` is in place, then whenever an upload rings one of
@@ -289,10 +288,10 @@ struct ServerLog: Sendable {
         }
     }
 
-    /// Runs `body` in one PostgreSQL transaction (postgres-nio's `withTransaction`: `BEGIN`,
-    /// then `COMMIT`, or `ROLLBACK` if `body` throws).
+    /// Runs `body` in one PostgreSQL transaction: `BEGIN`, then `COMMIT`, or `ROLLBACK` if
+    /// `body` throws while the session lives (``PostgresConnection/transactionUnlessClosed(logger:_:)``).
     private func transaction<Result: Sendable>(_ body: (PostgresConnection) async throws -> Result) async throws -> Result {
-        try await connection.withTransaction(logger: logger) { connection in try await body(connection) }
+        try await connection.transactionUnlessClosed(logger: logger) { connection in try await body(connection) }
     }
 }
 #endif
