@@ -172,7 +172,8 @@ struct FailureTests {
                         try await connection.queryUnlessClosed("SELECT pg_terminate_backend(pg_backend_pid())", logger: log.logger)
                     } else {
                         try await connection.queryUnlessClosed("SELECT set_config('idle_in_transaction_session_timeout', '200ms', true)", logger: log.logger)
-                        try await Task.sleep(for: .seconds(1))   // the client's own work, past the timeout
+                        // The client's own work, until the server has ended the idle session.
+                        _ = await eventuallyAsync(timeout: .seconds(20)) { log.connection.isClosed }
                     }
                     try await connection.queryUnlessClosed("SELECT 1", logger: log.logger)
                 }
