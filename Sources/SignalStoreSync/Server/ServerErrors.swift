@@ -101,6 +101,8 @@ enum ServerErrors {
             return SyncError(.refused, "the TLS certificate of \(place) is not issued for '\(url.host)'; connect by a host name the certificate lists, or use sslmode=verify-ca to check only who signed it")
         }
         guard let error = error as? NIOSSLError, case .handshakeFailed = error else { return nil }
+        // By text: swift-nio-ssl keeps BoringSSL's error code private (`BoringSSLInternalError`),
+        // and its description, which holds the reason's name, is the only public form of it.
         if String(describing: error).contains("CERTIFICATE_VERIFY_FAILED") {
             return SyncError(.refused, "the TLS certificate of \(place) is not signed by \(trusted); give the CA that signed it as sslrootcert=PATH, or use sslmode=require to encrypt without checking the certificate")
         }
