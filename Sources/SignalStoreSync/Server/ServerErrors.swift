@@ -53,11 +53,6 @@ enum ServerErrors {
             return SyncError(.duplicateOrigin, "\(place) refused the upload: \(message); sync this file as the role that made it, or give it its own origin with `signalstore sync --new-origin` (SyncClient.renewOrigin())")
         case ServerLogSQL.malformedState:
             return SyncError(.server, "\(place) refused the upload: \(message); this client or the server's sync functions differ from this SignalStore's")
-        case "25P03":
-            // The session sat in a transaction longer than the server allows, while this
-            // client applied a batch; the server rolled it back and ended the session.
-            let role = "\"" + url.username.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-            return SyncError(.unreachable, "\(place) ended sync's session at its idle_in_transaction_session_timeout (\(message)); sync retries, but a batch that takes longer to apply fails again: raise it for user '\(url.username)' (ALTER ROLE \(role) SET idle_in_transaction_session_timeout = '5min') or unset it")
         case "57P01", "57P02", "57P03", "53300", "08006", "08001", "08004":
             return SyncError(.unreachable, "\(place) is not accepting work now: \(message); sync retries")
         case "57014" where message.contains("statement timeout"):
