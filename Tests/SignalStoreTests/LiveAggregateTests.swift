@@ -34,7 +34,13 @@ struct LiveAggregateTests {
         for id in 1...4 { try store.execute("INSERT INTO customers (id, name) VALUES (\(id), 'c\(id)')") }
         for id in 1...40 { try store.execute(LiveResultsTests.randomInsert(id: Int64(id), &random)) }
         let open: ModelFilter<KeyedOrder> = \.status == "open"
-        let watched = [
+        let sumByCustomer = store.sum(\KeyedOrder.purchaseNum, where: open, groupedBy: \.customerID)
+        let sumByCustomerFresh = "SELECT coalesce(group_concat(k || '=' || n, ','), '') FROM (SELECT coalesce(customer_id || '', 'nil') AS k, sum(purchase_num) AS n FROM orders WHERE status = 'open' GROUP BY k ORDER BY k)"
+        let describeByCustomer: @Sendable ([Int64?: Int]) -> String = { groups in
+            groups.map { ($0.key.map { "\($0)" } ?? "nil", $0.value) }.sorted { $0.0 < $1.0 }.map { "\($0.0)=\($0.1)" }.joined(separator: ",")
+        }
+        var watched = [
+            watch("sum of open by customer", sumByCustomer, fresh: sumByCustomerFresh, describeByCustomer),
             watch("count open", store.count(KeyedOrder.self, where: open), fresh: "SELECT count(*) FROM orders WHERE status = 'open'") { "\($0)" },
             watch("count of customer 2", store.count(KeyedOrder.self, where: \.customerID == 2), fresh: "SELECT count(*) FROM orders WHERE customer_id = 2") { "\($0)" },
             watch("count by status", store.count(KeyedOrder.self, groupedBy: \.status),
@@ -49,6 +55,9 @@ struct LiveAggregateTests {
         ]
         let steps = ProcessInfo.processInfo.environment["SIGNALSTORE_HEAVY"] == "1" ? 3_000 : 200
         for step in 0..<steps {
+            // A second subscriber to the same live aggregate starts halfway, from the change
+            // last sent and every group's totals.
+            if step == steps / 2 { watched.append(watch("sum of open by customer, subscribed late", sumByCustomer, fresh: sumByCustomerFresh, describeByCustomer)) }
             let sql = try LiveResultsTests.commitRandomly(step: step, store, foreign, &random)
             await store.settle()
             for (aggregate, _) in watched {

@@ -57,8 +57,13 @@ struct AggregateState {
     private(set) var groups: [SQLiteValue: AggregateTotals] = [:]
     /// Groups whose minimum or maximum left: they are read again.
     private(set) var staleExtremes: Set<SQLiteValue> = []
+    /// The totals, before this step, of each group it touched (`nil`: the group was absent).
+    private var totalsBefore: [SQLiteValue: AggregateTotals?] = [:]
     /// The journal is applied through this entry.
     var seq: Int64 = 0
+    /// Counts the steps that changed the totals: a copy of ``groups`` at version `v` holds every
+    /// change up to `v`.
+    private(set) var version = 0
     /// The last step failed or entries were skipped: the next commit reads everything again.
     var needsRerun = false
     private(set) var hasResult = false
@@ -69,6 +74,8 @@ struct AggregateState {
         groups = [:]
         staleExtremes = []
         for (rowID, member) in rows { add(member, rowID) }
+        totalsBefore = [:]
+        version += 1
         self.seq = seq
         needsRerun = false
         hasResult = true
@@ -85,6 +92,17 @@ struct AggregateState {
         }
     }
 
+    /// The totals of each group that differs from what it was before the steps since the last
+    /// call (`nil`: the group has no rows now), and starts again: what a commit changed, found
+    /// without looking at the other groups. A change that is not empty is a new version.
+    mutating func takeChanges() -> [SQLiteValue: AggregateTotals?] {
+        var changes: [SQLiteValue: AggregateTotals?] = [:]
+        for (group, before) in totalsBefore where groups[group] != before { changes[group] = .some(groups[group]) }
+        totalsBefore = [:]
+        if !changes.isEmpty { version += 1 }
+        return changes
+    }
+
     /// Takes the minimum and maximum read again for the stale groups.
     mutating func setExtremes(_ extremes: [SQLiteValue: (minimum: SQLiteValue, maximum: SQLiteValue)]) {
         for group in staleExtremes where groups[group] != nil {
@@ -96,6 +114,7 @@ struct AggregateState {
 
     private mutating func add(_ member: Member, _ rowID: Int64) {
         members[rowID] = member
+        noteBefore(member.group)
         var totals = groups[member.group] ?? AggregateTotals()
         totals.add(member.value, sign: 1)
         if member.value != .null, !staleExtremes.contains(member.group) {
@@ -107,6 +126,7 @@ struct AggregateState {
 
     private mutating func remove(_ member: Member, _ rowID: Int64) {
         members[rowID] = nil
+        noteBefore(member.group)
         guard var totals = groups[member.group] else { return }
         totals.add(member.value, sign: -1)
         if totals.rows == 0 {
@@ -118,6 +138,10 @@ struct AggregateState {
             staleExtremes.insert(member.group)
         }
         groups[member.group] = totals
+    }
+
+    private mutating func noteBefore(_ group: SQLiteValue) {
+        if totalsBefore.index(forKey: group) == nil { totalsBefore[group] = .some(groups[group]) }
     }
 
     /// SQLite's order of two values (numbers by value, text by bytes).

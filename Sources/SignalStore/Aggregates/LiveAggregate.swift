@@ -4,14 +4,14 @@
 /// It holds each member row's group and value. A commit reaches it as it reaches a live result
 /// (``ResultsRouter``); the rows whose filter, group or value columns changed are read once by
 /// rowid, and the totals move by their old and new values. A minimum or maximum that leaves is
-/// read again for its group. ``totals`` replays the totals and sends them after each commit that
-/// changed them.
+/// read again for its group. ``changes`` sends the groups each commit changed.
 final class LiveAggregate<Model: PersistentModel>: Sendable {
     private weak let store: Store?
     let query: AggregateQuery<Model>
     private let state = Locked(AggregateState())
-    /// The totals by group after each commit that changed them; the last one is replayed.
-    let totals = Broadcaster<[SQLiteValue: AggregateTotals], Never>(replayLimit: 1)
+    /// The groups each commit changed, with their new totals; the last one is replayed, and a
+    /// subscriber takes every group's totals from ``snapshot()`` when it starts.
+    let changes = Broadcaster<AggregateChange, Never>(replayLimit: 1)
     private let route = Locked<RouteHandle?>(nil)
 
     init(store: Store, query: AggregateQuery<Model>) {
@@ -31,22 +31,27 @@ final class LiveAggregate<Model: PersistentModel>: Sendable {
             let handle = store.resultsRouter.listen(
                 query.rows.route(store), of: store,
                 receive: { [weak self] routed in self?.receive(routed) },
-                complete: { [weak self] in self?.totals.send(.completed) }
+                complete: { [weak self] in self?.changes.send(.completed) }
             )
             route.withLock { $0 = handle }
-            if handle == nil || store.isClosed { totals.send(.completed); return }
+            if handle == nil || store.isClosed { changes.send(.completed); return }
             do {
                 let all = try query.readAll(store)
                 state.reset(all.rows, through: all.seq)
                 handle?.setReadThrough(all.seq)
                 store.resumeReading(after: all.seq)
-                totals.send(.value(state.groups))
+                changes.send(.value(AggregateChange(version: state.version, groups: nil)))
             } catch {
                 state.needsRerun = true
                 handle?.setWantsEveryBatch(true)
                 store.report(StoreError(error))
             }
         }
+    }
+
+    /// Every group's totals and the version they are at.
+    func snapshot() -> (groups: [SQLiteValue: AggregateTotals], version: Int) {
+        state.withLock { ($0.groups, $0.version) }
     }
 
     /// What a batch asks: `nil` nothing, else the rows to read (`all`: read every row again),
@@ -73,30 +78,30 @@ final class LiveAggregate<Model: PersistentModel>: Sendable {
     private func receive(_ routed: ResultsRouter.Routed) {
         guard let store, let plan = state.withLock({ plan(routed, &$0) }) else { return }
         do {
-            let changed: Bool
+            let change: AggregateChange?
             if plan.all {
                 let all = try query.readAll(store)
-                changed = state.withLock { state in
+                change = state.withLock { state in
                     let before = state.groups
                     state.reset(all.rows, through: max(all.seq, routed.through))
-                    return state.groups != before
+                    return state.groups == before ? nil : AggregateChange(version: state.version, groups: nil)
                 }
                 route.withLock { $0 }?.setWantsEveryBatch(false)
                 route.withLock { $0 }?.setReadThrough(all.seq)
             } else {
                 let read = plan.read.union(try query.rows.children(of: plan.parents, store))
                 let current = read.isEmpty ? [:] : try query.read(read, store)
-                changed = try state.withLock { state in
-                    let before = state.groups
+                change = try state.withLock { state in
                     state.replace(read.union(plan.gone), with: current)
                     if query.keepsExtremes, !state.staleExtremes.isEmpty {
                         state.setExtremes(try query.extremes(of: state.staleExtremes, store))
                     }
                     state.seq = max(state.seq, routed.through)
-                    return state.groups != before
+                    let changes = state.takeChanges()
+                    return changes.isEmpty ? nil : AggregateChange(version: state.version, groups: changes)
                 }
             }
-            if changed { totals.send(.value(state.withLock { $0.groups })) }
+            if let change { changes.send(.value(change)) }
         } catch {
             state.withLock { $0.needsRerun = true }
             route.withLock { $0 }?.setWantsEveryBatch(true)

@@ -13,13 +13,13 @@ extension Store {
     /// membership, with no query of the whole table. A filter that cannot be read sends nothing
     /// and is reported on ``errors``; it is read again at the next commit.
     public func count<Model: PersistentModel>(_ type: Model.Type, where filter: ModelFilter<Model>? = nil) -> Signal<Int, Never> {
-        aggregate(Model.self, filter, value: nil, group: nil) { $0[.null]?.rows ?? 0 }
+        aggregate(Model.self, filter, value: nil, group: nil, .total { $0?.rows ?? 0 })
     }
 
     /// The number of rows matching an SQL `WHERE` fragment, live (see ``count(_:where:)``).
     public func count<Model: PersistentModel>(_ type: Model.Type, where predicate: String, arguments: [SQLiteValue] = []) -> Signal<Int, Never> {
         let query = AggregateQuery<Model>(rows: ResultsQuery(predicate: predicate, arguments: arguments, orderBy: nil), valueColumn: nil, groupColumn: nil, keepsExtremes: false)
-        return signal(of: LiveAggregate(store: self, query: query)) { $0[.null]?.rows ?? 0 }
+        return signal(of: LiveAggregate(store: self, query: query), .total { $0?.rows ?? 0 })
     }
 
     /// The number of rows of each value of `group` among those matching `filter`, live; a
@@ -27,7 +27,7 @@ extension Store {
     public func count<Model: PersistentModel, Group: SQLiteValueConvertible & Hashable & Sendable>(
         _ type: Model.Type, where filter: ModelFilter<Model>? = nil, groupedBy group: KeyPath<Model, Group>
     ) -> Signal<[Group: Int], Never> {
-        aggregate(Model.self, filter, value: nil, group: column(group)) { grouped($0) { $0.rows } }
+        aggregate(Model.self, filter, value: nil, group: column(group), .grouped { $0.rows })
     }
 
     /// The sum of `value` over the rows matching `filter`, live: 0 for no rows, NULLs skipped,
@@ -35,23 +35,23 @@ extension Store {
     public func sum<Model: PersistentModel, Value: SQLiteValueConvertible & Equatable & Sendable>(
         _ value: KeyPath<Model, Value>, where filter: ModelFilter<Model>? = nil
     ) -> Signal<Value, Never> {
-        aggregate(Model.self, filter, value: column(value), group: nil) { totals in
-            (totals[.null]?.sum ?? .integer(0)).flatMap(Value.init(sqliteValue:))
-        }
+        aggregate(Model.self, filter, value: column(value), group: nil, .total { totals in
+            (totals.map { $0.sum } ?? .integer(0)).flatMap(Value.init(sqliteValue:))
+        })
     }
 
     /// The sum of `value` per group, live (see ``sum(_:where:)``).
     public func sum<Model: PersistentModel, Value: SQLiteValueConvertible & Equatable & Sendable, Group: SQLiteValueConvertible & Hashable & Sendable>(
         _ value: KeyPath<Model, Value>, where filter: ModelFilter<Model>? = nil, groupedBy group: KeyPath<Model, Group>
     ) -> Signal<[Group: Value], Never> {
-        aggregate(Model.self, filter, value: column(value), group: column(group)) { grouped($0) { $0.sum.flatMap(Value.init(sqliteValue:)) } }
+        aggregate(Model.self, filter, value: column(value), group: column(group), .grouped { $0.sum.flatMap(Value.init(sqliteValue:)) })
     }
 
     /// The mean of `value` over the rows matching `filter`, live; `nil` when no row has a value.
     public func average<Model: PersistentModel, Value: SQLiteValueConvertible>(
         _ value: KeyPath<Model, Value>, where filter: ModelFilter<Model>? = nil
     ) -> Signal<Double?, Never> {
-        aggregate(Model.self, filter, value: column(value), group: nil) { .some($0[.null]?.average) }
+        aggregate(Model.self, filter, value: column(value), group: nil, .total { .some($0?.average) })
     }
 
     /// The smallest `value` among the rows matching `filter`, live; `nil` for none. Kept from
@@ -59,7 +59,7 @@ extension Store {
     public func minimum<Model: PersistentModel, Value: SQLiteValueConvertible & Equatable & Sendable>(
         _ value: KeyPath<Model, Value>, where filter: ModelFilter<Model>? = nil
     ) -> Signal<Value?, Never> {
-        aggregate(Model.self, filter, value: column(value), group: nil, extremes: true) { .some($0[.null]?.minimum.flatMap(Value.init(sqliteValue:))) }
+        aggregate(Model.self, filter, value: column(value), group: nil, extremes: true, .total { .some($0?.minimum.flatMap(Value.init(sqliteValue:))) })
     }
 
     /// The largest `value` among the rows matching `filter`, live; `nil` for none (see
@@ -67,7 +67,7 @@ extension Store {
     public func maximum<Model: PersistentModel, Value: SQLiteValueConvertible & Equatable & Sendable>(
         _ value: KeyPath<Model, Value>, where filter: ModelFilter<Model>? = nil
     ) -> Signal<Value?, Never> {
-        aggregate(Model.self, filter, value: column(value), group: nil, extremes: true) { .some($0[.null]?.maximum.flatMap(Value.init(sqliteValue:))) }
+        aggregate(Model.self, filter, value: column(value), group: nil, extremes: true, .total { .some($0?.maximum.flatMap(Value.init(sqliteValue:))) })
     }
 
     // MARK: Building
@@ -78,7 +78,7 @@ extension Store {
 
     private func aggregate<Model: PersistentModel, Output: Equatable & Sendable>(
         _ type: Model.Type, _ filter: ModelFilter<Model>?, value: String?, group: String?, extremes: Bool = false,
-        _ output: @escaping @Sendable ([SQLiteValue: AggregateTotals]) -> Output?
+        _ output: AggregateOutput<Output>
     ) -> Signal<Output, Never> {
         let rows = ResultsQuery<Model>(filter: filter?.expression, orderBy: [])
         let query = AggregateQuery(rows: rows, valueColumn: value, groupColumn: group, keepsExtremes: extremes)
@@ -88,32 +88,18 @@ extension Store {
     /// The aggregate's totals as `output` makes them, each distinct value once; the signal
     /// keeps the aggregate live while it or a subscription to it exists.
     private func signal<Model: PersistentModel, Output: Equatable & Sendable>(
-        of aggregate: LiveAggregate<Model>, _ output: @escaping @Sendable ([SQLiteValue: AggregateTotals]) -> Output?
+        of aggregate: LiveAggregate<Model>, _ output: AggregateOutput<Output>
     ) -> Signal<Output, Never> {
-        return Signal<[SQLiteValue: AggregateTotals], Never> { subscriber in
-            let subscription = aggregate.totals.subscribe(subscriber)
+        return Signal<AggregateChange, Never> { subscriber in
+            let subscription = aggregate.changes.subscribe(subscriber)
             return AnyDisposable { withExtendedLifetime(aggregate) { subscription.dispose() } }
         }
-        .compactMap { [weak self] totals in
-            guard let value = output(totals) else {
+        .scan(AggregateOutput<Output>.Step()) { step, change in output.next(step, change, snapshot: aggregate.snapshot) }
+        .compactMap { [weak self] step in
+            if step.doesNotFit {
                 self?.report(StoreError.invalidArgument("a live sum of \(Model._$table) no longer fits its property's type (past Int64, or a value of another type); it sends again once it fits"))
-                return nil
             }
-            return value
+            return step.send
         }
-        .removeDuplicates()
     }
-}
-
-/// Each group's value as `value` makes it from the group's totals; groups whose key or value
-/// the types cannot hold are left out.
-private func grouped<Group: SQLiteValueConvertible & Hashable, Value>(
-    _ totals: [SQLiteValue: AggregateTotals], _ value: (AggregateTotals) -> Value?
-) -> [Group: Value]? {
-    var result: [Group: Value] = [:]
-    for (key, group) in totals {
-        guard let key = Group(sqliteValue: key), let value = value(group) else { continue }
-        result[key] = value
-    }
-    return result
 }
