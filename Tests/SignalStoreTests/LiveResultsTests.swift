@@ -202,6 +202,11 @@ struct LiveResultsTests {
         let expected = try store.all(Order.self, where: "status = 'open'", orderBy: "purchase_num, rowid").map(\.id)
         #expect(all.map(\.id) == expected)
         #expect(all.objects.allSatisfy { order in before[order.id].map { $0 == ObjectIdentifier(order) } ?? true }, "a row that moved keeps its object")
+        // More rows arrive than leave: the objects' array grows while rows move.
+        let loaded = Dictionary(uniqueKeysWithValues: all.objects.map { ($0.id, ObjectIdentifier($0)) })
+        try store.execute("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 60) INSERT INTO orders (id, purchase_num, status) SELECT 6000 + i, i * 15, 'open' FROM n; UPDATE orders SET purchase_num = purchase_num + 7 WHERE id % 25 = 1")
+        #expect(all.map(\.id) == (try store.all(Order.self, where: "status = 'open'", orderBy: "purchase_num, rowid").map(\.id)))
+        #expect(all.objects.allSatisfy { order in loaded[order.id].map { $0 == ObjectIdentifier(order) } ?? (order.id > 6000) }, "a row that moved keeps its object; a new one gets its own")
         store.close()
     }
 

@@ -120,7 +120,7 @@ var table = [
 @MainActor func row(_ change: Case, _ ours: Double, _ theirs: Double) {
     let ratio = theirs / ours
     let met = ours <= change.goal
-    table.append("| \(change.name) | \(String(format: "%.3f ms", ours / 1_000)) | \(String(format: "%.3f ms", theirs / 1_000)) | \(String(format: "%.0f×", ratio)) | ≤ \(String(format: "%g", change.goal / 1_000)) ms | \(met ? "yes" : "**no**") |")
+    table.append("| \(change.name) | \(String(format: "%.3f ms", ours / 1_000)) | \(String(format: "%.3f ms", theirs / 1_000)) | \(String(format: ratio < 10 ? "%.1f×" : "%.0f×", ratio)) | ≤ \(String(format: "%g", change.goal / 1_000)) ms | \(met ? "yes" : "**no**") |")
 }
 
 // A window: the first 50 open orders by purchase; the third leaves, and comes back.

@@ -51,9 +51,9 @@ struct ResultsIndex {
         return position < rowIDs.count && rowIDs[position] == rowID ? position : nil
     }
 
-    /// The first position whose row does not come before `row`.
-    private func insertionPoint(for row: (rowID: Int64, key: [SQLiteValue])) -> Int {
-        var low = 0
+    /// The first position (from `start` on) whose row does not come before `row`.
+    private func insertionPoint(for row: (rowID: Int64, key: [SQLiteValue]), from start: Int = 0) -> Int {
+        var low = start
         var high = rowIDs.count
         while low < high {
             let middle = (low + high) / 2
@@ -64,67 +64,70 @@ struct ResultsIndex {
     }
 
     /// Applies a commit: `changed` are the rows its entries touched, `current` those of them
-    /// that match the filter now, with their keys. Returns the change as indices.
-    mutating func apply(changed: Set<Int64>, current: [Int64: [SQLiteValue]]) -> ResultsDiff {
+    /// that match the filter now, with their keys. Returns the change as indices, and the rows
+    /// that were members before with their old indices (ascending).
+    @discardableResult
+    mutating func apply(changed: Set<Int64>, current: [Int64: [SQLiteValue]]) -> (diff: ResultsDiff, leaving: [(rowID: Int64, index: Int)]) {
         let leaving = changed.compactMap { rowID in index(of: rowID).map { (rowID: rowID, index: $0) } }.sorted { $0.index < $1.index }
         remove(leaving.map(\.index))
         for rowID in leaving.map(\.rowID) { keys[rowID] = nil }
         for (rowID, key) in current { keys[rowID] = key }
-        let arriving = insert(current.keys.sorted { ordering.areInIncreasingOrder(($0, current[$0]!), ($1, current[$1]!)) })
-        return ResultsDiff(leaving: leaving, arriving: arriving)
+        let arriving = insert(current.map { (rowID: $0.key, key: $0.value) }.sorted(by: ordering.areInIncreasingOrder))
+        return (ResultsDiff(leaving: leaving, arriving: arriving), leaving)
     }
 
-    /// Removes the rows at `indices` (ascending).
+    /// Removes the rows at `indices` (ascending): the runs between them move to the front, one
+    /// `memmove` each.
     private mutating func remove(_ indices: [Int]) {
-        if indices.count <= 16 {
+        guard indices.count > 16 else {
             for index in indices.reversed() { rowIDs.remove(at: index) }
-        } else {
-            var next = 0
-            var position = 0
-            rowIDs.removeAll { _ in
-                defer { position += 1 }
-                guard next < indices.count, indices[next] == position else { return false }
-                next += 1
-                return true
+            return
+        }
+        rowIDs.withUnsafeMutableBufferPointer { rowIDs in
+            guard let base = rowIDs.baseAddress else { return }
+            var write = 0
+            var read = 0
+            for end in indices + [rowIDs.count] {
+                let count = end - read
+                if count > 0, write != read { (base + write).update(from: base + read, count: count) }
+                write += count
+                read = end + 1
             }
         }
+        rowIDs.removeLast(indices.count)
     }
 
     /// Inserts `sorted` (in the ordering's order, keys already filed) and returns each one's
-    /// final index, ascending.
-    private mutating func insert(_ sorted: [Int64]) -> [(rowID: Int64, index: Int)] {
+    /// final index, ascending. Each finds its place by binary search after the one before;
+    /// the runs between them then move back in place, one `memmove` each.
+    private mutating func insert(_ sorted: [(rowID: Int64, key: [SQLiteValue])]) -> [(rowID: Int64, index: Int)] {
         guard sorted.count > 16 else {
-            for rowID in sorted { rowIDs.insert(rowID, at: insertionPoint(for: (rowID, keys[rowID]!))) }
-            return sorted.map { rowID in (rowID, insertionPoint(for: (rowID, keys[rowID]!))) }
+            for row in sorted { rowIDs.insert(row.rowID, at: insertionPoint(for: row)) }
+            return sorted.map { row in (row.rowID, insertionPoint(for: row)) }
         }
-        let (merged, positions) = merge(rowIDs, sorted)
-        rowIDs = merged
-        return zip(sorted, positions).map { ($0, $1) }
-    }
-
-    /// Merges `b` (sorted) into `a` (sorted): the merged rows and where each of `b` landed.
-    private func merge(_ a: [Int64], _ b: [Int64]) -> (merged: [Int64], positions: [Int]) {
-        var merged: [Int64] = []
-        merged.reserveCapacity(a.count + b.count)
-        var positions: [Int] = []
-        positions.reserveCapacity(b.count)
-        var i = 0
-        for row in b {
-            let key = keys[row]!
-            // Binary search for the end of the run of `a` before `row` (long runs are common).
-            var high = a.count
-            var low = i
-            while low < high {
-                let middle = (low + high) / 2
-                if ordering.areInIncreasingOrder((a[middle], keys[a[middle]]!), (row, key)) { low = middle + 1 } else { high = middle }
+        // Where each lands among the old rows, then in the merged order.
+        var low = 0
+        var placed: [(rowID: Int64, index: Int)] = []
+        placed.reserveCapacity(sorted.count)
+        for (offset, row) in sorted.enumerated() {
+            low = insertionPoint(for: row, from: low)
+            placed.append((row.rowID, low + offset))
+        }
+        let oldCount = rowIDs.count
+        rowIDs.append(contentsOf: repeatElement(0, count: sorted.count))
+        rowIDs.withUnsafeMutableBufferPointer { rowIDs in
+            guard let base = rowIDs.baseAddress else { return }
+            var source = oldCount
+            var end = rowIDs.count
+            for row in placed.reversed() {
+                let count = end - row.index - 1
+                if count > 0 { (base + row.index + 1).update(from: base + source - count, count: count) }
+                source -= count
+                base[row.index] = row.rowID
+                end = row.index
             }
-            merged.append(contentsOf: a[i..<low])
-            i = low
-            positions.append(merged.count)
-            merged.append(row)
         }
-        merged.append(contentsOf: a[i...])
-        return (merged, positions)
+        return placed
     }
 }
 

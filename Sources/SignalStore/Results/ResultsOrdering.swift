@@ -60,6 +60,14 @@ struct ResultsOrdering: Sendable {
 
     /// The terms, with the collation each compares by.
     let terms: [(term: Term, collation: Collation)]
+    /// Each term's direction and collation, apart: a comparison reads these two words and never
+    /// copies a term (with its strings), which cost a retain and a release per term compared.
+    private let directions: [(descending: Bool, collation: Collation)]
+
+    init(terms: [(term: Term, collation: Collation)]) {
+        self.terms = terms
+        directions = terms.map { ($0.term.descending, $0.collation) }
+    }
 
     /// The columns a row's sort key holds, in term order (each quoted), for a `SELECT`.
     var keyColumnsSQL: String {
@@ -68,9 +76,10 @@ struct ResultsOrdering: Sendable {
 
     /// Whether row `a` (its rowid and sort key) comes before row `b`.
     func areInIncreasingOrder(_ a: (rowID: Int64, key: [SQLiteValue]), _ b: (rowID: Int64, key: [SQLiteValue])) -> Bool {
-        for (index, (term, collation)) in terms.enumerated() {
-            let order = Self.compare(a.key[index], b.key[index], collation)
-            if order != 0 { return term.descending ? order > 0 : order < 0 }
+        for index in directions.indices {
+            let direction = directions[index]
+            let order = Self.compare(a.key[index], b.key[index], direction.collation)
+            if order != 0 { return direction.descending ? order > 0 : order < 0 }
         }
         return a.rowID < b.rowID
     }
@@ -119,7 +128,10 @@ struct ResultsOrdering: Sendable {
     private static func compareText(_ x: String, _ y: String, _ collation: Collation) -> Int {
         switch collation {
         case .binary:
-            return compareBytes(x.utf8, y.utf8)
+            let contiguous = x.utf8.withContiguousStorageIfAvailable { a in
+                y.utf8.withContiguousStorageIfAvailable { b in compareMemory(a, b) }
+            }
+            return contiguous.flatMap { $0 } ?? compareBytes(x.utf8, y.utf8)
         case .noCase:
             return compareBytes(x.utf8.lazy.map(foldASCII), y.utf8.lazy.map(foldASCII))
         case .rightTrim:
@@ -136,6 +148,16 @@ struct ResultsOrdering: Sendable {
         var end = array.endIndex
         while end > array.startIndex, array[end - 1] == 0x20 { end -= 1 }
         return array[..<end]
+    }
+
+    /// `memcmp` order, shorter first on a common prefix, of two buffers.
+    private static func compareMemory(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Int {
+        let common = min(a.count, b.count)
+        if common > 0, let left = a.baseAddress, let right = b.baseAddress {
+            let order = memcmp(left, right, common)
+            if order != 0 { return order < 0 ? -1 : 1 }
+        }
+        return a.count == b.count ? 0 : (a.count < b.count ? -1 : 1)
     }
 
     /// `memcmp` order, shorter first on a common prefix.

@@ -69,9 +69,9 @@ struct ResultsState<Model: PersistentModel> {
     mutating func apply(changed: Set<Int64>, current: [Int64: [SQLiteValue]], kept: Set<Int64>, through last: Int64) -> ResultsDiff {
         var current = current
         for rowID in kept { current[rowID] = index.key(of: rowID) }
-        let before = index.rowIDs
-        let diff = index.apply(changed: changed, current: current)
-        realign(diff, before: before)
+        let (diff, leaving) = index.apply(changed: changed, current: current)
+        let left = Dictionary(uniqueKeysWithValues: leaving.lazy.map { ($0.index, $0.rowID) })
+        realign(diff) { left[$0]! }
         seq = max(seq, last)
         return diff
     }
@@ -90,16 +90,16 @@ struct ResultsState<Model: PersistentModel> {
         // Every matching row up to the window's last one is a member or changed here; of the
         // rows after it, only the changed ones are known.
         let boundary = isComplete ? nil : index.last
-        _ = index.apply(changed: changed, current: current)
+        index.apply(changed: changed, current: current)
         if index.trim(after: boundary, limit: limit) { isComplete = false }
         if index.count < limit, !isComplete {
             let needed = limit - index.count
             let next = try refill(index.rowIDs, needed)
-            _ = index.apply(changed: Set(next.keys), current: next)
+            index.apply(changed: Set(next.keys), current: next)
             isComplete = next.count < needed
         }
         let diff = ResultsDiff(old: before, new: index.rowIDs, touched: changed)
-        realign(diff, before: before)
+        realign(diff) { before[$0] }
         seq = max(seq, last)
         return diff
     }
@@ -117,62 +117,81 @@ struct ResultsState<Model: PersistentModel> {
     }
 
     /// Moves the objects along with the rows: a few changes in place (a row that moved keeps
-    /// its object), many in two passes over the array that move the objects without retaining
-    /// them (a retain of every object of a long list costs more than the rest of an update:
-    /// live objects have side tables, so each takes the slow path).
-    private mutating func realign(_ diff: ResultsDiff, before: [Int64]) {
-        for index in diff.deletions { missing.remove(before[index]) }
+    /// its object), many by moving the runs between them as words (an object reference is one
+    /// word, `nil` is zero): no retain, and one `memmove` per run instead of a generic move per
+    /// object. A retain of every object of a long list costs more than the rest of an update
+    /// (live objects have side tables, so each takes the slow path), and so did a generic move
+    /// per object, which looks up `Model?`'s metadata each time.
+    private mutating func realign(_ diff: ResultsDiff, rowIDBefore before: (Int) -> Int64) {
+        for index in diff.deletions { missing.remove(before(index)) }
         var moved: [Int64: Model] = [:]
         guard diff.deletions.count + diff.insertions.count > 32 else {
             for index in diff.deletions.reversed() {
-                if let object = objects.remove(at: index) { moved[before[index]] = object }
+                if let object = objects.remove(at: index) { moved[before(index)] = object }
             }
             for index in diff.insertions { place(moved[self.index.rowIDs[index]], at: index, inserting: true) }
             return
         }
-        // Deletions (ascending): compact the rest to the front.
-        var kept = 0
+        // Take the deleted rows' objects out (their slots hold nil), then close the gaps.
         objects.withUnsafeMutableBufferPointer { objects in
-            var deletions = diff.deletions.makeIterator()
-            var nextDeletion = deletions.next()
-            for position in objects.indices {
-                if position == nextDeletion {
-                    if let object = objects[position] { moved[before[position]] = object }
-                    nextDeletion = deletions.next()
-                } else {
-                    Self.swapByMoving(objects, kept, position)
-                    kept += 1
-                }
+            guard let base = objects.baseAddress else { return }
+            for position in diff.deletions {
+                if let object = (base + position).move() { moved[before(position)] = object }
+                (base + position).initialize(to: nil)
             }
         }
-        objects.removeLast(objects.count - kept)
-        // Insertions (ascending): open their slots from the back.
-        objects.append(contentsOf: repeatElement(nil, count: diff.insertions.count))
+        // Close the gaps and open the inserted rows' slots (nil) in the longer of the two
+        // lengths, then put back the objects of rows that moved.
+        let (oldCount, newCount) = (objects.count, index.count)
+        if newCount > oldCount { objects.append(contentsOf: repeatElement(nil, count: newCount - oldCount)) }
+        withObjectWords { words in
+            Self.close(UnsafeMutableBufferPointer(rebasing: words[..<oldCount]), at: diff.deletions)
+            Self.open(UnsafeMutableBufferPointer(rebasing: words[..<newCount]), at: diff.insertions)
+        }
+        if oldCount > newCount { objects.removeLast(oldCount - newCount) }
         let rowIDs = index.rowIDs
-        objects.withUnsafeMutableBufferPointer { objects in
-            var insertions = diff.insertions.reversed().makeIterator()
-            var nextInsertion = insertions.next()
-            var source = kept - 1
-            for position in objects.indices.reversed() {
-                if position == nextInsertion {
-                    objects[position] = moved[rowIDs[position]]
-                    nextInsertion = insertions.next()
-                } else {
-                    Self.swapByMoving(objects, source, position)
-                    source -= 1
-                }
-            }
+        for position in diff.insertions {
+            if let object = moved[rowIDs[position]] { objects[position] = object } else { missing.insert(rowIDs[position]) }
         }
-        for position in diff.insertions where objects[position] == nil { missing.insert(rowIDs[position]) }
     }
 
-    /// Swaps two objects by moving them: no copy, so no retain (this generic code is not
-    /// specialized, and a `swapAt` here copied).
-    private static func swapByMoving(_ buffer: UnsafeMutableBufferPointer<Model?>, _ first: Int, _ second: Int) {
-        guard first != second, let base = buffer.baseAddress else { return }
-        let held = (base + first).move()
-        (base + first).moveInitialize(from: base + second, count: 1)
-        (base + second).initialize(to: held)
+    /// The objects as words (a class reference or `nil`, one word each), to move without
+    /// retaining. Every word must hold exactly one reference when `body` returns.
+    private mutating func withObjectWords(_ body: (UnsafeMutableBufferPointer<UInt>) -> Void) {
+        precondition(MemoryLayout<Model?>.stride == MemoryLayout<UInt>.stride)
+        objects.withUnsafeMutableBufferPointer { objects in
+            objects.withMemoryRebound(to: UInt.self, body)
+        }
+    }
+
+    /// Removes the words at `positions` (ascending, each zero) by moving the runs between them
+    /// to the front; the freed words at the end become zero.
+    private static func close(_ words: UnsafeMutableBufferPointer<UInt>, at positions: [Int]) {
+        guard let base = words.baseAddress else { return }
+        var write = 0
+        var read = 0
+        for end in positions + [words.count] {
+            let count = end - read
+            if count > 0, write != read { (base + write).update(from: base + read, count: count) }
+            write += count
+            read = end + 1
+        }
+        (base + write).update(repeating: 0, count: words.count - write)
+    }
+
+    /// Opens zero words at `positions` (ascending, in the final order), moving the runs between
+    /// them back; the words at the end must be zero (the room the insertions take).
+    private static func open(_ words: UnsafeMutableBufferPointer<UInt>, at positions: [Int]) {
+        guard let base = words.baseAddress else { return }
+        var source = words.count - positions.count   // the end of the words not yet placed
+        var end = words.count
+        for position in positions.reversed() {
+            let count = end - position - 1
+            if count > 0 { (base + position + 1).update(from: base + source - count, count: count) }
+            source -= count
+            base[position] = 0
+            end = position
+        }
     }
 
     /// Puts a row's object (or none yet) at `position`, inserted or into an empty slot.
