@@ -74,28 +74,45 @@ struct ConcurrentEditTests {
         #expect(try late.contents() == a.contents())
     }
 
-    @Test("a delete against a concurrent update, whichever uploads first: the delete stands, and the update it swallowed is listed on both replicas; keeping the winner settles it", arguments: [false, true])
-    func deleteAgainstUpdate(deleteUploadsFirst: Bool) async throws {
+    @Test("a delete against concurrent updates of two columns, whichever uploads first: the delete stands, and each column's update it swallowed is listed on both replicas and on one that joins later; keeping the winner settles each", arguments: [false, true])
+    func deleteAgainstUpdates(deleteUploadsFirst: Bool) async throws {
         let folder = TemporaryDirectory()
         let (url, a, b, syncA, syncB) = try await twoReplicas(folder)
         try a.store.execute("DELETE FROM orders WHERE id = 1")
         try b.store.execute("UPDATE orders SET note = 'gift wrap' WHERE id = 1")
+        try b.store.execute("UPDATE orders SET status = 'paid' WHERE id = 1")
         let order = deleteUploadsFirst ? [syncA, syncB, syncA] : [syncB, syncA, syncB]
         for client in order { try await client.syncOnce() }
 
         #expect(try a.contents().isEmpty && b.contents().isEmpty, "the delete stands")
         let onA = try edits(a), onB = try edits(b)
-        try #require(onA.count == 1, "\(onA)")
+        try #require(onA.count == 2, "\(onA.map(summary))")
         #expect(onA.map(summary) == onB.map(summary))
-        let edit = onA[0]
-        #expect(edit.column == "note" && edit.base == .text("first") && edit.loser == .text("gift wrap") && edit.winner == nil)
-        #expect(edit.winningEdit?.deletesRow == true && edit.losingEdit?.deletesRow == false)
-        #expect(!edit.isLocal && onB[0].isLocal, "b's update was swallowed")
-        #expect(edit.description.contains("winner (the row deleted)"), "\(edit.description)")
+        let byColumn = Dictionary(uniqueKeysWithValues: onA.map { ($0.column ?? "?", $0) })
+        let note = try #require(byColumn["note"]), status = try #require(byColumn["status"])
+        #expect(note.base == .text("first") && note.loser == .text("gift wrap") && note.winner == nil)
+        #expect(status.base == .text("new") && status.loser == .text("paid") && status.winner == nil)
+        for edit in onA {
+            #expect(edit.winningEdit?.deletesRow == true && edit.losingEdit?.deletesRow == false)
+            #expect(edit.winningEdit?.origin != nil && edit.winningEdit?.origin != edit.losingEdit?.origin)
+            #expect(edit.description.contains("winner (the row deleted)"), "\(edit.description)")
+        }
+        #expect(!note.isLocal && onB.allSatisfy(\.isLocal), "b's updates were swallowed")
+        let early = try Replica(folder, "early")
+        try await early.client(url).syncOnce()
+        #expect(try edits(early).map(summary) == onA.map(summary), "a replica that joins later lists the same")
 
-        #expect(throws: SyncError.self) { try syncB.resolve(edit, with: .restoreLoser) }
-        try syncB.resolve(edit, with: .keepWinner)
+        #expect(throws: SyncError.self) { try syncB.resolve(note, with: .restoreLoser) }
+        // The later update's listing first: the other one stays listed everywhere, on a
+        // replica that joins now too.
+        try syncB.resolve(status, with: .keepWinner)
         try await syncB.syncOnce(); try await syncA.syncOnce()
+        #expect(try edits(a).map(summary) == [summary(note)] && edits(b).map(summary) == [summary(note)])
+        let between = try Replica(folder, "between")
+        try await between.client(url).syncOnce()
+        #expect(try edits(between).map(summary) == [summary(note)])
+        try syncA.resolve(note, with: .keepWinner)
+        try await syncA.syncOnce(); try await syncB.syncOnce()
         #expect(try edits(a).isEmpty && edits(b).isEmpty)
         let late = try Replica(folder, "late")
         try await late.client(url).syncOnce()

@@ -7,15 +7,17 @@ import SignalStore
 ///
 /// The server decides which entries of its log list an edit (``ConcurrentEditsSQL``); a replica
 /// keeps what its cursor passes, its own entries included, under the entry's log position: the
-/// same number on every replica. An entry that lists an edit takes out every earlier listing of
-/// the same column between the same two replicas; one that resolves an edit takes that one out.
-/// Written in the transaction that applies the batch, so the inbox and the rows move together.
+/// same number on every replica. A delete that swallowed updates of several columns lists one
+/// of them under its own position and each other under the update's (`also`). An entry that
+/// lists an edit takes out every earlier listing of the same column between the same two
+/// replicas; one that resolves an edit takes that one out. Written in the transaction that
+/// applies the batch, so the inbox and the rows move together.
 enum ConcurrentEdits {
     static let table = "_signalstore_sync_concurrent_edits"
 
     private static let columns = """
         position, tbl, row_key, col, base, edit_hlc, edit_origin, edit_by, edit_value,
-        other_position, other_hlc, other_origin, other_by, other_value, detected_at, edit_deletes, other_deletes
+        other_position, other_hlc, other_origin, other_by, other_value, detected_at, edit_deletes, other_deletes, edit_position
         """
 
     /// Creates the table, and the index by which a new listing finds the one it replaces (without
@@ -27,9 +29,14 @@ enum ConcurrentEdits {
                 position INTEGER PRIMARY KEY, tbl TEXT NOT NULL, row_key TEXT NOT NULL, col TEXT NOT NULL, base TEXT,
                 edit_hlc INTEGER NOT NULL, edit_origin TEXT NOT NULL, edit_by TEXT, edit_value TEXT,
                 other_position INTEGER NOT NULL, other_hlc INTEGER NOT NULL, other_origin TEXT NOT NULL, other_by TEXT,
-                other_value TEXT, detected_at REAL NOT NULL, edit_deletes INTEGER NOT NULL, other_deletes INTEGER NOT NULL);
+                other_value TEXT, detected_at REAL NOT NULL, edit_deletes INTEGER NOT NULL, other_deletes INTEGER NOT NULL,
+                edit_position INTEGER);
             CREATE INDEX IF NOT EXISTS \(table)_column ON \(table) (tbl, row_key, col);
             """)
+        // An inbox from before a delete listed every column it swallowed.
+        if try TableSchema.read(table, connection)?.column(named: "edit_position") == nil {
+            try connection.execute("ALTER TABLE \(table) ADD COLUMN edit_position INTEGER")
+        }
     }
 
     /// Notes what the entries of a batch list and resolve, in log order; returns whether any did.
@@ -39,25 +46,33 @@ enum ConcurrentEdits {
         for remote in entries where remote.overlap != nil || remote.entry.resolves != nil {
             noted = true
             if let resolved = remote.entry.resolves { try remove(resolved, connection) }
-            guard let overlap = remote.overlap.flatMap(Overlap.init(json:)) else { continue }
-            // Any older listing between the same two replicas on the same column: the one the
-            // server says this replaces, and one a replica that read the log while apart kept of
-            // an entry in between, whose listing the server cleared when a later one replaced it.
-            let column = overlap.column ?? remote.entry.column ?? ""
-            try connection.statement("""
-                DELETE FROM \(table) WHERE tbl = ?1 AND row_key = ?2 AND col = ?3
-                  AND ((edit_origin = ?4 AND other_origin = ?5) OR (edit_origin = ?5 AND other_origin = ?4))
-                """).run([.text(remote.entry.table), .text(remote.entry.key), .text(column), .text(remote.origin), .text(overlap.origin)])
-            try connection.statement("INSERT OR REPLACE INTO \(table) (\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)").run([
-                .integer(remote.position), .text(remote.entry.table), .text(remote.entry.key), .text(column),
-                overlap.base.map(SQLiteValue.text) ?? .null, .integer(remote.entry.clock.rawValue), .text(remote.origin),
-                remote.uploadedBy.map(SQLiteValue.text) ?? .null, remote.entry.payload.map(SQLiteValue.text) ?? .null,
-                .integer(overlap.position), .integer(overlap.hlc), .text(overlap.origin), overlap.uploadedBy.map(SQLiteValue.text) ?? .null,
-                overlap.value.map(SQLiteValue.text) ?? .null, .real(Date().timeIntervalSince1970),
-                .integer(remote.entry.operation == .delete ? 1 : 0), .integer(overlap.deletesRow ? 1 : 0),
-            ])
+            guard let json = remote.overlap else { continue }
+            let (overlap, swallowed) = Overlap.listings(in: json)
+            if let overlap { try list(overlap, id: remote.position, of: remote, connection) }
+            for update in swallowed { try list(update, id: update.position, of: remote, connection) }
         }
         return noted
+    }
+
+    /// Lists the edit between `remote` and the change `overlap` names, under `id`.
+    private static func list(_ overlap: Overlap, id: Int64, of remote: RemoteEntry, _ connection: Connection) throws {
+        // Any older listing between the same two replicas on the same column: the one the
+        // server says this replaces, and one a replica that read the log while apart kept of
+        // an entry in between, whose listing the server cleared when a later one replaced it.
+        let column = overlap.column ?? remote.entry.column ?? ""
+        try connection.statement("""
+            DELETE FROM \(table) WHERE tbl = ?1 AND row_key = ?2 AND col = ?3
+              AND ((edit_origin = ?4 AND other_origin = ?5) OR (edit_origin = ?5 AND other_origin = ?4))
+            """).run([.text(remote.entry.table), .text(remote.entry.key), .text(column), .text(remote.origin), .text(overlap.origin)])
+        try connection.statement("INSERT OR REPLACE INTO \(table) (\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)").run([
+            .integer(id), .text(remote.entry.table), .text(remote.entry.key), .text(column),
+            overlap.base.map(SQLiteValue.text) ?? .null, .integer(remote.entry.clock.rawValue), .text(remote.origin),
+            remote.uploadedBy.map(SQLiteValue.text) ?? .null, remote.entry.payload.map(SQLiteValue.text) ?? .null,
+            .integer(overlap.position), .integer(overlap.hlc), .text(overlap.origin), overlap.uploadedBy.map(SQLiteValue.text) ?? .null,
+            overlap.value.map(SQLiteValue.text) ?? .null, .real(Date().timeIntervalSince1970),
+            .integer(remote.entry.operation == .delete ? 1 : 0), .integer(overlap.deletesRow ? 1 : 0),
+            id == remote.position ? .null : .integer(remote.position),
+        ])
     }
 
     /// Every edit listed, oldest first, as conflicts; `origin` is this replica's.
@@ -93,10 +108,22 @@ enum ConcurrentEdits {
         var column: String?
         /// Whether the other change deleted the row.
         var deletesRow: Bool
-
-        init?(json: String) {
-            guard case .object(let members)? = JSONValue(parsing: json) else { return nil }
+        /// What an entry's `overlap` lists: the change it met (none once the server took that
+        /// listing out), and for a delete's entry the other columns' updates it swallowed
+        /// (`also`), each listed under the update's own position.
+        static func listings(in json: String) -> (overlap: Overlap?, swallowed: [Overlap]) {
+            guard case .object(let members)? = JSONValue(parsing: json) else { return (nil, []) }
             let fields = Dictionary(members, uniquingKeysWith: { first, _ in first })
+            let swallowed: [Overlap] = if case .array(let updates)? = fields["also"] { updates.compactMap(Overlap.init) } else { [] }
+            return (Overlap(fields), swallowed)
+        }
+
+        private init?(_ value: JSONValue) {
+            guard case .object(let members) = value else { return nil }
+            self.init(Dictionary(members, uniquingKeysWith: { first, _ in first }))
+        }
+
+        private init?(_ fields: [String: JSONValue]) {
             func text(_ name: String) -> String? { if case .string(let value)? = fields[name] { value } else { nil } }
             func integer(_ name: String) -> Int64? { if case .integer(let value)? = fields[name] { value } else { nil } }
             guard let position = integer("position"), let hlc = integer("hlc"), let origin = text("origin") else { return nil }
@@ -112,7 +139,8 @@ enum ConcurrentEdits {
               case .integer(let editHLC) = row[5], case .text(let editOrigin) = row[6],
               case .integer(let otherPosition) = row[9], case .integer(let otherHLC) = row[10], case .text(let otherOrigin) = row[11]
         else { return nil }
-        let edit = (side: SyncConflict.Edit(position: position, origin: editOrigin, uploadedBy: row[7].textValue, stampedAt: date(editHLC), deletesRow: row[15] == .integer(1)),
+        let editPosition: Int64 = if case .integer(let entry) = row[17] { entry } else { position }
+        let edit = (side: SyncConflict.Edit(position: editPosition, origin: editOrigin, uploadedBy: row[7].textValue, stampedAt: date(editHLC), deletesRow: row[15] == .integer(1)),
                     stamp: Stamp(clock: HybridLogicalClock(rawValue: editHLC), origin: editOrigin), value: row[8].textValue)
         let other = (side: SyncConflict.Edit(position: otherPosition, origin: otherOrigin, uploadedBy: row[12].textValue, stampedAt: date(otherHLC), deletesRow: row[16] == .integer(1)),
                      stamp: Stamp(clock: HybridLogicalClock(rawValue: otherHLC), origin: otherOrigin), value: row[13].textValue)

@@ -47,10 +47,16 @@ enum ConcurrentEditsSQL {
     ///
     /// An update meets the latest (by stamp) of the unseen updates of its column, or else an
     /// unseen delete of its row that no insert followed; a delete meets the latest unseen update
-    /// of any column of its row. The listing names its column (`col`: a delete's entry has none)
-    /// and whether the other change is a delete (`op`); its base is the update's (a delete's
-    /// entry replaced no value).
+    /// of each column of its row: the latest of all as its listing, the others in `also` (each
+    /// listed by replicas under the update's position). The listing names its column (`col`: a
+    /// delete's entry has none) and whether the other change is a delete (`op`); its base is the
+    /// update's (a delete's entry replaced no value). Taking a listing out keeps `also`.
     private static func markFunction(_ s: String) -> String {
+        // Takes an entry's listing out but keeps the other updates its delete swallowed.
+        let keepingSwallowed = """
+            CASE WHEN jsonb_typeof(p.overlap::jsonb -> 'also') = 'array' AND jsonb_array_length(p.overlap::jsonb -> 'also') > 0
+                            THEN jsonb_build_object('also', p.overlap::jsonb -> 'also')::text END
+            """
         let unseen = { (entry: String) in
             "l.tbl = \(entry).tbl AND l.row_key = \(entry).row_key AND l.position > \(entry).seen AND l.position < \(entry).position AND l.origin <> \(entry).origin"
         }
@@ -62,6 +68,7 @@ enum ConcurrentEditsSQL {
             other record;
             earlier record;
             listed text;
+            also json;
         BEGIN
             -- One statement finds the few entries to look at: those that resolve, and those that
             -- meet a change from another replica they had not seen (one probe of an index each,
@@ -73,9 +80,16 @@ enum ConcurrentEditsSQL {
                            OR (c.op = 'delete' AND EXISTS (SELECT 1 FROM \(s).log l WHERE \(unseen("c")) AND l.op = 'update')))))
                        ORDER BY c.position LOOP
                 IF one.resolves IS NOT NULL THEN
-                    UPDATE \(s).log p SET overlap = NULL
+                    UPDATE \(s).log p SET overlap = \(keepingSwallowed)
                     WHERE p.position = one.resolves AND p.position < one.position AND p.tbl = one.tbl AND p.row_key = one.row_key
                       AND coalesce(p.overlap::jsonb ->> 'col', p.col) = one.col AND p.overlap IS NOT NULL;
+                    -- An update a delete swallowed beside its listed one (`also`), listed under the
+                    -- update's position.
+                    UPDATE \(s).log p SET overlap = jsonb_set(p.overlap::jsonb, '{also}', coalesce(
+                            (SELECT jsonb_agg(e) FROM jsonb_array_elements(p.overlap::jsonb -> 'also') e WHERE (e ->> 'position')::bigint <> one.resolves),
+                            '[]'::jsonb))::text
+                    WHERE p.tbl = one.tbl AND p.row_key = one.row_key AND p.overlap IS NOT NULL AND p.position < one.position
+                      AND p.overlap::jsonb -> 'also' @> jsonb_build_array(jsonb_build_object('position', one.resolves, 'col', one.col));
                 END IF;
                 CONTINUE WHEN one.seen IS NULL;
                 IF one.op = 'update' THEN
@@ -90,9 +104,18 @@ enum ConcurrentEditsSQL {
                         ORDER BY l.position DESC LIMIT 1;
                     END IF;
                 ELSE
+                    -- The latest unseen update of a column that is listed, and (`also`) the latest
+                    -- of each other such column: a delete swallows every one of them.
                     SELECT l.position, l.hlc, l.origin, l.uploaded_by, l.payload, l.op, l.col, l.base INTO other FROM \(s).log l
                     WHERE \(unseen("one")) AND l.op = 'update'
+                      AND NOT EXISTS (SELECT 1 FROM \(s).silent_columns q WHERE q.tbl = one.tbl AND q.col IN (l.col, '*'))
                     ORDER BY l.position DESC LIMIT 1;
+                    SELECT json_agg(json_build_object('position', a.position, 'hlc', a.hlc, 'origin', a.origin, 'by', a.uploaded_by,
+                                                      'value', a.payload, 'col', a.col, 'base', a.base) ORDER BY a.position) INTO also
+                    FROM (SELECT DISTINCT ON (l.col) l.position, l.hlc, l.origin, l.uploaded_by, l.payload, l.col, l.base FROM \(s).log l
+                          WHERE \(unseen("one")) AND l.op = 'update' AND l.col <> other.col
+                            AND NOT EXISTS (SELECT 1 FROM \(s).silent_columns q WHERE q.tbl = one.tbl AND q.col IN (l.col, '*'))
+                          ORDER BY l.col, l.position DESC) a;
                 END IF;
                 CONTINUE WHEN other.position IS NULL;
                 listed := other.col;
@@ -105,12 +128,13 @@ enum ConcurrentEditsSQL {
                     OR (p.origin = other.origin AND p.overlap::jsonb ->> 'origin' = one.origin))
                 ORDER BY p.position DESC LIMIT 1;
                 IF earlier.position IS NOT NULL THEN
-                    UPDATE \(s).log p SET overlap = NULL WHERE p.position = earlier.position;
+                    UPDATE \(s).log p SET overlap = \(keepingSwallowed) WHERE p.position = earlier.position;
                 END IF;
                 UPDATE \(s).log e SET overlap = json_build_object(
                         'position', other.position, 'hlc', other.hlc, 'origin', other.origin, 'by', other.uploaded_by,
                         'value', other.payload, 'op', other.op, 'col', listed,
-                        'base', coalesce(earlier.base, one.base, other.base), 'replaces', earlier.position)::text
+                        'base', coalesce(earlier.base, one.base, other.base), 'replaces', earlier.position,
+                        'also', CASE WHEN one.op = 'delete' THEN also END)::text
                 WHERE e.position = one.position;
             END LOOP;
         END
