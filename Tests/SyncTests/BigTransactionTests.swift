@@ -57,7 +57,7 @@ struct BigTransactionTests {
             """)
         // One window, in a transaction of its own, as a round stamps before its first upload.
         let window = try a.store.writeTransaction { connection -> (stamped: Int64, outbox: Int64) in
-            let tables = try SyncedTables(nil, connection)
+            let tables = try SyncedTables(nil, a.store.schema, connection)
             var position = try #require(try ReplicaState.read(connection))
             let before = position.stampedThrough
             try Outbox.stampPending(tables, at: &position, windows: 1, connection)

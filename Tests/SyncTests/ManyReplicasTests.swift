@@ -99,7 +99,7 @@ struct ManyReplicasTests {
     func pendingRowsMeetABatchOnlyThroughARule() throws {
         let folder = TemporaryDirectory()
         let replica = try Replica(folder, "a")
-        let tables = try replica.store.readConnection { try SyncedTables(nil, $0) }
+        let tables = try replica.store.readConnection { try SyncedTables(nil, replica.store.schema, $0) }
         func batch(_ entries: [(table: String, key: String, column: String?)]) -> BatchFootprint {
             var footprint = BatchFootprint()
             for (index, entry) in entries.enumerated() {

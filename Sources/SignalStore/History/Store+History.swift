@@ -28,7 +28,7 @@ extension Store {
     /// - Throws: ``StoreError/invalidArgument(_:)`` for a table that does not exist.
     public func history(table: String, rowID: Int64) throws(StoreError) -> [Change] {
         try readJournal { connection in
-            guard let schema = try TableSchema.read(table, connection) else {
+            guard let schema = try self.schema.table(table, connection) else {
                 throw StoreError.invalidArgument("there is no table \(table); give a table of this database (its name as the schema spells it)")
             }
             return try Journal.history(table: schema.name, rowID: rowID, keyColumn: schema.rowIDAlias, connection)

@@ -186,6 +186,14 @@ package final class Connection {
         sqlite3_get_autocommit(handle) == 0
     }
 
+    /// Whether this connection holds a write transaction (`sqlite3_txn_state`): what it reads
+    /// of the schema may be uncommitted, and undone.
+    ///
+    /// Related SQLite documentation: <https://www.sqlite.org/c3ref/txn_state.html>
+    package var isWriting: Bool {
+        sqlite3_txn_state(handle, "main") == SQLITE_TXN_WRITE
+    }
+
     /// The value of the first column of the first row `sql` returns, or `nil` when it returns
     /// no row.
     package func scalar(_ sql: String, _ arguments: [SQLiteValue] = []) throws(SQLiteError) -> SQLiteValue? {

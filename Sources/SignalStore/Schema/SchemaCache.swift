@@ -1,12 +1,19 @@
-/// What was read of a database's schema (its user tables, each table's columns and rules), kept
-/// until `PRAGMA schema_version` changes, by any connection or process, as GRDB's schema cache
-/// does. Checking costs one pragma; reading a table's rules costs several queries.
+/// What was read of a database's schema (its user tables, each table's columns and rules, the
+/// tables the journal captures), kept until `PRAGMA schema_version` changes, by any connection or
+/// process, as GRDB's schema cache does. Checking costs one pragma; reading a table's rules costs
+/// several queries. The store keeps one (``Store/schema``); the model check, relationships,
+/// history, the CLI, the inspector and sync ask it.
+///
+/// A connection inside a write transaction reads the schema afresh and keeps nothing: what it
+/// sees may be undone, and after a rollback SQLite gives the next change the same
+/// `schema_version` again, so a kept copy would pass for a schema that never was.
 package final class SchemaCache: Sendable {
     private struct State {
         var version: Int64?
         var tableNames: [String]?
         var tables: [String: TableSchema] = [:]
         var rules: [String: TableRules] = [:]
+        var captured: [CapturedTable]?
     }
 
     private let state = Locked(State())
@@ -29,11 +36,17 @@ package final class SchemaCache: Sendable {
             ?? TableRules(uniqueKeys: [], checks: [], foreignKeys: [])
     }
 
+    /// The tables the journal captures (``CapturedTable/all(_:)``).
+    package func capturedTables(_ connection: Connection) throws -> [CapturedTable] {
+        try cached(connection, \.captured) { try CapturedTable.all(connection) } store: { $0.captured = $1 } ?? []
+    }
+
     /// The kept value at `path` when the schema is the one it was read from; otherwise what
-    /// `read` returns, kept.
+    /// `read` returns, kept (unless `connection` is writing).
     private func cached<Value>(
         _ connection: Connection, _ path: KeyPath<State, Value?>, read: () throws -> Value?, store: (inout State, Value) -> Void
     ) throws -> Value? {
+        if connection.isWriting { return try read() }
         let version = try connection.schemaVersion()
         if let kept = state.withLock({ state -> Value? in
             guard state.version == version else {

@@ -4,7 +4,7 @@ extension Store {
     func checkSchema<Model: PersistentModel>(_ type: Model.Type, _ connection: Connection) throws {
         guard checkedModels.withLock({ $0.insert(ObjectIdentifier(Model.self)).inserted }) else { return }
         do {
-            guard let table = try TableSchema.read(Model._$table, connection) else {
+            guard let table = try schema.table(Model._$table, connection) else {
                 throw StoreError.schemaMismatch("\(Model.self) maps to table '\(Model._$table)', which does not exist; create it in a migration or fix @Model(table:)")
             }
             for column in Model._$columns {

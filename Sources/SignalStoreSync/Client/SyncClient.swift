@@ -156,7 +156,7 @@ public final class SyncClient: Sendable {
     }
 
     private func compact() async throws(SyncError) -> Int {
-        let compactable = try reading { connection in try SyncedTables(self.tables, connection).compactable }
+        let compactable = try reading { connection in try SyncedTables(self.tables, self.store.schema, connection).compactable }
         let log = try await Self.connectWithDeadline(url).log
         do {
             // A scoped table's history says where each row went: a replica that is behind
@@ -250,7 +250,7 @@ public final class SyncClient: Sendable {
     private func current(_ tables: SyncedTables) throws(SyncError) -> SyncedTables {
         let version = try reading { connection in try connection.schemaVersion() }
         guard version != tables.schemaVersion else { return tables }
-        var current = try reading { connection in try SyncedTables(self.tables, connection) }
+        var current = try reading { connection in try SyncedTables(self.tables, self.store.schema, connection) }
         current.scopes = tables.scopes
         return current
     }
@@ -263,7 +263,7 @@ public final class SyncClient: Sendable {
 
     private func connect() async throws(SyncError) -> (ServerLog, SyncedTables) {
         var (tables, position, outboxHigh) = try local { connection in
-            let tables = try SyncedTables(self.tables, connection)
+            let tables = try SyncedTables(self.tables, self.store.schema, connection)
             let position = try ReplicaState.open(tables, connection)
             return (tables, position, try Outbox.highestSeq(connection))
         }

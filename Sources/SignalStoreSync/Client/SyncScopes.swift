@@ -40,7 +40,7 @@ public enum SyncScopes {
         }
         let synced: SyncedTables
         do {
-            synced = try store.readConnection { connection in try SyncedTables(tables, connection) }
+            synced = try store.readConnection { connection in try SyncedTables(tables, store.schema, connection) }
         } catch {
             throw SyncError(error)
         }

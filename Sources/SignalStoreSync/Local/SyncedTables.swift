@@ -24,11 +24,12 @@ struct SyncedTables: Sendable {
     /// each pass).
     var scopes = ReplicaScopes()
 
-    /// The synced tables of the database on `connection`: `names`, or every captured table.
+    /// The synced tables of the database on `connection`: `names`, or every captured table, as
+    /// the store's schema cache (`schema`) describes them.
     /// - Throws: ``SyncError/schemaMismatch`` for a named table that is missing or not
     ///   captured, and for a table without a primary key.
-    init(_ names: [String]?, _ connection: Connection) throws {
-        let captured = Dictionary(uniqueKeysWithValues: try CapturedTable.all(connection).map { ($0.name, $0) })
+    init(_ names: [String]?, _ schema: SchemaCache, _ connection: Connection) throws {
+        let captured = Dictionary(uniqueKeysWithValues: try schema.capturedTables(connection).map { ($0.name, $0) })
         var tables: [String: CapturedTable] = [:]
         for name in names ?? captured.keys.sorted() {
             guard let table = captured[name] else {
@@ -47,7 +48,7 @@ struct SyncedTables: Sendable {
         var foreignKeys: [ForeignKey] = []
         var checked: Set<String> = []
         for name in tables.keys.sorted() {
-            let rules = try TableRules.read(name, connection)
+            let rules = try schema.rules(name, connection)
             if !rules.checks.isEmpty { checked.insert(name) }
             foreignKeys += rules.foreignKeys.compactMap { key in tables[key.parent].map { key.referencing($0.primaryKey) } }
         }
