@@ -24,4 +24,21 @@ struct SchemaCacheTests {
         #expect(tags.foreignKeys.first?.onDelete == .cascade && tags.foreignKeys.first?.referenced == [])
         #expect(try store.readConnection { connection in try cache.table("nothing", connection) } == nil)
     }
+
+    /// After a rollback SQLite gives the next schema change the version the undone one had: a
+    /// schema read inside a write transaction is not kept, or it would stand for the next one.
+    @Test func aSchemaReadInsideAWriteTransactionIsNotKept() throws {
+        let directory = TemporaryDirectory()
+        let connection = try Connection(path: directory.path("rollback.sqlite"))
+        let cache = SchemaCache()
+        try connection.execute("CREATE TABLE kept (id INTEGER PRIMARY KEY)")
+        #expect(try cache.tableNames(connection) == ["kept"])
+        try connection.execute("BEGIN; CREATE TABLE undone (id INTEGER PRIMARY KEY)")
+        #expect(try cache.tableNames(connection) == ["kept", "undone"], "the transaction sees its own table")
+        #expect(try cache.capturedTables(connection).map(\.name) == ["kept", "undone"])
+        try connection.execute("ROLLBACK")
+        try connection.execute("CREATE TABLE made (id INTEGER PRIMARY KEY)")
+        #expect(try cache.tableNames(connection) == ["kept", "made"])
+        #expect(try cache.capturedTables(connection).map(\.name) == ["kept", "made"])
+    }
 }
