@@ -80,6 +80,22 @@ struct LiveResultsRoutingTests {
         store.close()
     }
 
+    @Test func resultsKeyedByTwoColumnsOfATableCostACommitOneReadOfItsRowsKeys() throws {
+        let store = try Store.inMemory(migrations: packageMigrations)
+        try store.execute("INSERT INTO customers (id, name) VALUES (1, 'c1'), (2, 'c2'); INSERT INTO orders (id, purchase_num, status, customer_id) VALUES (1, 1, 's1', 1), (2, 2, 's2', 2)")
+        let byCustomer = (1...2).map { id in store.results(KeyedOrder.self, where: \.customerID == Int64(id), orderBy: .ascending(\.id)) }
+        let byStatus = (1...2).map { n in store.results(KeyedOrder.self, where: \.status == "s\(n)", orderBy: .ascending(\.id)) }
+        let keyReads = store.resultsKeyReadCount
+        let before = keyReads.withLock { $0 }
+        try store.execute("UPDATE orders SET note = 'gift' WHERE id = 1")   // neither key column: both are read, at once
+        #expect(keyReads.withLock { $0 } == before + 1)
+        #expect(byCustomer[0].first?.note == "gift" && byStatus[0].first?.note == "gift")
+        try store.execute("UPDATE orders SET status = 's2' WHERE id = 1")   // the status is in the entry; the customer is read
+        #expect(keyReads.withLock { $0 } == before + 2)
+        #expect(byStatus[0].isEmpty && byStatus[1].map(\.id) == [1, 2] && byCustomer[0].map(\.id) == [1])
+        store.close()
+    }
+
     static let customers = 300
 
     /// 300 customers, three orders each, every customer's orders live.

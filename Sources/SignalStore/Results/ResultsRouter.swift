@@ -144,17 +144,19 @@ final class ResultsRouter: Sendable {
             for listener in listeners { listener.receive(routed) }
         }
         for (table, columns) in plan.keyed {
+            guard let name = columns.values.lazy.compactMap({ $0.first?.value.first?.value.route.table }).first else { continue }
+            let reads = KeyColumnReads(table: name, columns: columns.keys.sorted(), store: store)
             for (column, byValue) in columns {
-                deliver(byTable[table]!, column: column, to: byValue, through: last.seq, store)
+                deliver(byTable[table]!, column: column, to: byValue, through: last.seq, reads)
             }
         }
     }
 
     /// Gives the keyed listeners of one table and key column the entries of the rows that hold,
     /// or held, each one's key.
-    private func deliver(_ changes: [Change], column: String, to byValue: [SQLiteValue: [Int: Listener]], through: Int64, _ store: Store?) {
+    private func deliver(_ changes: [Change], column: String, to byValue: [SQLiteValue: [Int: Listener]], through: Int64, _ reads: KeyColumnReads) {
         guard let route = byValue.first?.value.first?.value.route else { return }
-        guard let rows = RowKeys(changes, column: column, table: route.table, stableColumns: route.stableColumns, store: store) else {
+        guard let rows = RowKeys(changes, column: column, stableColumns: route.stableColumns, reads: reads) else {
             // A row moved to another rowid, or the key could not be read: every one of them.
             let routed = Routed(changes: changes, through: through, skippedEntries: false)
             for listeners in byValue.values { for listener in listeners.values { listener.receive(routed) } }

@@ -47,6 +47,8 @@ public final class Store: Sendable {
     /// How many times a live result has read the rows a commit changed, so tests can check
     /// that a commit reaches only the results it concerns.
     package let resultsRowReadCount = Locked(0)
+    /// How many times the router read the key columns of a batch's rows (tests count them).
+    package let resultsKeyReadCount = Locked(0)
     /// Hands published batches to the live results they may concern.
     let resultsRouter: ResultsRouter
     /// The checked models' relationships, matched with their foreign keys.
