@@ -76,30 +76,20 @@ struct ResultsIndex {
         return (ResultsDiff(leaving: leaving, arriving: arriving), leaving)
     }
 
-    /// Removes the rows at `indices` (ascending): the runs between them move to the front, one
-    /// `memmove` each.
+    /// Removes the rows at `indices` (ascending): the runs between them move to the front
+    /// (``RunMoves``).
     private mutating func remove(_ indices: [Int]) {
         guard indices.count > 16 else {
             for index in indices.reversed() { rowIDs.remove(at: index) }
             return
         }
-        rowIDs.withUnsafeMutableBufferPointer { rowIDs in
-            guard let base = rowIDs.baseAddress else { return }
-            var write = 0
-            var read = 0
-            for end in indices + [rowIDs.count] {
-                let count = end - read
-                if count > 0, write != read { (base + write).update(from: base + read, count: count) }
-                write += count
-                read = end + 1
-            }
-        }
+        _ = rowIDs.withUnsafeMutableBufferPointer { RunMoves.close($0, at: indices) }
         rowIDs.removeLast(indices.count)
     }
 
     /// Inserts `sorted` (in the ordering's order, keys already filed) and returns each one's
     /// final index, ascending. Each finds its place by binary search after the one before;
-    /// the runs between them then move back in place, one `memmove` each.
+    /// the runs between them then move back in place (``RunMoves``).
     private mutating func insert(_ sorted: [(rowID: Int64, key: [SQLiteValue])]) -> [(rowID: Int64, index: Int)] {
         guard sorted.count > 16 else {
             for row in sorted { rowIDs.insert(row.rowID, at: insertionPoint(for: row)) }
@@ -113,20 +103,8 @@ struct ResultsIndex {
             low = insertionPoint(for: row, from: low)
             placed.append((row.rowID, low + offset))
         }
-        let oldCount = rowIDs.count
         rowIDs.append(contentsOf: repeatElement(0, count: sorted.count))
-        rowIDs.withUnsafeMutableBufferPointer { rowIDs in
-            guard let base = rowIDs.baseAddress else { return }
-            var source = oldCount
-            var end = rowIDs.count
-            for row in placed.reversed() {
-                let count = end - row.index - 1
-                if count > 0 { (base + row.index + 1).update(from: base + source - count, count: count) }
-                source -= count
-                base[row.index] = row.rowID
-                end = row.index
-            }
-        }
+        rowIDs.withUnsafeMutableBufferPointer { RunMoves.open($0, at: placed.map(\.index)) { placed[$0].rowID } }
         return placed
     }
 }

@@ -145,8 +145,10 @@ struct ResultsState<Model: PersistentModel> {
         let (oldCount, newCount) = (objects.count, index.count)
         if newCount > oldCount { objects.append(contentsOf: repeatElement(nil, count: newCount - oldCount)) }
         withObjectWords { words in
-            Self.close(UnsafeMutableBufferPointer(rebasing: words[..<oldCount]), at: diff.deletions)
-            Self.open(UnsafeMutableBufferPointer(rebasing: words[..<newCount]), at: diff.insertions)
+            let kept = RunMoves.close(UnsafeMutableBufferPointer(rebasing: words[..<oldCount]), at: diff.deletions)
+            // The words after the kept ones held references that moved: zero them (nil).
+            UnsafeMutableBufferPointer(rebasing: words[kept..<oldCount]).update(repeating: 0)
+            RunMoves.open(UnsafeMutableBufferPointer(rebasing: words[..<newCount]), at: diff.insertions) { _ in 0 }
         }
         if oldCount > newCount { objects.removeLast(oldCount - newCount) }
         let rowIDs = index.rowIDs
@@ -161,36 +163,6 @@ struct ResultsState<Model: PersistentModel> {
         precondition(MemoryLayout<Model?>.stride == MemoryLayout<UInt>.stride)
         objects.withUnsafeMutableBufferPointer { objects in
             objects.withMemoryRebound(to: UInt.self, body)
-        }
-    }
-
-    /// Removes the words at `positions` (ascending, each zero) by moving the runs between them
-    /// to the front; the freed words at the end become zero.
-    private static func close(_ words: UnsafeMutableBufferPointer<UInt>, at positions: [Int]) {
-        guard let base = words.baseAddress else { return }
-        var write = 0
-        var read = 0
-        for end in positions + [words.count] {
-            let count = end - read
-            if count > 0, write != read { (base + write).update(from: base + read, count: count) }
-            write += count
-            read = end + 1
-        }
-        (base + write).update(repeating: 0, count: words.count - write)
-    }
-
-    /// Opens zero words at `positions` (ascending, in the final order), moving the runs between
-    /// them back; the words at the end must be zero (the room the insertions take).
-    private static func open(_ words: UnsafeMutableBufferPointer<UInt>, at positions: [Int]) {
-        guard let base = words.baseAddress else { return }
-        var source = words.count - positions.count   // the end of the words not yet placed
-        var end = words.count
-        for position in positions.reversed() {
-            let count = end - position - 1
-            if count > 0 { (base + position + 1).update(from: base + source - count, count: count) }
-            source -= count
-            base[position] = 0
-            end = position
         }
     }
 
