@@ -87,8 +87,8 @@ struct AggregateState {
             let old = members[rowID]
             let new = current[rowID]
             guard old != new else { continue }
-            if let old { remove(old, rowID) }
-            if let new { add(new, rowID) }
+            if let old { noteBefore(old.group); remove(old, rowID) }
+            if let new { noteBefore(new.group); add(new, rowID) }
         }
     }
 
@@ -114,7 +114,6 @@ struct AggregateState {
 
     private mutating func add(_ member: Member, _ rowID: Int64) {
         members[rowID] = member
-        noteBefore(member.group)
         var totals = groups[member.group] ?? AggregateTotals()
         totals.add(member.value, sign: 1)
         if member.value != .null, !staleExtremes.contains(member.group) {
@@ -126,7 +125,6 @@ struct AggregateState {
 
     private mutating func remove(_ member: Member, _ rowID: Int64) {
         members[rowID] = nil
-        noteBefore(member.group)
         guard var totals = groups[member.group] else { return }
         totals.add(member.value, sign: -1)
         if totals.rows == 0 {
