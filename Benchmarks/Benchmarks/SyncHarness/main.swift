@@ -257,6 +257,37 @@ if let flag = CommandLine.arguments.firstIndex(of: "--overlaps") {
     exit(0)
 }
 
+// `--resolve N` (default 1,000): N concurrent edits listed on A, resolved one call each, the
+// three resolutions in turn; the wall time of the N calls, then of the sync that uploads them.
+if let flag = CommandLine.arguments.firstIndex(of: "--resolve") {
+    let count = CommandLine.arguments.dropFirst(flag + 1).first.flatMap { Int($0) } ?? 1_000
+    let url = freshURL()
+    let a = replica("resolve-a"), b = replica("resolve-b")
+    try! a.execute("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < \(count)) INSERT INTO orders (id, purchase_num, status, note) SELECT i, i, 'open', 'note ' || i FROM n")
+    let syncA = SyncClient(store: a, url: url), syncB = SyncClient(store: b, url: url)
+    _ = try! await syncA.syncOnce()
+    _ = try! await syncB.syncOnce()
+    try! a.execute("UPDATE orders SET status = 'a ' || id")
+    _ = try! await syncA.syncOnce()
+    try! b.execute("UPDATE orders SET status = 'b ' || id")
+    _ = try! await syncB.syncOnce()
+    _ = try! await syncA.syncOnce()
+    let edits = try! SyncClient.conflicts(in: a).filter { $0.kind == .concurrentEdit }
+    precondition(edits.count == count, "listed \(edits.count) of \(count)")
+    let resolutions: [SyncConflict.Resolution] = [.keepWinner, .restoreLoser, .value(.text("settled"))]
+    let clock = ContinuousClock()
+    let start = clock.now
+    for (index, edit) in edits.enumerated() { try! syncA.resolve(edit, with: resolutions[index % 3]) }
+    let resolving = milliseconds(clock.now - start)
+    let uploadStart = clock.now
+    _ = try! await syncA.syncOnce()
+    let uploading = milliseconds(clock.now - uploadStart)
+    _ = try! await syncB.syncOnce()
+    precondition(try! SyncClient.conflicts(in: b).filter { $0.kind == .concurrentEdit }.isEmpty)
+    print("resolve \(count) concurrent edits one call each (the three kinds in turn): \(format(resolving)) ms; the sync that uploads them: \(format(uploading)) ms; B's inbox empty after its sync")
+    exit(0)
+}
+
 // `--apply` alone measures 1,000 and 50,000 entries; `--apply N`, N only (for a profiler).
 if let flag = CommandLine.arguments.firstIndex(of: "--apply") {
     let sizes = CommandLine.arguments.dropFirst(flag + 1).first.flatMap { Int($0) }.map { [$0] } ?? [1_000, 50_000]
