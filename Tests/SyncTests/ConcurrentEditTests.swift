@@ -138,6 +138,33 @@ struct ConcurrentEditTests {
         #expect(try a.contents() == b.contents())
     }
 
+    @Test("three replicas change one column apart: each value that lost is listed once, the same on every replica, whatever order they upload in", arguments: [[0, 1, 2], [2, 0, 1], [1, 2, 0]])
+    func threeReplicasEachLoserListedOnce(uploadOrder: [Int]) async throws {
+        let folder = TemporaryDirectory()
+        let (url, a, b, syncA, syncB) = try await twoReplicas(folder)
+        let c = try Replica(folder, "c")
+        let syncC = try c.client(url)
+        try await syncC.syncOnce()
+        // Stamped a, then b, then c: c's value stands.
+        try a.store.execute("UPDATE orders SET status = 'on a' WHERE id = 1")
+        await laterMillisecond()
+        try b.store.execute("UPDATE orders SET status = 'on b' WHERE id = 1")
+        await laterMillisecond()
+        try c.store.execute("UPDATE orders SET status = 'on c' WHERE id = 1")
+        let clients = [syncA, syncB, syncC]
+        for index in uploadOrder { try await clients[index].syncOnce() }
+        for client in clients { try await client.syncOnce() }
+
+        let replicas = [a, b, c]
+        #expect(Set(try replicas.map { try $0.contents() }).count == 1)
+        #expect(try sqlite3(a.path, "SELECT status FROM orders WHERE id = 1").trimmingCharacters(in: .whitespacesAndNewlines) == "on c")
+        let listed = try replicas.map { try edits($0).map(summary) }
+        #expect(listed[1] == listed[0] && listed[2] == listed[0], "\(listed)")
+        let onA = try edits(a)
+        #expect(onA.compactMap(\.loser).sorted { $0.description < $1.description } == [.text("on a"), .text("on b")], "\(onA.map(summary))")
+        #expect(onA.allSatisfy { $0.base == .text("new") && $0.column == "status" })
+    }
+
     @Test("several changes on each side, apart: one listing per column, with each side's last value and the base from before both")
     func chainsListedOnce() async throws {
         let folder = TemporaryDirectory()
