@@ -138,6 +138,22 @@ struct ConcurrentEditTests {
         #expect(try a.contents() == b.contents())
     }
 
+    @Test("a delete against concurrent updates of a silent column and a listed one: only the listed column's update is listed, even when the silent one is the later")
+    func deleteAgainstASilentAndAListedColumn() async throws {
+        let folder = TemporaryDirectory()
+        let (url, a, b, syncA, syncB) = try await twoReplicas(folder)
+        try await SyncClient.setPolicy(.silent, table: "orders", column: "status", on: try PostgresURL(url))
+        try a.store.execute("DELETE FROM orders WHERE id = 1")
+        try b.store.execute("UPDATE orders SET note = 'gift wrap' WHERE id = 1")
+        try b.store.execute("UPDATE orders SET status = 'paid' WHERE id = 1")   // the latest, and silent
+        for client in [syncB, syncA, syncB] { try await client.syncOnce() }
+
+        let onA = try edits(a), onB = try edits(b)
+        #expect(onA.map(\.column) == ["note"], "\(onA.map(summary))")
+        #expect(onB.map(summary) == onA.map(summary))
+        #expect(onA.first?.loser == .text("gift wrap"))
+    }
+
     @Test("three replicas change one column apart: each value that lost is listed once, the same on every replica, whatever order they upload in", arguments: [[0, 1, 2], [2, 0, 1], [1, 2, 0]])
     func threeReplicasEachLoserListedOnce(uploadOrder: [Int]) async throws {
         let folder = TemporaryDirectory()
