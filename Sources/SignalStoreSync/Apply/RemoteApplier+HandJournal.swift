@@ -91,7 +91,7 @@ extension RemoteApplier {
     /// Whether `remote` is the first insert of a row that held no register here when its run
     /// began (``chooseCapture(for:)``).
     ///
-    /// Such an insert leaves nothing in the batch's memory of rows (``forgetRows()``): that
+    /// Such an insert leaves nothing in the batch's memory of rows (``rowIDs``): that
     /// memory holds only rows whose registers were raised, or it was cleared since, so it
     /// holds nothing of this row, and a later change of the row reads it from the database.
     func insertsUnregisteredRow(_ remote: RemoteEntry) -> Bool {

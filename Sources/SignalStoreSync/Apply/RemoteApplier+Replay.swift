@@ -27,18 +27,15 @@ extension RemoteApplier {
         guard waiting > 1, waiting <= Self.replayLimit, try footprint.mayMeet(Outbox.pendingRows(connection), tables) else { return }
         struct NothingLost: Error {}
         do {
-            try connection.transaction {
-                defer { forgetRows() }
+            try savepoint(rewritingRows: true) {
                 try resolver.setAsideAllPending()
-                forgetRows()
                 var lost = 0
                 var after: Int64 = 0
                 while case let entries = try Outbox.pending(after: after, limit: Int(Outbox.window), connection), let last = entries.last {
                     for change in rowChanges(entries.map { RemoteEntry(position: 0, origin: resolver.origin, entry: $0) }) {
                         do {
-                            _ = try connection.transaction { try write(change, fromServer: false) }
+                            _ = try savepoint { try write(change, fromServer: false) }
                         } catch let error as SQLiteError where error.code == SQLiteError.constraint {
-                            forgetRows()
                             for remote in change { try resolver.lose(remote.entry, rule: error.message) }
                             lost += change.count
                         }

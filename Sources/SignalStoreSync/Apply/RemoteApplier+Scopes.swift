@@ -13,22 +13,23 @@ extension RemoteApplier {
     /// Returns whether it wrote the row; a row that breaks a constraint here loses, as any entry.
     func arrive(_ remote: RemoteEntry) throws -> Bool {
         guard !remote.carried.isEmpty, let table = tables.byName[remote.entry.table], let key = SyncValueCoding.decodeKey(remote.entry.key) else { return false }
-        for earlier in remote.carried {
-            let register = Register(earlier.entry.operation, column: earlier.entry.column)
-            try StampTable.raise(register, table.name, remote.entry.key, to: earlier.stamp, value: earlier.entry.payload, fromServer: true, connection)
+        return try savepoint(rewritingRows: true) {
+            for earlier in remote.carried {
+                let register = Register(earlier.entry.operation, column: earlier.entry.column)
+                try StampTable.raise(register, table.name, remote.entry.key, to: earlier.stamp, value: earlier.entry.payload, fromServer: true, connection)
+            }
+            // A row missing here because of a change of this replica's own (a delete not yet
+            // uploaded) stays as that change left it.
+            let pending = try StampTable.states(table.name, remote.entry.key, connection).values.contains { $0.isPending(origin: resolver.origin) }
+            guard !pending, try localRowID(key, in: table) == nil, let row = try StampTable.serverRow(table.name, remote.entry.key, connection) else { return false }
+            do {
+                try connection.transaction { try KeyedRow.write(row, key: key, in: table.schema, connection) }
+            } catch let error as SQLiteError where error.code == SQLiteError.constraint {
+                try resolver.reject(remote, rule: error.message)
+                return false
+            }
+            return true
         }
-        forgetRows()
-        // A row missing here because of a change of this replica's own (a delete not yet
-        // uploaded) stays as that change left it.
-        let pending = try StampTable.states(table.name, remote.entry.key, connection).values.contains { $0.isPending(origin: resolver.origin) }
-        guard !pending, try localRowID(key, in: table) == nil, let row = try StampTable.serverRow(table.name, remote.entry.key, connection) else { return false }
-        do {
-            try connection.transaction { try KeyedRow.write(row, key: key, in: table.schema, connection) }
-        } catch let error as SQLiteError where error.code == SQLiteError.constraint {
-            try resolver.reject(remote, rule: error.message)
-            return false
-        }
-        return true
     }
 
     /// Takes the row of `remote` out of this replica: the entry moved it to a scope not held
@@ -36,19 +37,20 @@ extension RemoteApplier {
     /// reference by a foreign key that refuses its delete stays.
     func leave(_ remote: RemoteEntry) throws -> Outcome {
         guard let table = tables.byName[remote.entry.table], let key = SyncValueCoding.decodeKey(remote.entry.key) else { return .unchanged }
-        forgetRows()
         footprint.unbounded()
-        var removed = false
-        do {
-            try connection.transaction {
-                try KeyedRow.write(nil, key: key, in: table.schema, connection)
-                removed = connection.changes > 0
+        return try savepoint(rewritingRows: true) {
+            var removed = false
+            do {
+                try connection.transaction {
+                    try KeyedRow.write(nil, key: key, in: table.schema, connection)
+                    removed = connection.changes > 0
+                }
+            } catch let error as SQLiteError where error.code == SQLiteError.constraint {
+                return .unchanged
             }
-        } catch let error as SQLiteError where error.code == SQLiteError.constraint {
-            return .unchanged
+            try StampTable.forgetRow(table.name, remote.entry.key, connection)
+            return removed ? .applied : .unchanged
         }
-        try StampTable.forgetRow(table.name, remote.entry.key, connection)
-        return removed ? .applied : .unchanged
     }
 }
 #endif

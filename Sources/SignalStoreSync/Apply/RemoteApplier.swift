@@ -73,15 +73,12 @@ final class RemoteApplier {
         for entry in change { references += try resolver.pendingReferences(to: entry) + resolver.reinsertedParents(of: entry) }
         if !references.isEmpty { footprint.unbounded() }
         do {
-            let changed = try connection.transaction { try resolver.rebase(references, under: remote) { try write(change) } }
-            if !references.isEmpty { forgetRows() }
+            let changed = try savepoint(rewritingRows: !references.isEmpty) { try resolver.rebase(references, under: remote) { try write(change) } }
             return changed ? .applied : .unchanged
         } catch let error as SQLiteError where error.code == SQLiteError.constraint {
-            forgetRows()
             footprint.unbounded()
             return try resolve(change, error)
         } catch let failure as ConflictResolver.SetAsideFailure {
-            forgetRows()
             footprint.unbounded()
             return try resolve(change, failure.error)
         }
@@ -101,12 +98,11 @@ final class RemoteApplier {
     /// been journaled by hand in it).
     func inOneSavepoint<Result>(_ body: () throws -> Result) throws -> Result? {
         do {
-            let result = try connection.transaction { try body() }
+            let result = try savepoint(body)
             try stopJournalingByHand()
             return result
         } catch let error as SQLiteError where error.code == SQLiteError.constraint {
             try stopJournalingByHand()
-            forgetRows()
             footprint.clear()
             return nil
         } catch {
@@ -136,9 +132,8 @@ final class RemoteApplier {
     /// `change` written with `rows` set aside, or `nil` (and the rule it broke) if it still
     /// does not fit.
     private func rebased(_ rows: [ConflictResolver.PendingRow], _ change: RowChange, rule: inout String) throws -> Outcome? {
-        defer { forgetRows() }
         do {
-            let changed = try connection.transaction { try resolver.rebase(rows, under: change.firstEntry) { try write(change) } }
+            let changed = try savepoint(rewritingRows: true) { try resolver.rebase(rows, under: change.firstEntry) { try write(change) } }
             return changed ? .applied : .unchanged
         } catch let again as SQLiteError where again.code == SQLiteError.constraint {
             rule = again.message
@@ -148,9 +143,22 @@ final class RemoteApplier {
         }
     }
 
-    /// What this batch learned about rows no longer holds: the resolver rewrote rows, or a
-    /// savepoint rolled writes back.
-    func forgetRows() {
+    /// `body` in a savepoint of its own: the one place where what this batch learned about rows
+    /// (``rowIDs``, ``insertStamps``) is given up. It no longer holds when the savepoint rolls
+    /// back; with `rewritingRows` (the resolver sets rows aside, a row leaves or arrives with
+    /// its registers), it is given up before `body` and after it, however it ends.
+    func savepoint<Result>(rewritingRows: Bool = false, _ body: () throws -> Result) throws -> Result {
+        if rewritingRows { forgetRows() }
+        defer { if rewritingRows { forgetRows() } }
+        do {
+            return try connection.transaction { try body() }
+        } catch {
+            forgetRows()
+            throw error
+        }
+    }
+
+    private func forgetRows() {
         rowIDs.removeAll()
         insertStamps.removeAll()
     }
@@ -236,8 +244,7 @@ final class RemoteApplier {
         let name = RowName(table: remote.entry.table, key: remote.entry.key)
         if let inserted = try insertStamp(name), inserted > remote.stamp {
             // A newer insert outlives the delete; one pending here still lets the delete act first.
-            guard fromServer, try resolver.deleteUnderPendingInsert(remote, table) else { return false }
-            forgetRows()
+            guard fromServer, try savepoint(rewritingRows: true, { try resolver.deleteUnderPendingInsert(remote, table) }) else { return false }
             footprint.unbounded()
             return true
         }

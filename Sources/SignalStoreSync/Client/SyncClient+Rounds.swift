@@ -169,20 +169,6 @@ extension SyncClient {
         }
     }
 
-    /// What applying a batch did.
-    struct BatchOutcome {
-        /// Other replicas' entries.
-        var downloaded = 0
-        /// Entries that changed a row.
-        var applied = 0
-        /// Changes that lost to a constraint: downloaded ones, and this replica's pending ones.
-        var conflicts = 0
-        /// Whether local entries were stamped into the outbox first.
-        var stampedLocal = false
-        /// Whether the batch listed or resolved a concurrent edit (``ConcurrentEdits``).
-        var inboxChanged = false
-    }
-
     /// Reads the conflicts again into ``conflicts``.
     func refreshConflictList() {
         if let all = try? reading(ConflictLog.all) { conflictsValue.value = all }
