@@ -39,7 +39,7 @@ struct ArrivedChange: CustomStringConvertible {
             let changes = try Journal.entries(after: seq, connection)
             var keyColumns: [String: [String]] = [:]
             for table in Set(changes.map(\.table)) {
-                let schema = try TableSchema.read(table, connection)
+                let schema = try store.schema.table(table, connection)
                 keyColumns[table] = schema?.rowIDAlias == nil ? schema?.keyColumn.map { [$0.name] } : nil
             }
             let keys = try Journal.keysAtWrite(changes, keyColumns: { keyColumns[$0] }, connection)

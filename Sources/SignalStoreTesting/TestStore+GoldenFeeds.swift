@@ -42,7 +42,7 @@ extension TestStore {
         return try store.readConnection { connection in
             try changes.map { change in
                 if columnOrders[change.table] == nil {
-                    columnOrders[change.table] = try TableSchema.read(change.table, connection)?.columnNames ?? []
+                    columnOrders[change.table] = try store.schema.table(change.table, connection)?.columnNames ?? []
                 }
                 let seq = change.seq - startSeq
                 return ChangeJSON.encode(change, columnOrder: columnOrders[change.table] ?? [], seq: seq, includingTimestamp: false).rendered

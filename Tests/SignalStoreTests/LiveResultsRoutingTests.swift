@@ -153,7 +153,7 @@ struct LiveResultsRoutingTests {
         try store.execute("CREATE INDEX orders_by_status ON orders (status, purchase_num)")
         let query = ResultsQuery<Order>(filter: (\Order.status == "open").expression, orderBy: [.ascending(\Order.purchaseNum)])
         let plan = try store.reading { connection, _ in
-            let ordering = try #require(query.ordering(connection))
+            let ordering = try #require(query.ordering(store, connection))
             return try connection.statement("EXPLAIN QUERY PLAN " + query.rowsSQL(ordering)).map(query.arguments + [.text("[1]")]) { row -> String? in
                 if case .text(let detail) = row.column(3) { detail } else { nil }
             }

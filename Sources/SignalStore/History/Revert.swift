@@ -14,7 +14,7 @@ struct Revert {
     /// - Throws: ``StoreError/invalidArgument(_:)`` for a range outside the feed, one that a
     ///   migration splits, or a table that no longer exists;
     ///   ``StoreError/changeFeedGap(since:prunedThrough:)`` for a pruned one.
-    init(_ range: ClosedRange<Int64>, _ connection: Connection) throws {
+    init(_ range: ClosedRange<Int64>, _ schema: SchemaCache, _ connection: Connection) throws {
         let last = try Journal.highestSeq(connection)
         guard range.lowerBound >= 1, range.upperBound <= last else {
             throw StoreError.invalidArgument("cannot revert seq \(range.lowerBound)...\(range.upperBound): the change feed has entries 1...\(last); give a range inside it")
@@ -28,7 +28,7 @@ struct Revert {
         self.range = range
         entries = try Journal.entries(in: range, connection)
         for table in Set(entries.map(\.table)) {
-            guard let schema = try TableSchema.read(table, connection) else {
+            guard let schema = try schema.table(table, connection) else {
                 throw StoreError.invalidArgument("cannot revert seq \(range.lowerBound)...\(range.upperBound): it changed table \(table), which no longer exists; revert a range that changed only existing tables")
             }
             schemas[table] = schema

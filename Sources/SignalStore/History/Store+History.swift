@@ -65,7 +65,7 @@ extension Store {
         do {
             let checked = try checkedForRevert(seqs, overwritingLaterChanges: overwritingLaterChanges)
             return try writeTransaction { connection in
-                try Self.revert(seqs, overwritingLaterChanges: overwritingLaterChanges, checkedThrough: checked, connection)
+                try revert(seqs, overwritingLaterChanges: overwritingLaterChanges, checkedThrough: checked, connection)
             }
         } catch {
             throw StoreError(error)
@@ -89,7 +89,7 @@ extension Store {
             return try writeTransaction { connection in
                 let last = try Journal.highestSeq(connection)
                 guard seq < last else { return [] }
-                return try Self.revert((seq + 1)...last, overwritingLaterChanges: overwritingLaterChanges, checkedThrough: min(checked, last), connection)
+                return try revert((seq + 1)...last, overwritingLaterChanges: overwritingLaterChanges, checkedThrough: min(checked, last), connection)
             }
         } catch {
             throw StoreError(error)
@@ -109,7 +109,7 @@ extension Store {
         do {
             let checked = try checkedForRevert(seqs, overwritingLaterChanges: overwritingLaterChanges)
             try writeTransaction { connection in
-                throw Preview(entries: try Self.revert(seqs, overwritingLaterChanges: overwritingLaterChanges, checkedThrough: checked, connection))
+                throw Preview(entries: try revert(seqs, overwritingLaterChanges: overwritingLaterChanges, checkedThrough: checked, connection))
             }
             return []
         } catch let preview as Preview {
@@ -124,7 +124,7 @@ extension Store {
     /// checks only what committed after it.
     private func checkedForRevert(_ seqs: ClosedRange<Int64>, overwritingLaterChanges: Bool) throws -> Int64 {
         try readConnection { connection in
-            let revert = try Revert(seqs, connection)
+            let revert = try Revert(seqs, schema, connection)
             if !overwritingLaterChanges {
                 let later = try revert.conflicts(after: seqs.upperBound, connection)
                 if !later.isEmpty { throw StoreError.revertConflict(reverting: seqs, laterChanges: later) }
@@ -135,8 +135,8 @@ extension Store {
 
     /// Reverts `seqs` on the writer, in its open transaction; returns the entries written.
     /// Entries through `checkedThrough` were checked for conflicts on a reader already.
-    private static func revert(_ seqs: ClosedRange<Int64>, overwritingLaterChanges: Bool, checkedThrough: Int64, _ connection: Connection) throws -> [Change] {
-        let revert = try Revert(seqs, connection)
+    private func revert(_ seqs: ClosedRange<Int64>, overwritingLaterChanges: Bool, checkedThrough: Int64, _ connection: Connection) throws -> [Change] {
+        let revert = try Revert(seqs, schema, connection)
         if !overwritingLaterChanges {
             let later = try revert.conflicts(after: max(checkedThrough, seqs.upperBound), connection)
             if !later.isEmpty { throw StoreError.revertConflict(reverting: seqs, laterChanges: later) }

@@ -18,10 +18,10 @@ struct ResultsOrdering: Sendable {
         case noCase = "NOCASE"
         case rightTrim = "RTRIM"
 
-        /// The collation `column` of `table` declares (`BINARY` when it declares none), or `nil`
-        /// for one that is not built in.
-        init?(declaredBy column: String, of table: String, _ connection: Connection) {
-            guard let name = connection.declaredCollation(table: table, column: column) else { return nil }
+        /// The collation `column` of `table` declares (`BINARY` when it declares none), read
+        /// from `schema`; `nil` for one that is not built in, or no such column.
+        init?(declaredBy column: String, of table: String, _ schema: SchemaCache, _ connection: Connection) {
+            guard let name = try? schema.table(table, connection)?.column(named: column)?.collation else { return nil }
             self.init(rawValue: name.uppercased())
         }
     }
@@ -180,7 +180,7 @@ extension ResultsOrdering {
     /// plain list of `column [COLLATE name] [ASC|DESC]` terms whose collations are built in (an
     /// expression, `NULLS FIRST`, a collation of the app's own): such a result re-runs its
     /// query instead.
-    static func parse(_ fragment: String?, table: String, columns: [String], _ connection: Connection) -> ResultsOrdering? {
+    static func parse(_ fragment: String?, table: String, columns: [String], _ schema: SchemaCache, _ connection: Connection) -> ResultsOrdering? {
         guard let fragment, !fragment.trimmingCharacters(in: .whitespaces).isEmpty else { return ResultsOrdering(terms: []) }
         var terms: [Term] = []
         for part in fragment.split(separator: ",", omittingEmptySubsequences: false) {
@@ -190,17 +190,17 @@ extension ResultsOrdering {
             guard let column else { return nil }
             terms.append(Term(column: column, descending: term.descending, explicitCollation: term.explicitCollation))
         }
-        return resolving(terms, table: table, connection)
+        return resolving(terms, table: table, schema, connection)
     }
 
     /// The ordering of `terms` on `table`'s columns (a typed ordering's, or a parsed fragment's),
     /// each comparing by its `COLLATE` or else the column's declared collation; `nil` when that
     /// is not one of SQLite's built-in collations.
-    static func resolving(_ terms: [Term], table: String, _ connection: Connection) -> ResultsOrdering? {
+    static func resolving(_ terms: [Term], table: String, _ schema: SchemaCache, _ connection: Connection) -> ResultsOrdering? {
         var resolved: [(Term, Collation)] = []
         for term in terms {
             let collation = term.explicitCollation
-                ?? (term.column == "rowid" && term.link == nil ? .binary : Collation(declaredBy: term.column, of: term.link?.parentTable ?? table, connection))
+                ?? (term.column == "rowid" && term.link == nil ? .binary : Collation(declaredBy: term.column, of: term.link?.parentTable ?? table, schema, connection))
             guard let collation else { return nil }
             resolved.append((term, collation))
         }

@@ -72,7 +72,7 @@ struct ResultsQuery<Model: PersistentModel>: Sendable {
     func route(_ store: Store) -> ResultsRouter.Route {
         var key = key
         if let text = key, text.isText {
-            let collation = try? store.reading { connection, _ in ResultsOrdering.Collation(declaredBy: text.column, of: Model._$table, connection) }
+            let collation = try? store.reading { connection, _ in ResultsOrdering.Collation(declaredBy: text.column, of: Model._$table, store.schema, connection) }
             if collation == nil { key = nil }
         }
         return ResultsRouter.Route(
@@ -120,7 +120,7 @@ struct ResultsQuery<Model: PersistentModel>: Sendable {
     func runAll(_ store: Store) throws -> Rows {
         try store.reading { connection, seq in
             try store.checkSchema(Model.self, connection)
-            let ordering = ordering(connection)
+            let ordering = ordering(store, connection)
             let keys = ordering.map { $0.terms.isEmpty ? "" : ", " + $0.keyColumnsSQL } ?? ""
             let sql = "SELECT rowid\(keys) FROM \(table)\(whereClause) ORDER BY \(order)\(limit.map { " LIMIT \($0)" } ?? "")"
             let rows = try connection.statement(sql).map(arguments) { row -> (rowID: Int64, key: [SQLiteValue])? in
@@ -133,10 +133,10 @@ struct ResultsQuery<Model: PersistentModel>: Sendable {
 
     /// How the rows are placed: the typed terms, or the fragment's when it is a list of the
     /// model's columns; `nil` when the query re-runs instead.
-    func ordering(_ connection: Connection) -> ResultsOrdering? {
+    func ordering(_ store: Store, _ connection: Connection) -> ResultsOrdering? {
         if readsOtherTables { return nil }
-        if let terms { return ResultsOrdering.resolving(terms, table: Model._$table, connection) }
-        return ResultsOrdering.parse(orderBy, table: Model._$table, columns: Model._$columnNames, connection)
+        if let terms { return ResultsOrdering.resolving(terms, table: Model._$table, store.schema, connection) }
+        return ResultsOrdering.parse(orderBy, table: Model._$table, columns: Model._$columnNames, store.schema, connection)
     }
 
     /// The `ORDER BY` terms, ending with the rowid.

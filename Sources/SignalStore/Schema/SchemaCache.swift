@@ -1,8 +1,8 @@
 /// What was read of a database's schema (its user tables, each table's columns and rules, the
 /// tables the journal captures), kept until `PRAGMA schema_version` changes, by any connection or
 /// process, as GRDB's schema cache does. Checking costs one pragma; reading a table's rules costs
-/// several queries. The store keeps one (``Store/schema``); the model check, a row's history,
-/// the CLI, the inspector and sync ask it.
+/// several queries. The store keeps one (``Store/schema``); the model check, relationships,
+/// live results' collations, a row's history and revert, the CLI, the inspector and sync ask it.
 ///
 /// A connection inside a write transaction reads the schema afresh and keeps nothing: what it
 /// sees may be undone, and after a rollback SQLite gives the next change the same

@@ -61,7 +61,8 @@ package struct TableSchema: Sendable, Equatable {
         ).rows([.text(name)]).map { row in
             ColumnSchema(
                 name: row[0].textValue ?? "", declaredType: row[1].textValue ?? "", notNull: row[2] == .integer(1),
-                defaultSQL: row[3].textValue, primaryKeyPosition: Int(row[4].integerValue ?? 0)
+                defaultSQL: row[3].textValue, primaryKeyPosition: Int(row[4].integerValue ?? 0),
+                collation: connection.declaredCollation(table: name, column: row[0].textValue ?? "") ?? "BINARY"
             )
         }
         guard !columns.isEmpty else { return nil }

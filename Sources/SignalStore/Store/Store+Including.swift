@@ -72,7 +72,7 @@ extension Store {
             let conditions = Self.membership(of: resolved.childColumn, in: keys)
             for condition in conditions.isEmpty ? [nil] : conditions.map(Optional.some) {
                 let (fetched, seq, ordering) = try reading { connection, seq in
-                    let ordering = query.ordering(connection)
+                    let ordering = query.ordering(self, connection)
                     let fetched = try condition.map { try fetch(Child.self, where: $0.text, arguments: $0.arguments, orderBy: query.orderBy, connection, seq) }
                     return (fetched, try seq.get(), ordering)
                 }

@@ -5,7 +5,7 @@ extension Store {
     ///   it needs.
     func checkRelationships<Model: PersistentModel>(of type: Model.Type, _ connection: Connection) throws {
         for relationship in Model._$relationships {
-            let resolved = try Self.resolve(relationship, of: Model.self, connection)
+            let resolved = try Self.resolve(relationship, of: Model.self, schema, connection)
             relationships.withLock { $0[RelationshipID(Model.self, relationship.property)] = resolved }
         }
     }
@@ -43,7 +43,7 @@ extension Store {
     }
 
     /// Finds the foreign key a relationship stands on.
-    private static func resolve(_ relationship: ModelRelationship, of model: any PersistentModel.Type, _ connection: Connection) throws -> ResolvedRelationship {
+    private static func resolve(_ relationship: ModelRelationship, of model: any PersistentModel.Type, _ schema: SchemaCache, _ connection: Connection) throws -> ResolvedRelationship {
         let (child, parent): (any PersistentModel.Type, any PersistentModel.Type) =
             relationship.kind == .parent ? (model, relationship.related) : (relationship.related, model)
         let declaration = "relationship '\(relationship.property)' of \(model)"
@@ -51,12 +51,12 @@ extension Store {
             throw StoreError.schemaMismatch("\(declaration) names key property '\(relationship.keyProperty)', which is not a persisted property of \(child); name the property that holds the key")
         }
         let keyColumn = child._$columnNames[keyIndex]
-        let keys = try ForeignKey.all(of: child._$table, connection)
+        let keys = try schema.rules(child._$table, connection).foreignKeys
         guard let key = keys.first(where: { $0.columns == [keyColumn] && $0.parent.lowercased() == parent._$table.lowercased() }) else {
             let existing = keys.isEmpty ? "it has none" : "it has " + keys.map(\.sql).joined(separator: ", ")
             throw StoreError.schemaMismatch("\(declaration) needs a foreign key from \(child._$table).\(keyColumn) to \(parent._$table), and \(existing); add 'REFERENCES \(parent._$table)' to column \(keyColumn) in a migration, or name the key column that has one")
         }
-        let parentKey = try TableSchema.read(parent._$table, connection)?.primaryKey ?? []
+        let parentKey = try schema.table(parent._$table, connection)?.primaryKey ?? []
         guard let referenced = key.referencing(parentKey).referenced.first,
               let parentIndex = parent._$columnNames.firstIndex(where: { $0.lowercased() == referenced.lowercased() })
         else {

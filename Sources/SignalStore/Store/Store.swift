@@ -36,8 +36,8 @@ public final class Store: Sendable {
     let readers: ReaderPool?
     /// The live objects, behind their own lock (taken after the writer's when both are needed).
     let registry = Locked(ModelRegistry())
-    /// The schema as last read, kept until it changes (for the CLI and the inspector, which
-    /// read a table's columns and rules for every command and page).
+    /// The schema as last read, kept until it changes: what capture, the model check,
+    /// relationships, live results' orderings, history, the CLI, the inspector and sync ask.
     package let schema = SchemaCache()
     /// The model types already checked against their tables.
     let checkedModels = Locked<Set<ObjectIdentifier>>([])

@@ -43,7 +43,7 @@ extension SyncClient {
         do {
             try store.writeTransaction { connection in
                 guard let conflict = try ConflictLog.find(id, connection) else { throw unknownConflict(id) }
-                try write(conflict, changing: changing, connection)
+                try write(conflict, changing: changing, store.schema, connection)
                 try ConflictLog.remove(id, connection)
             }
         } catch let error as SyncError {
@@ -73,11 +73,11 @@ extension SyncClient {
         SyncError(.invalidArgument, "there is no conflict #\(id) in this database; list them with `signalstore sync conflicts`")
     }
 
-    private static func write(_ conflict: SyncConflict, changing: [String: SQLiteValue], _ connection: Connection) throws {
+    private static func write(_ conflict: SyncConflict, changing: [String: SQLiteValue], _ schema: SchemaCache, _ connection: Connection) throws {
         guard conflict.kind != .unreadable else {
             throw SyncError(.invalidArgument, "conflict #\(conflict.id) is an entry of the server's log that this replica cannot read, so there is nothing to re-apply; discard it")
         }
-        guard let schema = try TableSchema.read(conflict.table, connection) else {
+        guard let schema = try schema.table(conflict.table, connection) else {
             throw SyncError(.invalidArgument, "conflict #\(conflict.id) is about table '\(conflict.table)', which this database no longer has; discard it")
         }
         if let unknown = changing.keys.sorted().first(where: { schema.column(named: $0) == nil }) {

@@ -46,7 +46,7 @@ extension SyncClient {
             throw SyncError(.invalidArgument, "conflict #\(other.id) is a \(other.kind.rawValue) conflict, not a concurrent edit: re-apply it (reapply(_:changing:)) or discard it (discard(_:))")
         }
         try Self.resolving(in: store) { connection in
-            for conflict in conflicts { try Self.resolve(conflict.id, with: resolution, connection) }
+            for conflict in conflicts { try Self.resolve(conflict.id, with: resolution, store.schema, connection) }
         }
         let resolved = Set(conflicts.map(\.id))
         conflictsValue.value.removeAll { $0.kind == .concurrentEdit && resolved.contains($0.id) }
@@ -56,7 +56,7 @@ extension SyncClient {
     /// ``resolve(_:with:)`` by the edit's id, without a client: what `signalstore sync resolve`
     /// does. The change goes up with the next sync.
     public static func resolve(_ id: Int64, with resolution: SyncConflict.Resolution, in store: Store) throws(SyncError) {
-        try resolving(in: store) { connection in try resolve(id, with: resolution, connection) }
+        try resolving(in: store) { connection in try resolve(id, with: resolution, store.schema, connection) }
     }
 
     /// Runs `body` in one write transaction of `store`, with its errors as ``SyncError``s.
@@ -72,7 +72,7 @@ extension SyncClient {
 
     /// Resolves one edit inside the caller's transaction: the row's change, the resolving
     /// entry in the outbox, and the edit out of the inbox.
-    private static func resolve(_ id: Int64, with resolution: SyncConflict.Resolution, _ connection: Connection) throws {
+    private static func resolve(_ id: Int64, with resolution: SyncConflict.Resolution, _ schema: SchemaCache, _ connection: Connection) throws {
         guard var position = try ReplicaState.read(connection),
               let edit = try ConcurrentEdits.find(id, origin: position.origin, connection),
               let rowKey = try ConcurrentEdits.rowKey(id, connection), let column = edit.column
@@ -89,7 +89,7 @@ extension SyncClient {
             return
         }
         let value = try chosenValue(resolution, for: edit)
-        guard let schema = try TableSchema.read(edit.table, connection), let stored = schema.column(named: column)?.name else {
+        guard let schema = try schema.table(edit.table, connection), let stored = schema.column(named: column)?.name else {
             throw SyncError(.invalidArgument, "concurrent edit #\(id) is about \(edit.table).\(column), which this database no longer has")
         }
         guard let before = try KeyedRow.read(edit.key, in: schema, connection)?[stored] else {
