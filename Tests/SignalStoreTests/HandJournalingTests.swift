@@ -53,8 +53,8 @@ struct HandJournalingTests {
         ]
         let ownEntryTrigger = "SELECT count(*) FROM sqlite_temp_master WHERE type = 'trigger'"
         try store.writeTransaction { connection in
-            let orders = try #require(CapturedTable.all(connection).first { $0.name == "orders" })
-            let audited = try #require(CapturedTable.all(connection).first { $0.name == "audited" })
+            let orders = try #require(CapturedTable.all(store.schema, connection).first { $0.name == "orders" })
+            let audited = try #require(CapturedTable.all(store.schema, connection).first { $0.name == "audited" })
             #expect(try Journal.insertsCanBeJournaledByHand(orders, connection))
             #expect(try !Journal.insertsCanBeJournaledByHand(audited, connection), "a user's trigger would be skipped")
             #expect(Journal.storedRow(of: orders, columns: row.map(\.0).reversed(), values: row.map(\.1).reversed())?.map(\.0) == orders.columns)

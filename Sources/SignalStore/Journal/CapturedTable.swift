@@ -25,24 +25,25 @@ package struct CapturedTable: Sendable, Equatable {
     /// The column that aliases the rowid (an `INTEGER PRIMARY KEY`), if any.
     package var rowIDAlias: String? { schema.rowIDAlias }
 
-    /// The captured tables of the database on `connection`, by name.
-    package static func all(_ connection: Connection) throws -> [CapturedTable] {
-        let tables = try TableSchema.userTables(connection)
-        var foreignKeys: [String: [ForeignKey]] = [:]
-        for table in tables { foreignKeys[table.name] = try ForeignKey.all(of: table.name, connection) }
-        return try tables.filter(\.isCaptured).compactMap { try read($0.name, foreignKeys: foreignKeys, connection) }
+    /// The captured tables of the database on `connection`, by name, derived from what
+    /// `schema` answers of each user table's columns and rules.
+    package static func all(_ schema: SchemaCache, _ connection: Connection) throws -> [CapturedTable] {
+        var tables: [(schema: TableSchema, rules: TableRules)] = []
+        for name in try schema.tableNames(connection) {
+            guard let table = try schema.table(name, connection) else { continue }
+            tables.append((table, try schema.rules(name, connection)))
+        }
+        let foreignKeys = Dictionary(tables.map { ($0.schema.name, $0.rules.foreignKeys) }, uniquingKeysWith: { first, _ in first })
+        return tables.filter { !$0.schema.isWithoutRowID }.map { table in
+            CapturedTable(
+                schema: table.schema, columns: table.schema.columnNames, primaryKey: table.schema.primaryKey, uniqueKeys: table.rules.uniqueKeys,
+                referencedBy: DeleteRuleTriggers.enforced(referencing: table.schema, amongKeysOf: foreignKeys)
+            )
+        }
     }
 
     /// The names of the captured tables, by name; cheaper than ``all(_:)``.
     package static func names(_ connection: Connection) throws -> [String] {
         try TableSchema.userTables(connection).filter(\.isCaptured).map(\.name)
-    }
-
-    private static func read(_ table: String, foreignKeys: [String: [ForeignKey]], _ connection: Connection) throws -> CapturedTable? {
-        guard let schema = try TableSchema.read(table, connection) else { return nil }
-        return CapturedTable(
-            schema: schema, columns: schema.columnNames, primaryKey: schema.primaryKey, uniqueKeys: try UniqueKey.all(of: table, connection),
-            referencedBy: DeleteRuleTriggers.enforced(referencing: schema, amongKeysOf: foreignKeys)
-        )
     }
 }

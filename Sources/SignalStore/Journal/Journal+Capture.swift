@@ -7,10 +7,11 @@ extension Journal {
     /// - Parameter snapshotNewTables: Journal the rows of a table seen for the first time as
     ///   inserts, so replaying the feed rebuilds it. Off while migrating: a feed consumer
     ///   replays the migration itself (see ``AppliedMigration/afterSeq``).
-    static func installCapture(_ connection: Connection, snapshotNewTables: Bool) throws {
+    ///   - schema: The store's schema cache (inside a transaction it reads afresh).
+    static func installCapture(_ schema: SchemaCache, _ connection: Connection, snapshotNewTables: Bool) throws {
         try connection.transaction {
             var existing = try existingTriggers(connection)
-            for table in try CapturedTable.all(connection) {
+            for table in try schema.capturedTables(connection) {
                 let triggers = CaptureTriggers(table: table)
                 let current = existing.filter { $0.value.table == table.name }.mapValues(\.sql)
                 existing = existing.filter { $0.value.table != table.name }
@@ -32,9 +33,9 @@ extension Journal {
 
     /// Whether the capture triggers differ from what the schema needs (a table, column or index
     /// was added or changed by a writer that does not install triggers).
-    static func isCaptureStale(_ connection: Connection) throws -> Bool {
+    static func isCaptureStale(_ schema: SchemaCache, _ connection: Connection) throws -> Bool {
         var wanted: [String: String] = [:]
-        for table in try CapturedTable.all(connection) {
+        for table in try schema.capturedTables(connection) {
             for trigger in CaptureTriggers(table: table).all { wanted[trigger.name] = trigger.sql }
         }
         return try existingTriggers(connection).mapValues(\.sql) != wanted

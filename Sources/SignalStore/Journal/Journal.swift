@@ -58,9 +58,9 @@ package enum Journal {
     /// tables where missing (a database made by an earlier version gains the new ones), and
     /// capture of every user table brought up to date (tables seen for the first time have their
     /// rows journaled as inserts).
-    static func attach(_ connection: Connection) throws {
+    static func attach(_ schema: SchemaCache, _ connection: Connection) throws {
         try create(connection)
-        try installCapture(connection, snapshotNewTables: true)
+        try installCapture(schema, connection, snapshotNewTables: true)
     }
 
     /// Whether the database on `connection` has a journal: it is a SignalStore database.

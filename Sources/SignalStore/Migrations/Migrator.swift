@@ -15,7 +15,7 @@ package struct Migrator {
     let migrations: [Migration]
 
     /// Checks the migrations against each other and the database, then applies the pending ones.
-    func migrate(_ connection: Connection) throws {
+    func migrate(_ schema: SchemaCache, _ connection: Connection) throws {
         try validateSequence()
         try connection.execute("""
             CREATE TABLE IF NOT EXISTS \(Self.table) (
@@ -30,7 +30,7 @@ package struct Migrator {
         let applied = try appliedMigrations(connection)
         try validate(applied: applied)
         for migration in migrations where applied[migration.version] == nil {
-            try apply(migration, to: connection)
+            try apply(migration, schema, to: connection)
         }
     }
 
@@ -91,12 +91,12 @@ package struct Migrator {
         }
     }
 
-    private func apply(_ migration: Migration, to connection: Connection) throws {
+    private func apply(_ migration: Migration, _ schema: SchemaCache, to connection: Connection) throws {
         try connection.transaction {
             try Journal.removeCapture(connection)
             try run(migration, connection)
             try checkForeignKeys(after: migration, connection)
-            try Journal.installCapture(connection, snapshotNewTables: false)
+            try Journal.installCapture(schema, connection, snapshotNewTables: false)
             try connection.statement("INSERT INTO \(Self.table) (version, name, checksum, applied_at, after_seq) VALUES (?, ?, ?, ?, ?)").run([
                 .integer(Int64(migration.version)), .text(migration.name), .text(migration.checksum),
                 .real(Date().timeIntervalSince1970), .integer(try Journal.highestSeq(connection)),

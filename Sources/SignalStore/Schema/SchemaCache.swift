@@ -38,7 +38,7 @@ package final class SchemaCache: Sendable {
 
     /// The tables the journal captures (``CapturedTable/all(_:)``).
     package func capturedTables(_ connection: Connection) throws -> [CapturedTable] {
-        try cached(connection, \.captured) { try CapturedTable.all(connection) } store: { $0.captured = $1 } ?? []
+        try cached(connection, \.captured) { try CapturedTable.all(self, connection) } store: { $0.captured = $1 } ?? []
     }
 
     /// The kept value at `path` when the schema is the one it was read from; otherwise what

@@ -21,15 +21,16 @@ extension Store {
         busyTimeout: Duration = .seconds(5)
     ) throws(StoreError) {
         let connection: Connection
+        let schema = SchemaCache()
         do {
             connection = try Connection(path: path, busyTimeout: busyTimeout, readOnly: access == .readOnly)
             if access == .readWrite {
-                try connection.transaction { try Journal.attach(connection) }
+                try connection.transaction { try Journal.attach(schema, connection) }
             }
         } catch {
             throw StoreError(error)
         }
-        self.init(connection: connection, pollInterval: pollInterval, busyTimeout: busyTimeout, readers: 2)
+        self.init(connection: connection, schema: schema, pollInterval: pollInterval, busyTimeout: busyTimeout, readers: 2)
     }
 
     /// Runs `body` in a write transaction (`BEGIN IMMEDIATE`), then publishes the new journal

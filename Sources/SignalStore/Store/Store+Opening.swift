@@ -6,7 +6,7 @@ extension Store {
     /// Adopting a file that has no journal yet (new, or a plain SQLite database) happens in one
     /// transaction, and write-ahead logging is switched on only after it commits: if a
     /// migration fails, the file is left exactly as it was.
-    static func openConnection(path: String, migrations: [Migration], busyTimeout: Duration) throws -> Connection {
+    static func openConnection(path: String, migrations: [Migration], busyTimeout: Duration, schema: SchemaCache) throws -> Connection {
         let connection = try Connection(path: path, busyTimeout: busyTimeout, deferWAL: true)
         let isAdoption = try !Journal.exists(connection)
         // Migrations run without foreign-key enforcement (see Migrator); this pragma is ignored
@@ -14,12 +14,12 @@ extension Store {
         try connection.execute("PRAGMA foreign_keys=OFF")
         if isAdoption {
             do {
-                try connection.transaction { try setUp(connection, migrations) }
+                try connection.transaction { try setUp(connection, migrations, schema) }
             } catch let error as MigrationError where error.kind == .statementFailed && hasUserTables(connection) {
                 throw error.adopting(path)
             }
         } else {
-            try setUp(connection, migrations)
+            try setUp(connection, migrations, schema)
         }
         try connection.execute("PRAGMA foreign_keys=ON")
         try connection.enableWAL()
@@ -30,9 +30,9 @@ extension Store {
         (try? TableSchema.userTables(connection).isEmpty) == false
     }
 
-    private static func setUp(_ connection: Connection, _ migrations: [Migration]) throws {
-        try Journal.attach(connection)
-        try Migrator(migrations: migrations).migrate(connection)
+    private static func setUp(_ connection: Connection, _ migrations: [Migration], _ schema: SchemaCache) throws {
+        try Journal.attach(schema, connection)
+        try Migrator(migrations: migrations).migrate(schema, connection)
     }
 
     /// Captures tables and columns that appeared since the last check (created by this store's
@@ -41,8 +41,8 @@ extension Store {
     func captureSchemaChanges(_ state: StoreDatabase.State, _ connection: Connection) throws {
         let version = try connection.schemaVersion()
         guard version != state.schemaVersion, !connection.isReadOnly else { return }
-        if try Journal.isCaptureStale(connection) {
-            try Journal.installCapture(connection, snapshotNewTables: true)
+        if try Journal.isCaptureStale(schema, connection) {
+            try Journal.installCapture(schema, connection, snapshotNewTables: true)
         }
         state.schemaVersion = try connection.schemaVersion()
     }

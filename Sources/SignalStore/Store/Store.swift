@@ -38,7 +38,7 @@ public final class Store: Sendable {
     let registry = Locked(ModelRegistry())
     /// The schema as last read, kept until it changes: what capture, the model check,
     /// relationships, live results' orderings, history, the CLI, the inspector and sync ask.
-    package let schema = SchemaCache()
+    package let schema: SchemaCache
     /// The model types already checked against their tables.
     let checkedModels = Locked<Set<ObjectIdentifier>>([])
     /// How many queries have read model objects (each `find`, `all` or related-object read
@@ -107,17 +107,20 @@ public final class Store: Sendable {
         readers: Int = Store.defaultReaderCount
     ) throws(StoreError) {
         let connection: Connection
+        let schema = SchemaCache()
         do {
-            connection = try Self.openConnection(path: path, migrations: migrations, busyTimeout: busyTimeout)
+            connection = try Self.openConnection(path: path, migrations: migrations, busyTimeout: busyTimeout, schema: schema)
         } catch {
             throw StoreError(error)
         }
-        self.init(connection: connection, pollInterval: pollInterval, busyTimeout: busyTimeout, readers: readers)
+        self.init(connection: connection, schema: schema, pollInterval: pollInterval, busyTimeout: busyTimeout, readers: readers)
     }
 
-    /// Wraps an open connection whose journal and capture triggers are in place.
-    init(connection: Connection, pollInterval: Duration, busyTimeout: Duration, readers readerCount: Int) {
+    /// Wraps an open connection whose journal and capture triggers are in place, with the
+    /// schema cache they were installed through.
+    init(connection: Connection, schema: SchemaCache, pollInterval: Duration, busyTimeout: Duration, readers readerCount: Int) {
         path = connection.path
+        self.schema = schema
         self.pollInterval = pollInterval
         readers = path == ":memory:" ? nil : ReaderPool(path: path, capacity: max(1, readerCount), busyTimeout: busyTimeout)
         let state = StoreDatabase.State(connection: connection)
