@@ -109,7 +109,7 @@ struct ServerTrustTests {
         (#"[1, 1, "labels", "[{\"i\":1}]", "update", "name", "{\"t\":\"x\"}", 3, "{\"q\":1}", null]"#, "carries the value it replaced"),
         (#"[1, 1, "labels", "[{\"i\":1}]", "update", "name", "{\"t\":\"x\"}", "three", "{\"t\":\"w\"}", null]"#, "the seq and stamp whole numbers, and the positions"),
         (#"[1, 1, "labels", "[{\"i\":1}]", "delete", null, null, 3, "{\"t\":\"w\"}", null]"#, "only an update of labels that says what it had seen carries a base"),
-        (#"[1, 1, "labels", "[{\"i\":1}]", "insert", null, "{\"id\":{\"i\":1}}", 3, null, null]"#, "an insert into labels says what it had seen"),
+        (#"[1, 1, "labels", "[{\"i\":1}]", "insert", null, "{\"id\":{\"i\":1}}", 3, "{\"t\":\"w\"}", null]"#, "only an update of labels that says what it had seen carries a base"),
         (#"[1, 1, "labels", "[{\"i\":1}]", "delete", null, null, null, null, 7]"#, "other than an update resolves a concurrent edit"),
         (#"[1, 1, "labels", "[{\"i\":1}]", "update", "name", "{\"t\":\"x\"}", null, null, -4]"#, "the seq and stamp whole numbers, and the positions"),
         (#"[1, 1, "labels", "[{\"i\":1}]", "update", "name", "{\"t\":\"x\"}", null, null]"#, "an entry is [seq, stamp, table, key, operation, column, payload]"),

@@ -104,7 +104,8 @@ struct SyncConflictsCommand: ParsableCommand {
             for edit in edits {
                 let value = { (value: SQLiteValue?) in value.map(ValueFormat.human) ?? "(unknown)" }
                 let winner = edit.winningEdit?.deletesRow == true ? "(row deleted)" : value(edit.winner)
-                table.append([String(edit.id), Self.row(edit), edit.column ?? "", value(edit.base), winner, value(edit.loser), Self.source(edit)])
+                let base = edit.operation == .insert ? "(new row)" : value(edit.base)
+                table.append([String(edit.id), Self.row(edit), edit.column ?? "", base, winner, value(edit.loser), Self.source(edit)])
             }
             table.lines.forEach { context.console.print($0) }
             context.console.print("settle one for every replica with `signalstore sync resolve ID --keep winner|loser` or `--value VALUE`")

@@ -8,7 +8,10 @@ import SignalStore
 /// The server decides which entries of its log list an edit (``ConcurrentEditsSQL``); a replica
 /// keeps what its cursor passes, its own entries included, under the entry's log position: the
 /// same number on every replica. A delete that swallowed updates of several columns lists one
-/// of them under its own position and each other under the update's (`also`). An entry that
+/// of them under its own position and each other under the update's (`also`); an insert that
+/// met another replica's insert of the row lists the first column the two set differently
+/// under its own position and each other under an id the server derived from it
+/// (``ConcurrentEditsSQL/firstDerivedID``). An entry that
 /// lists an edit takes out every earlier listing of the same column between the same two
 /// replicas; one that resolves an edit takes that one out. Written in the transaction that
 /// applies the batch, so the inbox and the rows move together.
@@ -17,7 +20,7 @@ enum ConcurrentEdits {
 
     private static let columns = """
         position, tbl, row_key, col, base, edit_hlc, edit_origin, edit_by, edit_value,
-        other_position, other_hlc, other_origin, other_by, other_value, detected_at, edit_deletes, other_deletes, edit_position
+        other_position, other_hlc, other_origin, other_by, other_value, detected_at, edit_deletes, other_deletes, edit_position, inserts
         """
 
     /// Creates the table, and the index by which a new listing finds the one it replaces (without
@@ -30,12 +33,16 @@ enum ConcurrentEdits {
                 edit_hlc INTEGER NOT NULL, edit_origin TEXT NOT NULL, edit_by TEXT, edit_value TEXT,
                 other_position INTEGER NOT NULL, other_hlc INTEGER NOT NULL, other_origin TEXT NOT NULL, other_by TEXT,
                 other_value TEXT, detected_at REAL NOT NULL, edit_deletes INTEGER NOT NULL, other_deletes INTEGER NOT NULL,
-                edit_position INTEGER);
+                edit_position INTEGER, inserts INTEGER NOT NULL DEFAULT 0);
             CREATE INDEX IF NOT EXISTS \(table)_column ON \(table) (tbl, row_key, col);
             """)
-        // An inbox from before a delete listed every column it swallowed.
-        if try TableSchema.read(table, connection)?.column(named: "edit_position") == nil {
+        // An inbox from before a delete listed every column it swallowed, or inserts were listed.
+        let schema = try TableSchema.read(table, connection)
+        if schema?.column(named: "edit_position") == nil {
             try connection.execute("ALTER TABLE \(table) ADD COLUMN edit_position INTEGER")
+        }
+        if schema?.column(named: "inserts") == nil {
+            try connection.execute("ALTER TABLE \(table) ADD COLUMN inserts INTEGER NOT NULL DEFAULT 0")
         }
     }
 
@@ -49,7 +56,7 @@ enum ConcurrentEdits {
             guard let json = remote.overlap else { continue }
             let (overlap, swallowed) = Overlap.listings(in: json)
             if let overlap { try list(overlap, id: remote.position, of: remote, connection) }
-            for update in swallowed { try list(update, id: update.position, of: remote, connection) }
+            for update in swallowed { try list(update, id: update.id ?? update.position, of: remote, connection) }
         }
         return noted
     }
@@ -60,18 +67,23 @@ enum ConcurrentEdits {
         // server says this replaces, and one a replica that read the log while apart kept of
         // an entry in between, whose listing the server cleared when a later one replaced it.
         let column = overlap.column ?? remote.entry.column ?? ""
+        // An insert's own value of the column is in its row.
+        let editValue = remote.entry.operation == .insert
+            ? remote.entry.payload.flatMap(SyncValueCoding.decodeRow)?[column].map(SyncValueCoding.encode)
+            : remote.entry.payload
         try connection.statement("""
             DELETE FROM \(table) WHERE tbl = ?1 AND row_key = ?2 AND col = ?3
               AND ((edit_origin = ?4 AND other_origin = ?5) OR (edit_origin = ?5 AND other_origin = ?4))
             """).run([.text(remote.entry.table), .text(remote.entry.key), .text(column), .text(remote.origin), .text(overlap.origin)])
-        try connection.statement("INSERT OR REPLACE INTO \(table) (\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)").run([
+        try connection.statement("INSERT OR REPLACE INTO \(table) (\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)").run([
             .integer(id), .text(remote.entry.table), .text(remote.entry.key), .text(column),
             overlap.base.map(SQLiteValue.text) ?? .null, .integer(remote.entry.clock.rawValue), .text(remote.origin),
-            remote.uploadedBy.map(SQLiteValue.text) ?? .null, remote.entry.payload.map(SQLiteValue.text) ?? .null,
+            remote.uploadedBy.map(SQLiteValue.text) ?? .null, editValue.map(SQLiteValue.text) ?? .null,
             .integer(overlap.position), .integer(overlap.hlc), .text(overlap.origin), overlap.uploadedBy.map(SQLiteValue.text) ?? .null,
             overlap.value.map(SQLiteValue.text) ?? .null, .real(Date().timeIntervalSince1970),
             .integer(remote.entry.operation == .delete ? 1 : 0), .integer(overlap.deletesRow ? 1 : 0),
             id == remote.position ? .null : .integer(remote.position),
+            .integer(remote.entry.operation == .insert && overlap.insertsRow ? 1 : 0),
         ])
     }
 
@@ -108,6 +120,10 @@ enum ConcurrentEdits {
         var column: String?
         /// Whether the other change deleted the row.
         var deletesRow: Bool
+        /// Whether the other change inserted the row.
+        var insertsRow: Bool
+        /// The listing's id when it is not the position of an entry (an insert's further columns).
+        var id: Int64?
         /// What an entry's `overlap` lists: the change it met (none once the server took that
         /// listing out), and for a delete's entry the other columns' updates it swallowed
         /// (`also`), each listed under the update's own position.
@@ -129,7 +145,8 @@ enum ConcurrentEdits {
             guard let position = integer("position"), let hlc = integer("hlc"), let origin = text("origin") else { return nil }
             (self.position, self.hlc, self.origin) = (position, hlc, origin)
             (uploadedBy, value, base) = (text("by"), text("value"), text("base"))
-            (column, deletesRow) = (text("col"), text("op") == "delete")
+            (column, deletesRow, insertsRow) = (text("col"), text("op") == "delete", text("op") == "insert")
+            id = integer("id")
         }
     }
 
@@ -148,15 +165,17 @@ enum ConcurrentEdits {
         let editWins = edit.side.deletesRow || (!other.side.deletesRow && edit.stamp > other.stamp)
         let (winner, loser) = editWins ? (edit, other) : (other, edit)
         let detected: Double = if case .real(let seconds) = row[14] { seconds } else { 0 }
+        let inserts = row[18] == .integer(1)
         let decoded = { (text: String?) in text.flatMap(SyncValueCoding.decode) }
         return SyncConflict(
-            id: position, kind: .concurrentEdit, position: position, table: table, key: SyncValueCoding.decodeKey(key) ?? [],
-            operation: .update, column: column, row: nil, origin: loser.side.origin, uploadedBy: loser.side.uploadedBy,
+            id: position, kind: .concurrentEdit, position: position >= ConcurrentEditsSQL.firstDerivedID ? editPosition : position, table: table, key: SyncValueCoding.decodeKey(key) ?? [],
+            operation: inserts ? .insert : .update, column: column, row: nil, origin: loser.side.origin, uploadedBy: loser.side.uploadedBy,
             isLocal: loser.side.origin == origin,
             rule: winner.side.deletesRow
                 ? "deleted on one replica while another changed it, neither having seen the other's change; the delete stands"
+                : inserts ? "inserted on two replicas with different values, neither having seen the other's insert; the later insert stands"
                 : "changed on two replicas, neither having seen the other's change; the later change stands",
-            collidedWith: "the \(winner.side.deletesRow ? "delete" : "update") from replica \(winner.side.origin)" + (winner.side.uploadedBy.map { " (role \($0))" } ?? ""),
+            collidedWith: "the \(winner.side.deletesRow ? "delete" : inserts ? "insert" : "update") from replica \(winner.side.origin)" + (winner.side.uploadedBy.map { " (role \($0))" } ?? ""),
             detectedAt: Date(timeIntervalSince1970: detected),
             base: decoded(row[4].textValue), winner: decoded(winner.value), loser: decoded(loser.value),
             winningEdit: winner.side, losingEdit: loser.side

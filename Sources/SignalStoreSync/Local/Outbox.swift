@@ -136,7 +136,7 @@ enum Outbox {
 
     /// Stamps one journal entry (with its row's key then) into the outbox.
     /// An insert's key may be left `nil`: it is read from the row, which the payload needs anyway.
-    /// An update made at server log position `cursor` says so (``SeenState``); `nil` for what
+    /// A change made at server log position `cursor` says so (``SeenState``); `nil` for what
     /// sync itself wrote, which no one edits concurrently.
     private static func stamp(
         _ entry: Change, key: String?, _ tables: SyncedTables, _ clock: inout HybridLogicalClock, origin: String, cursor: Int64?, _ connection: Connection
@@ -158,7 +158,7 @@ enum Outbox {
             originSeq: 0, clock: clock, table: table.name, key: key,
             operation: entry.operation, column: entry.column, payload: payload
         )
-        if let cursor, entry.operation != .insert {
+        if let cursor {
             syncEntry.seen = SeenState(position: cursor, base: entry.operation == .update ? SyncValueCoding.encode(entry.oldValue ?? .null) : nil)
         }
         try add(syncEntry, origin: origin, connection)

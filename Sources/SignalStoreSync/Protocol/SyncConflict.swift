@@ -32,8 +32,10 @@ public struct SyncConflict: Sendable, Equatable, Identifiable, CustomStringConve
     }
 
     /// The conflict's number: for a ``Kind/concurrentEdit``, the position in the server's log
-    /// of the change that found it, the same on every replica; for the other kinds, its number
-    /// in this database file.
+    /// of the change that found it, the same on every replica (two inserts of a row that set
+    /// several columns differently: the first column's; each further column's is derived from
+    /// it, from 9,000,000,000,000,000,000 up); for the other kinds, its number in this database
+    /// file.
     public let id: Int64
     /// Why the change did not take effect.
     public let kind: Kind
@@ -47,7 +49,7 @@ public struct SyncConflict: Sendable, Equatable, Identifiable, CustomStringConve
     /// What the losing change did to the row. (For an ``Kind/unreadable`` entry whose
     /// operation is none of the three, `.update`: ``rule`` says what the log holds.)
     public let operation: Change.Operation
-    /// The column of an update.
+    /// The column of an update, and of a ``Kind/concurrentEdit``.
     public let column: String?
     /// The whole row as the losing change made it (for a delete: the row it deleted), or `nil`
     /// where it is not known.
@@ -66,7 +68,8 @@ public struct SyncConflict: Sendable, Equatable, Identifiable, CustomStringConve
     /// When this replica found it.
     public let detectedAt: Date
     /// For a ``Kind/concurrentEdit``: the column's value before either change, as the writer of
-    /// the change that found it had it (`nil` for the other kinds).
+    /// the change that found it had it; `nil` for two inserts (the row was new) and for the
+    /// other kinds.
     public private(set) var base: SQLiteValue? = nil
     /// For a ``Kind/concurrentEdit``: the value that stands, the later change's; `nil` when the
     /// change that stands deleted the row (``Edit/deletesRow``).
@@ -110,7 +113,9 @@ public struct SyncConflict: Sendable, Equatable, Identifiable, CustomStringConve
         let source = isLocal ? "this replica" : "replica \(origin)" + (uploadedBy.map { " (role \($0))" } ?? "")
         if kind == .concurrentEdit {
             let values = [("base", base), ("winner", winner), ("loser", loser)].map { name, value in
-                name == "winner" && winningEdit?.deletesRow == true ? "winner (the row deleted)" : "\(name) \(value.map(\.description) ?? "unknown")"
+                if name == "winner" && winningEdit?.deletesRow == true { return "winner (the row deleted)" }
+                if name == "base" && operation == .insert { return "base (the row was new)" }
+                return "\(name) \(value.map(\.description) ?? "unknown")"
             }
             return "#\(id) \(Self.describeChange(operation, column: column, table: table, key: key)) from \(source) lost to a concurrent edit: \(values.joined(separator: ", "))"
         }
@@ -120,9 +125,14 @@ public struct SyncConflict: Sendable, Equatable, Identifiable, CustomStringConve
         return "#\(id) \(Self.describeChange(operation, column: column, table: table, key: key)) from \(source): \(rule) (collided with \(collidedWith))"
     }
 
-    /// `insert customers [102]`, `update of email of customers [1]`.
+    /// `insert customers [102]`, `update of email of customers [1]`, and a concurrent insert's
+    /// column: `insert of name into devices ['x']`.
     static func describeChange(_ operation: Change.Operation, column: String?, table: String, key: [SQLiteValue]) -> String {
-        let what = operation == .update ? "update of \(column ?? "?") of" : operation.rawValue
+        let what = switch (operation, column) {
+        case (.update, _): "update of \(column ?? "?") of"
+        case (.insert, let column?): "insert of \(column) into"
+        default: operation.rawValue
+        }
         return "\(what) \(table) [\(key.map(\.description).joined(separator: ", "))]"
     }
 }

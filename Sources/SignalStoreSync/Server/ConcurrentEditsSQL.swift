@@ -32,14 +32,30 @@ enum ConcurrentEditsSQL {
             "CREATE INDEX IF NOT EXISTS log_row_lifecycle ON \(s).log (tbl, row_key, position) WHERE op <> 'update'",
             "CREATE INDEX IF NOT EXISTS log_overlaps ON \(s).log (tbl, row_key) WHERE overlap IS NOT NULL",
             "CREATE TABLE IF NOT EXISTS \(s).silent_columns (tbl text NOT NULL, col text NOT NULL, PRIMARY KEY (tbl, col))",
+            editIDFunction(s),
             markFunction(s),
             "REVOKE ALL ON FUNCTION \(s).mark_concurrent_edits(bigint, bigint) FROM PUBLIC",
         ]
     }
 
-    /// Whether the concurrent edit path is installed.
+    /// Whether the concurrent edit path is installed, with the listing of concurrent inserts
+    /// (an older deployment refuses an insert that says what its writer had seen).
     static func installedCheck(schema s: String) -> String {
-        "to_regprocedure('\(s).mark_concurrent_edits(bigint, bigint)') IS NOT NULL"
+        "to_regprocedure('\(s).mark_concurrent_edits(bigint, bigint)') IS NOT NULL AND to_regprocedure('\(s).concurrent_edit_id(bigint, bigint)') IS NOT NULL"
+    }
+
+    /// The first id of the listings that are not under a log position of their own: the
+    /// columns after the first that two concurrent inserts of a row set differently (the first
+    /// is listed under the later insert's position). Far above any position a log reaches.
+    static let firstDerivedID: Int64 = 9_000_000_000_000_000_000
+
+    /// The id of the `ordinal`-th further column (1, 2, …) two inserts set differently, the later
+    /// at `position`: ``firstDerivedID`` + position × 10,000 + ordinal, the same on every replica.
+    private static func editIDFunction(_ s: String) -> String {
+        """
+        CREATE OR REPLACE FUNCTION \(s).concurrent_edit_id(entry_position bigint, ordinal bigint) RETURNS bigint
+        LANGUAGE sql IMMUTABLE STRICT AS $f$ SELECT \(firstDerivedID) + entry_position * 10000 + ordinal $f$
+        """
     }
 
     /// Marks the entries stored at positions [first, next) (called by `append`, as the log's
@@ -48,9 +64,13 @@ enum ConcurrentEditsSQL {
     /// An update meets the latest (by stamp) of the unseen updates of its column, or else an
     /// unseen delete of its row that no insert followed; a delete meets the latest unseen update
     /// of each column of its row: the latest of all as its listing, the others in `also` (each
-    /// listed by replicas under the update's position). The listing names its column (`col`: a
-    /// delete's entry has none) and whether the other change is a delete (`op`); its base is the
-    /// update's (a delete's entry replaced no value). Taking a listing out keeps `also`.
+    /// listed by replicas under the update's position); an insert meets the latest unseen insert
+    /// of its row that no delete followed, and lists each column the two set differently: the
+    /// first by name as its listing, the others in `also`, each under an id of its own
+    /// (`concurrent_edit_id`). The listing names its column (`col`: a delete's or an insert's
+    /// entry has none) and the other change's operation (`op`); its base is the update's (a
+    /// delete's entry replaced no value, and before an insert the row had none). Taking a
+    /// listing out keeps `also`.
     private static func markFunction(_ s: String) -> String {
         // Takes an entry's listing out but keeps the other updates its delete swallowed.
         let keepingSwallowed = """
@@ -66,6 +86,8 @@ enum ConcurrentEditsSQL {
         DECLARE
             one record;
             other record;
+            inserted record;
+            differing text[];
             earlier record;
             listed text;
             also json;
@@ -77,7 +99,8 @@ enum ConcurrentEditsSQL {
                        AND (c.resolves IS NOT NULL OR (c.seen IS NOT NULL AND (
                            (c.op = 'update' AND EXISTS (SELECT 1 FROM \(s).log l WHERE \(unseen("c")) AND l.op = 'update' AND l.col = c.col))
                            OR (c.op = 'update' AND EXISTS (SELECT 1 FROM \(s).log l WHERE \(unseen("c")) AND l.op = 'delete'))
-                           OR (c.op = 'delete' AND EXISTS (SELECT 1 FROM \(s).log l WHERE \(unseen("c")) AND l.op = 'update')))))
+                           OR (c.op = 'delete' AND EXISTS (SELECT 1 FROM \(s).log l WHERE \(unseen("c")) AND l.op = 'update'))
+                           OR (c.op = 'insert' AND EXISTS (SELECT 1 FROM \(s).log l WHERE \(unseen("c")) AND l.op = 'insert')))))
                        ORDER BY c.position LOOP
                 IF one.resolves IS NOT NULL THEN
                     UPDATE \(s).log p SET overlap = \(keepingSwallowed)
@@ -85,11 +108,15 @@ enum ConcurrentEditsSQL {
                       AND coalesce(p.overlap::jsonb ->> 'col', p.col) = one.col AND p.overlap IS NOT NULL;
                     -- An update a delete swallowed beside its listed one (`also`), listed under the
                     -- update's position.
+                    -- An insert's further columns are known by their `id`.
                     UPDATE \(s).log p SET overlap = jsonb_set(p.overlap::jsonb, '{also}', coalesce(
-                            (SELECT jsonb_agg(e) FROM jsonb_array_elements(p.overlap::jsonb -> 'also') e WHERE (e ->> 'position')::bigint <> one.resolves),
+                            (SELECT jsonb_agg(e) FROM jsonb_array_elements(p.overlap::jsonb -> 'also') e
+                             WHERE coalesce((e ->> 'id')::bigint, (e ->> 'position')::bigint) <> one.resolves),
                             '[]'::jsonb))::text
                     WHERE p.tbl = one.tbl AND p.row_key = one.row_key AND p.overlap IS NOT NULL AND p.position < one.position
-                      AND p.overlap::jsonb -> 'also' @> jsonb_build_array(jsonb_build_object('position', one.resolves, 'col', one.col));
+                      AND jsonb_typeof(p.overlap::jsonb -> 'also') = 'array'
+                      AND EXISTS (SELECT 1 FROM jsonb_array_elements(p.overlap::jsonb -> 'also') e
+                                  WHERE coalesce((e ->> 'id')::bigint, (e ->> 'position')::bigint) = one.resolves AND e ->> 'col' = one.col);
                 END IF;
                 CONTINUE WHEN one.seen IS NULL;
                 IF one.op = 'update' THEN
@@ -103,6 +130,26 @@ enum ConcurrentEditsSQL {
                                                                      AND i.position > l.position AND i.position < one.position)
                         ORDER BY l.position DESC LIMIT 1;
                     END IF;
+                ELSIF one.op = 'insert' THEN
+                    -- The latest unseen insert of the row that no delete followed, and the columns
+                    -- the two set differently: the first listed here, the others in `also`.
+                    SELECT l.position, l.hlc, l.origin, l.uploaded_by, l.payload INTO inserted FROM \(s).log l
+                    WHERE \(unseen("one")) AND l.op = 'insert'
+                      AND NOT EXISTS (SELECT 1 FROM \(s).log d WHERE d.tbl = one.tbl AND d.row_key = one.row_key AND d.op = 'delete'
+                                                                 AND d.position > l.position AND d.position < one.position)
+                    ORDER BY l.position DESC LIMIT 1;
+                    CONTINUE WHEN inserted.position IS NULL;
+                    SELECT array_agg(k ORDER BY k COLLATE "C") INTO differing FROM jsonb_object_keys(one.payload::jsonb) AS k
+                    WHERE (one.payload::jsonb -> k) IS DISTINCT FROM (inserted.payload::jsonb -> k)
+                      AND NOT EXISTS (SELECT 1 FROM \(s).silent_columns q WHERE q.tbl = one.tbl AND q.col IN (k, '*'));
+                    CONTINUE WHEN differing IS NULL;
+                    SELECT inserted.position AS position, inserted.hlc AS hlc, inserted.origin AS origin, inserted.uploaded_by AS uploaded_by,
+                           (inserted.payload::jsonb -> differing[1])::text AS payload, 'insert'::text AS op, differing[1] AS col, NULL::text AS base
+                        INTO other;
+                    SELECT json_agg(json_build_object('position', inserted.position, 'hlc', inserted.hlc, 'origin', inserted.origin,
+                                                      'by', inserted.uploaded_by, 'value', (inserted.payload::jsonb -> d.k)::text, 'col', d.k, 'op', 'insert',
+                                                      'id', \(s).concurrent_edit_id(one.position, d.n - 1)) ORDER BY d.n) INTO also
+                    FROM unnest(differing) WITH ORDINALITY AS d(k, n) WHERE d.n > 1 AND d.n <= 10000;
                 ELSE
                     -- The latest unseen update of a column that is listed, and (`also`) the latest
                     -- of each other such column: a delete swallows every one of them.
@@ -134,7 +181,7 @@ enum ConcurrentEditsSQL {
                         'position', other.position, 'hlc', other.hlc, 'origin', other.origin, 'by', other.uploaded_by,
                         'value', other.payload, 'op', other.op, 'col', listed,
                         'base', coalesce(earlier.base, one.base, other.base), 'replaces', earlier.position,
-                        'also', CASE WHEN one.op = 'delete' THEN also END)::text
+                        'also', CASE WHEN one.op IN ('delete', 'insert') THEN also END)::text
                 WHERE e.position = one.position;
             END LOOP;
         END

@@ -59,8 +59,6 @@ extension ServerLogSQL {
             END, CASE
                 WHEN u.resolves IS NOT NULL AND u.op <> 'update'
                     THEN \(s).malformed(format('a change to %s other than an update resolves a concurrent edit', u.tbl))
-                WHEN u.seen IS NOT NULL AND u.op = 'insert'
-                    THEN \(s).malformed(format('an insert into %s says what it had seen', u.tbl))
                 WHEN u.seen IS NOT NULL AND u.op = 'update' AND (u.base IS NULL OR NOT coalesce(jsonb_path_exists(u.b, '$ ? (\(value))'), false))
                     THEN \(s).malformed(format('an update of %s that says what it had seen carries the value it replaced', u.tbl))
                 WHEN u.base IS NOT NULL AND (u.op <> 'update' OR u.seen IS NULL)

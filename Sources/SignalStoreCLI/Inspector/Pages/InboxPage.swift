@@ -43,7 +43,7 @@ enum InboxPage {
             """ : ""
         return """
             <tr id="edit-\(edit.id)"><td>\(edit.id)</td><td>\(edit.table) \(key)</td><td>\(edit.column ?? "")</td>\
-            \(value(edit.base))\(edit.winningEdit?.deletesRow == true ? "<td class=\"null\">(row deleted)</td>" : value(edit.winner))\(value(edit.loser))<td>\(source)</td>\(resolve)</tr>
+            \(edit.operation == .insert ? "<td class=\"null\">(new row)</td>" : value(edit.base))\(edit.winningEdit?.deletesRow == true ? "<td class=\"null\">(row deleted)</td>" : value(edit.winner))\(value(edit.loser))<td>\(source)</td>\(resolve)</tr>
             """
     }
 
