@@ -200,7 +200,7 @@ struct ConcurrentEditTests {
         #expect(onA[0].loser == .text("a3"))
     }
 
-    @Test("one row inserted on two replicas apart with two columns set differently: each column is listed once, alike on both and on a late joiner, with no base; resolving each, one by its derived id, empties every inbox")
+    @Test("one row inserted on two replicas apart with two columns set differently: each column is listed once, alike on both and on a late joiner, with no base; resolving each, one by its derived id from the command line, empties every inbox")
     func concurrentInsertsListEachDifferingColumn() async throws {
         let folder = TemporaryDirectory()
         let (url, a, b, syncA, syncB) = try await twoReplicas(folder)
@@ -224,7 +224,11 @@ struct ConcurrentEditTests {
         try await late.client(url).syncOnce()
         #expect(try edits(late).map(summary) == onA.map(summary))
 
-        try syncA.resolve(onA[1], with: .restoreLoser)
+        let listed = try runProgram(signalstore, ["sync", "conflicts", "--db", a.path])
+        let row = try #require(listed.output.split(separator: "\n").first { $0.hasPrefix(String(onA[1].id)) }, "\(listed.output)")
+        for part in ["orders 2", "status", "(new row)", "closed", "open"] { #expect(row.contains(part), "\(row)") }
+        let resolved = try runProgram(signalstore, ["sync", "resolve", String(onA[1].id), "--keep", "loser", "--db", a.path])
+        #expect(resolved.status == 0, "\(resolved.error)")
         #expect(try a.store.readConnection { try $0.scalar("SELECT status FROM orders WHERE id = 2") } == .text("open"))
         #expect(try edits(a).map(\.id) == [onA[0].id])
         try await syncA.syncOnce(); try await syncB.syncOnce()
