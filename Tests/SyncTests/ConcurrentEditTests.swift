@@ -243,6 +243,23 @@ struct ConcurrentEditTests {
         #expect(try later.contents() == a.contents())
     }
 
+    @Test("one row inserted on two replicas apart, differing in a silent column and a listed one: only the listed column is listed, under the insert's own position")
+    func concurrentInsertsLeaveSilentColumnsOut() async throws {
+        let folder = TemporaryDirectory()
+        let (url, a, b, syncA, syncB) = try await twoReplicas(folder)
+        try await SyncClient.setPolicy(.silent, table: "orders", column: "note", on: try PostgresURL(url))
+        try await apart(syncA, syncB) {
+            try a.store.execute("INSERT INTO orders (id, purchase_num, status, note, created_at) VALUES (2, 5, 'open', 'from a', 1.5)")
+        } then: {
+            try b.store.execute("INSERT INTO orders (id, purchase_num, status, note, created_at) VALUES (2, 5, 'closed', 'from b', 1.5)")
+        }
+        let onA = try edits(a), onB = try edits(b)
+        #expect(onA.map(\.column) == ["status"], "\(onA.map(summary))")
+        #expect(onA.first.map { $0.id == $0.position } == true, "no further column, so no derived id")
+        #expect(onB.map(summary) == onA.map(summary))
+        #expect(try a.contents() == b.contents())
+    }
+
     @Test("inserts of one row that are not concurrent edits are never listed: the same values on both replicas, and one made after seeing the other's insert and delete")
     func insertsThatDidNotOverlapAreNotListed() async throws {
         let folder = TemporaryDirectory()
