@@ -85,7 +85,7 @@ import Testing
             store.close()
         }
 
-        func run(_ step: Step) throws {
+        func run(_ step: Step) async throws {
             switch step {
             case .insert(let id, let purchaseNum):
                 let order = Order(id: id, purchaseNum: purchaseNum, status: "new")
@@ -137,12 +137,12 @@ import Testing
             case .externalUpdate(let id, let value):
                 let connection = try Connection(path: path)
                 try connection.statement("UPDATE orders SET purchase_num = ? WHERE id = ?").run([.integer(Int64(value)), .integer(id)])
-                store.pollForExternalCommits()
+                await store.settle()
                 if reference[id] != nil { reference[id]?.purchaseNum = value }
             case .externalDelete(let id):
                 let connection = try Connection(path: path)
                 try connection.statement("DELETE FROM orders WHERE id = ?").run([.integer(id)])
-                store.pollForExternalCommits()
+                await store.settle()
                 reference[id] = nil
                 objects[id] = nil
             }
@@ -181,17 +181,17 @@ import Testing
     }
 
     /// Runs `steps` from a fresh database, checking after each.
-    static func check(_ steps: [Step]) throws {
+    static func check(_ steps: [Step]) async throws {
         let harness = try Harness()
         for index in steps.indices {
-            try harness.run(steps[index])
+            try await harness.run(steps[index])
             try harness.check(after: steps[...index])
         }
     }
 
     @Test func randomSequencesKeepObjectsDatabaseAndFeedInAgreement() async {
         await propertyCheck(count: isHeavy ? 1_000 : 60, input: Gen.int(in: 0...100_000).array(of: 1...30)) { codes in
-            try Self.check(codes.map(Step.init))
+            try await Self.check(codes.map(Step.init))
         }
     }
 
@@ -204,7 +204,7 @@ import Testing
     ]
 
     @Test(arguments: regressions.indices)
-    func regressionSequences(index: Int) throws {
-        try Self.check(Self.regressions[index])
+    func regressionSequences(index: Int) async throws {
+        try await Self.check(Self.regressions[index])
     }
 }
