@@ -7,12 +7,15 @@ import Signals
 ///
 /// The doorbell is one-shot, and armed only while the store itself is not writing: each of its
 /// own commits writes the log too, and a store that writes continuously would wake its poller
-/// for nothing (a measured 4–5 µs a write). When it rings, the poller checks, and again 1 and 4 ms
-/// later while it finds neither another connection's commit nor one of its own (the frames of a
-/// commit may still be being written). After a check that saw the store's own commits, it keeps
-/// to the interval, unarmed, until a check sees none (checking more often cost the writer more
-/// than the doorbell saves). So another process's commit arrives within milliseconds when the
-/// store has not written for an interval, and within the interval while it writes.
+/// for nothing (a measured 4–5 µs a write). One-shot, the watch costs another connection's
+/// commit one notification, not one per write (a watch kept armed cost the floor in
+/// `LiveQueriesHarness --floor` about 25 µs a commit). When it rings, the poller checks 0.2 ms
+/// later (the ring comes with the commit's first write to the log), and again 1 and 4 ms later
+/// while it finds neither another connection's commit nor one of its own (a large commit takes
+/// longer). After a check that saw the store's own commits, it keeps to the interval, unarmed,
+/// until a check sees none (checking more often cost the writer more than the doorbell saves).
+/// So another process's commit arrives within milliseconds when the store has not written for
+/// an interval, and within the interval while it writes.
 ///
 /// The thread sleeps in one blocking call between checks, so a check wakes one thread. A
 /// dispatch timer woke two (dispatch's timer thread, then a worker for the handler).
@@ -59,16 +62,23 @@ final class ChangePoller: Sendable {
         thread.start()
     }
 
-    /// Checks now, then 1 and 4 ms later while it finds nothing at all: what it found last, or
-    /// `nil` when stopped meanwhile.
+    /// Checks once the commit that rang has had `settling` to be written whole, then 1 and 4 ms
+    /// later while it finds nothing at all: what it found last, or `nil` when stopped meanwhile.
     private static func lookBriefly(_ doorbell: WALDoorbell, _ action: () -> Check) -> Check? {
-        for pause in [Duration.milliseconds(1), .milliseconds(3)] {
-            let found = action()
-            guard found == .nothing else { return found }
+        var found = Check.nothing
+        for pause in [settling, .milliseconds(1), .milliseconds(3)] {
             guard doorbell.wait(pause, listening: false) != .stopped else { return nil }
+            found = action()
+            guard found == .nothing else { return found }
         }
-        return action()
+        return found
     }
+
+    /// How long after the ring a check waits: the doorbell rings at the commit's first write to
+    /// the log, and another connection's one-row commit (`synchronous=FULL` included) is visible
+    /// about 0.1–0.2 ms later. Checking at once found nothing for nearly every commit, and cost a
+    /// second check and a wake-up 1 ms later.
+    static let settling = Duration.microseconds(200)
 
     /// Stops polling: a check already running finishes, and no other starts.
     func stop() {

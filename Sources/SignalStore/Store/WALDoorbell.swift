@@ -70,6 +70,11 @@ final class WALDoorbell: Sendable {
         #if canImport(Glibc)
         if isStopped.withLock({ $0 }) { return .stopped }
         guard stopReader >= 0 else { return waitForStop(timeout) }
+        if !listening && timeout < .milliseconds(1) {
+            // poll(2) counts whole milliseconds: a shorter pause sleeps, and a stop waits for it.
+            usleep(UInt32(timeout.components.attoseconds / 1_000_000_000_000))
+            return isStopped.withLock({ $0 }) ? .stopped : .timedOut
+        }
         var descriptors = [pollfd(fd: stopReader, events: Int16(POLLIN), revents: 0), pollfd(fd: watcher, events: Int16(POLLIN), revents: 0)]
         let (seconds, attoseconds) = timeout.components
         let milliseconds = Int32(clamping: seconds * 1_000 + attoseconds / 1_000_000_000_000_000)
