@@ -51,16 +51,55 @@ struct ResultsIndex {
         return position < rowIDs.count && rowIDs[position] == rowID ? position : nil
     }
 
-    /// The first position (from `start` on) whose row does not come before `row`.
+    /// The first position (from `start` on) whose row does not come before `row`. From a `start`
+    /// past the first position (the place of the row before it in a sorted batch) it gallops,
+    /// probing 1, 2, 4… rows on, then searches the last step: rows that arrive together often land
+    /// together (a renamed parent's children), and each then costs a few comparisons, not log n.
     private func insertionPoint(for row: (rowID: Int64, key: [SQLiteValue]), from start: Int = 0) -> Int {
         var low = start
         var high = rowIDs.count
+        if start > 0 {
+            var step = 1
+            while low < high {
+                let probe = min(low + step, high) - 1
+                guard comesBefore(probe, row) else {
+                    high = probe
+                    break
+                }
+                low = probe + 1
+                step *= 2
+            }
+        }
         while low < high {
             let middle = (low + high) / 2
-            let other = rowIDs[middle]
-            if ordering.areInIncreasingOrder((other, keys[other] ?? []), row) { low = middle + 1 } else { high = middle }
+            if comesBefore(middle, row) { low = middle + 1 } else { high = middle }
         }
         return low
+    }
+
+    /// Whether the member at `position` comes before `row`.
+    private func comesBefore(_ position: Int, _ row: (rowID: Int64, key: [SQLiteValue])) -> Bool {
+        let other = rowIDs[position]
+        return ordering.areInIncreasingOrder((other, keys[other] ?? []), row)
+    }
+
+    /// The members among `changed`, with their indices, ascending. Each is found by binary
+    /// search on its key unless it sits in a run beside one already found: the run is walked
+    /// instead, so a renamed parent's children, side by side, cost one search.
+    private func indices(of changed: Set<Int64>) -> [(rowID: Int64, index: Int)] {
+        var found: [Int64: Int] = [:]
+        for rowID in changed where found[rowID] == nil {
+            guard let index = index(of: rowID) else { continue }
+            found[rowID] = index
+            for direction in [1, -1] {
+                var position = index + direction
+                while rowIDs.indices.contains(position), changed.contains(rowIDs[position]), found[rowIDs[position]] == nil {
+                    found[rowIDs[position]] = position
+                    position += direction
+                }
+            }
+        }
+        return found.map { (rowID: $0.key, index: $0.value) }.sorted { $0.index < $1.index }
     }
 
     /// Applies a commit: `changed` are the rows its entries touched, `current` those of them
@@ -68,11 +107,14 @@ struct ResultsIndex {
     /// that were members before with their old indices (ascending).
     @discardableResult
     mutating func apply(changed: Set<Int64>, current: [Int64: [SQLiteValue]]) -> (diff: ResultsDiff, leaving: [(rowID: Int64, index: Int)]) {
-        let leaving = changed.compactMap { rowID in index(of: rowID).map { (rowID: rowID, index: $0) } }.sorted { $0.index < $1.index }
+        let leaving = indices(of: changed)
         remove(leaving.map(\.index))
         for rowID in leaving.map(\.rowID) { keys[rowID] = nil }
         for (rowID, key) in current { keys[rowID] = key }
-        let arriving = insert(current.map { (rowID: $0.key, key: $0.value) }.sorted(by: ordering.areInIncreasingOrder))
+        // By rowid first, which is cheap: rows whose keys tie (a renamed parent's children) are
+        // then in order already, and the ordering's sort, finding one run, only checks them.
+        let byRowID = current.map { (rowID: $0.key, key: $0.value) }.sorted { $0.rowID < $1.rowID }
+        let arriving = insert(byRowID.sorted(by: ordering.areInIncreasingOrder))
         return (ResultsDiff(leaving: leaving, arriving: arriving), leaving)
     }
 

@@ -25,7 +25,8 @@ enum RunMoves {
         guard let base = buffer.baseAddress else { return }
         var source = buffer.count - positions.count   // the end of the elements not yet placed
         var end = buffer.count
-        for (offset, position) in positions.enumerated().reversed() {
+        for offset in stride(from: positions.count - 1, through: 0, by: -1) {
+            let position = positions[offset]
             let count = end - position - 1
             if count > 0 { (base + position + 1).update(from: base + source - count, count: count) }
             source -= count
