@@ -4,9 +4,10 @@
 // 100,000 orders of 1,000 customers, with the indexes such queries get; another connection writes
 // (GRDB's pool for GRDB, which observes its own writes). CPU of the whole process from the write's
 // start to the new value, median. Prints a markdown table.
-// Usage: swift run -c release LiveQueriesHarness [--quick] [--own-writes | --floor]
+// Usage: swift run -c release LiveQueriesHarness [--quick] [--own-writes | --floor | --rename]
 // (`--own-writes`: only the last rows, the store's own sets with an aggregate live; `--floor`:
-// only the floor, 2,000 foreign writes; each for a profiler to see nothing else.)
+// only the floor, 2,000 foreign writes; `--rename`: only SignalStore's rename, 200 times; each
+// for a profiler to see nothing else.)
 import BenchmarkModels
 import Dispatch
 import Foundation
@@ -44,7 +45,8 @@ let quick = CommandLine.arguments.contains("--quick")
 let rowCount = 100_000
 let customerCount = 1_000
 let floorOnly = CommandLine.arguments.contains("--floor")
-let rounds = floorOnly ? 2_000 : quick ? 8 : 30
+let renameOnly = CommandLine.arguments.contains("--rename")
+let rounds = floorOnly ? 2_000 : renameOnly ? 200 : quick ? 8 : 30
 
 /// A fresh database: 100,000 open orders (`purchase_num` = id) of 1,000 customers, and the
 /// indexes of the measured queries (the package's on `customer_id`, and `status, purchase_num`).
@@ -126,6 +128,13 @@ var table = [
     table.append("| \(change.name) | \(String(format: "%.3f ms", ours / 1_000)) | \(String(format: "%.3f ms", theirs / 1_000)) | \(String(format: ratio < 10 ? "%.1f×" : "%.0f×", ratio)) | ≤ \(String(format: "%g", change.goal / 1_000)) ms | \(met ? "yes" : "**no**") |")
 }
 
+// Every order by its customer's name: a customer renamed past every other, and back.
+let renamed = Case(name: "100,000 orders by customer name, a customer (100 orders) renamed to the end", write: "UPDATE customers SET name = 'zz' WHERE id = 5", undo: "UPDATE customers SET name = 'customer 0005' WHERE id = 5", goal: 1_000)
+if renameOnly {
+    row(renamed, oursRenamed(), .nan)
+    print(table.joined(separator: "\n"))
+    exit(0)
+}
 if floorOnly {
     floorRow()
     print(table.joined(separator: "\n"))
@@ -158,11 +167,12 @@ row(grouped, ours(grouped) { store, arrived in arrivals(store.count(QueryOrder.s
         Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT customer_id, count(*) FROM orders GROUP BY customer_id").map { row -> (Int64?, Int) in (row[0], row[1]) })
     })
 
-// Every order by its customer's name: a customer renamed past every other, and back.
-let renamed = Case(name: "100,000 orders by customer name, a customer (100 orders) renamed to the end", write: "UPDATE customers SET name = 'zz' WHERE id = 5", undo: "UPDATE customers SET name = 'customer 0005' WHERE id = 5", goal: 1_000)
-row(renamed, ours(renamed) { store, arrived in
-    arrivals(store.results(QueryOrder.self, orderBy: .parent(\QueryOrder.customer, .ascending(\QueryCustomer.name))).changes, arrived)
-}, theirs(renamed) { db in
+func oursRenamed() -> Double {
+    ours(renamed) { store, arrived in
+        arrivals(store.results(QueryOrder.self, orderBy: .parent(\QueryOrder.customer, .ascending(\QueryCustomer.name))).changes, arrived)
+    }
+}
+row(renamed, oursRenamed(), theirs(renamed) { db in
     try GRDBOrder.fetchAll(db, sql: "SELECT orders.* FROM orders LEFT JOIN customers ON customers.id = orders.customer_id ORDER BY customers.name, orders.rowid")
 })
 
