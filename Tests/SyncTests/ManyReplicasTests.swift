@@ -44,16 +44,17 @@ struct ManyReplicasTests {
         try sqlite3(b.path, "INSERT INTO orders (id, purchase_num, status) VALUES (1, 1, 'slow to store')")
 
         // Taken for a busy log, the round would try again, each try cancelled after 1 s,
-        // forever: it is cancelled after 10 s.
+        // forever: it is cancelled after 30 s, and then fails as cancelled, not with this
+        // error. (Beside the whole suite the setup above took 25 s once, and the round 10 s.)
         let start = ContinuousClock.now
         let round = Task { () -> String in
             do { try await syncB.syncOnce(); return "no error" } catch { return "\(error)" }
         }
-        let watchdog = Task { try await Task.sleep(for: .seconds(10)); round.cancel() }
+        let watchdog = Task { try await Task.sleep(for: .seconds(30)); round.cancel() }
         let text = await round.value
         watchdog.cancel()
         #expect(text.contains("statement_timeout") && text.contains("user '\(role)'") && !text.contains("pw-"), "\(text)")
-        #expect(ContinuousClock.now - start < .seconds(5))
+        #expect(ContinuousClock.now - start < .seconds(30), "the round ended by itself")
         #expect(try ScopeTests.runPsql(adminURL, "SELECT count(*) FROM \(schema).log").output.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
     }
 
