@@ -113,7 +113,7 @@ struct ResultsIndex {
         for (rowID, key) in current { keys[rowID] = key }
         // By rowid first, which is cheap: rows whose keys tie (a renamed parent's children) are
         // then in order already, and the ordering's sort, finding one run, only checks them.
-        let byRowID = current.map { (rowID: $0.key, key: $0.value) }.sorted { $0.rowID < $1.rowID }
+        let byRowID = current.keys.sorted().map { (rowID: $0, key: current[$0] ?? []) }
         let arriving = insert(byRowID.sorted(by: ordering.areInIncreasingOrder))
         return (ResultsDiff(leaving: leaving, arriving: arriving), leaving)
     }
