@@ -9,8 +9,8 @@ import Signals
 /// own commits writes the log too, and a store that writes continuously would wake its poller
 /// for nothing (a measured 4–5 µs a write). One-shot, the watch costs another connection's
 /// commit one notification, not one per write (a watch kept armed cost the floor in
-/// `LiveQueriesHarness --floor` about 25 µs a commit). When it rings, the poller checks 0.2 ms
-/// later (the ring comes with the commit's first write to the log), and again 1 and 4 ms later
+/// `LiveQueriesHarness --floor` about 25 µs a commit). When it rings, the poller checks 0.4 ms
+/// later (the ring comes with the commit's first write to the log), and again 1 and 4 ms after it
 /// while it finds neither another connection's commit nor one of its own (a large commit takes
 /// longer). After a check that saw the store's own commits, it keeps to the interval, unarmed,
 /// until a check sees none (checking more often cost the writer more than the doorbell saves).
@@ -63,10 +63,11 @@ final class ChangePoller: Sendable {
     }
 
     /// Checks once the commit that rang has had `settling` to be written whole, then 1 and 4 ms
-    /// later while it finds nothing at all: what it found last, or `nil` when stopped meanwhile.
+    /// after the ring while it finds nothing at all: what it found last, or `nil` when stopped
+    /// meanwhile.
     private static func lookBriefly(_ doorbell: WALDoorbell, _ action: () -> Check) -> Check? {
         var found = Check.nothing
-        for pause in [settling, .milliseconds(1), .milliseconds(3)] {
+        for pause in [settling, .microseconds(600), .milliseconds(3)] {
             guard doorbell.wait(pause, listening: false) != .stopped else { return nil }
             found = action()
             guard found == .nothing else { return found }
@@ -75,10 +76,13 @@ final class ChangePoller: Sendable {
     }
 
     /// How long after the ring a check waits: the doorbell rings at the commit's first write to
-    /// the log, and another connection's one-row commit (`synchronous=FULL` included) is visible
-    /// about 0.1–0.2 ms later. Checking at once found nothing for nearly every commit, and cost a
-    /// second check and a wake-up 1 ms later.
-    static let settling = Duration.microseconds(200)
+    /// the log, and the commit is visible once it is written whole, and synced where the writer
+    /// syncs every commit (`synchronous=FULL`, SQLite's default, as the `sqlite3` shell and
+    /// Python's `sqlite3` have it). Here a one-row commit was visible within 0.2 ms of the ring
+    /// from GRDB in the same process, and 0.3–0.4 ms (median; up to 1 ms) from Python's
+    /// `sqlite3`. Checking at once found nothing for every commit, and cost a second check and a
+    /// wake-up 1 ms later; at 0.2 ms, half of Python's commits still took the second.
+    static let settling = Duration.microseconds(400)
 
     /// Stops polling: a check already running finishes, and no other starts.
     func stop() {
