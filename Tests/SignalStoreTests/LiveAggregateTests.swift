@@ -103,6 +103,19 @@ struct LiveAggregateTests {
         #expect(store.count(Order.self, where: "purchase_num > ?", arguments: [.integer(2)]).record().values == [2])
     }
 
+    /// Like a query signal, an aggregate's signal does not keep its store alive: the released
+    /// store closes, and the aggregate completes.
+    @Test func anAggregateSignalDoesNotKeepItsStoreAlive() throws {
+        var store: Store? = try Store.inMemory(migrations: packageMigrations)
+        weak let released = store
+        let completed = Locked(false)
+        let subscription = store!.count(Order.self).subscribe(onCompleted: { completed.withLock { $0 = true } })
+        store = nil
+        #expect(released == nil, "the aggregate's signal keeps the store alive")
+        #expect(completed.withLock { $0 }, "the released store completed the aggregate")
+        subscription.dispose()
+    }
+
     @Test func theMaximumIsReadAgainOnlyWhenItLeaves() throws {
         let store = try Store.inMemory(migrations: packageMigrations)
         for id in 1...5 { try store.insert(Order(id: Int64(id), purchaseNum: id * 10, status: "open")) }
@@ -162,15 +175,16 @@ struct LiveAggregateTests {
         var snapshot: [SQLiteValue: AggregateTotals] = [.integer(1): totals(rows: 3), .integer(2): totals(rows: 5)]
         var version = 7
         let take = { (snapshot, version) }
-        var step = perGroup.next(.init(), AggregateChange(version: 6, groups: [.integer(1): totals(rows: 2)]), snapshot: take)
-        #expect(step.send == [1: 3, 2: 5] && step.version == 7, "the first change, whatever it is, starts from the snapshot")
-        step = perGroup.next(step, AggregateChange(version: 7, groups: [.integer(1): totals(rows: 2)]), snapshot: take)
-        #expect(step.send == nil && step.current == [1: 3, 2: 5], "version 7 is in the snapshot")
-        step = perGroup.next(step, AggregateChange(version: 8, groups: [.integer(2): nil, .integer(9): totals(rows: 1)]), snapshot: take)
-        #expect(step.send == [1: 3, 9: 1] && step.version == 8, "a group with no rows leaves; a new one comes")
+        var step = AggregateOutput<[Int64: Int]>.Step()
+        var sent = perGroup.advance(&step, AggregateChange(version: 6, groups: [.integer(1): totals(rows: 2)]), snapshot: take)
+        #expect(sent.send == [1: 3, 2: 5] && step.version == 7, "the first change, whatever it is, starts from the snapshot")
+        sent = perGroup.advance(&step, AggregateChange(version: 7, groups: [.integer(1): totals(rows: 2)]), snapshot: take)
+        #expect(sent.send == nil && step.current == [1: 3, 2: 5], "version 7 is in the snapshot")
+        sent = perGroup.advance(&step, AggregateChange(version: 8, groups: [.integer(2): nil, .integer(9): totals(rows: 1)]), snapshot: take)
+        #expect(sent.send == [1: 3, 9: 1] && step.version == 8 && step.current == [1: 3, 9: 1], "a group with no rows leaves; a new one comes")
         snapshot = [.integer(4): totals(rows: 4)]
         version = 12
-        step = perGroup.next(step, AggregateChange(version: 12, groups: nil), snapshot: { (snapshot, version) })
-        #expect(step.send == [4: 4] && step.version == 12, "a change of every group reads them all again")
+        sent = perGroup.advance(&step, AggregateChange(version: 12, groups: nil), snapshot: { (snapshot, version) })
+        #expect(sent.send == [4: 4] && step.version == 12, "a change of every group reads them all again")
     }
 }

@@ -8,42 +8,40 @@ struct AggregateOutput<Output: Equatable & Sendable>: Sendable {
         case doesNotFit
     }
 
-    /// One subscription's output: the last value, the aggregate's version it holds, and what the
-    /// last change makes it send.
+    /// One subscription's output: the last value, and the aggregate's version it holds.
     struct Step: Sendable {
         var current: Output?
         var version = 0
-        /// The value to send for the last change; `nil` when it left the output equal.
-        var send: Output?
-        /// The last change made a value the output's type cannot hold.
-        var doesNotFit = false
     }
 
     /// The output from every group's totals; `nil` when it does not fit the output's type.
     let make: @Sendable ([SQLiteValue: AggregateTotals]) -> Output?
-    /// Updates an output with the new totals of the groups a commit changed.
+    /// Updates an output with the new totals of the groups a commit changed; leaves it as it
+    /// was when it returns `.doesNotFit`.
     let update: @Sendable (inout Output, [SQLiteValue: AggregateTotals?]) -> Update
 
-    /// The step after `change`, from the one before: a subscriber with no value yet, or a
-    /// change of every group, reads `snapshot` (every group's totals and their version); a
-    /// change the snapshot already holds is skipped.
-    func next(_ step: Step, _ change: AggregateChange, snapshot: () -> (groups: [SQLiteValue: AggregateTotals], version: Int)) -> Step {
-        var next = Step(current: step.current, version: step.version)
-        if var output = step.current, let groups = change.groups {
-            guard change.version > step.version else { return next }
-            next.version = change.version
+    /// Moves `step` past `change` and returns the value to send (`nil` when the output stayed
+    /// equal) and whether the change made a value the output's type cannot hold. A subscriber
+    /// with no value yet, or a change of every group, reads `snapshot` (every group's totals and
+    /// their version); a change the snapshot already holds is skipped. The output is updated in
+    /// place: a value per group that the subscriber did not keep is not copied.
+    func advance(_ step: inout Step, _ change: AggregateChange, snapshot: () -> (groups: [SQLiteValue: AggregateTotals], version: Int)) -> (send: Output?, doesNotFit: Bool) {
+        if let groups = change.groups, var output = step.current.take() {
+            defer { step.current = output }
+            guard change.version > step.version else { return (nil, false) }
+            step.version = change.version
             switch update(&output, groups) {
-            case .unchanged: break
-            case .changed: next.current = output; next.send = output
-            case .doesNotFit: next.doesNotFit = true
+            case .unchanged: return (nil, false)
+            case .changed: return (output, false)
+            case .doesNotFit: return (nil, true)
             }
-            return next
         }
         let whole = snapshot()
-        next.version = whole.version
-        guard let output = make(whole.groups) else { next.doesNotFit = true; return next }
-        if output != step.current { next.current = output; next.send = output }
-        return next
+        step.version = whole.version
+        guard let output = make(whole.groups) else { return (nil, true) }
+        guard output != step.current else { return (nil, false) }
+        step.current = output
+        return (output, false)
     }
 
     /// One total, from the totals of all rows (the group `.null`; `nil` for no rows).

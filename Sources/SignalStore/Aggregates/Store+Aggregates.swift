@@ -90,16 +90,20 @@ extension Store {
     private func signal<Model: PersistentModel, Output: Equatable & Sendable>(
         of aggregate: LiveAggregate<Model>, _ output: AggregateOutput<Output>
     ) -> Signal<Output, Never> {
-        return Signal<AggregateChange, Never> { subscriber in
-            let subscription = aggregate.changes.subscribe(subscriber)
-            return AnyDisposable { withExtendedLifetime(aggregate) { subscription.dispose() } }
-        }
-        .scan(AggregateOutput<Output>.Step()) { step, change in output.next(step, change, snapshot: aggregate.snapshot) }
-        .compactMap { [weak self] step in
-            if step.doesNotFit {
-                self?.report(StoreError.invalidArgument("a live sum of \(Model._$table) no longer fits its property's type (past Int64, or a value of another type); it sends again once it fits"))
+        weak let store = self
+        return Signal<Output, Never> { downstream in
+            // One stage, whose step is updated in place behind a lock only it takes.
+            let step = Locked(AggregateOutput<Output>.Step())
+            let stage = Subscriber<AggregateChange, Never>(sharing: downstream) { event in
+                guard case .value(let change) = event else { return downstream.forward(.completed) }
+                let (send, doesNotFit) = step.withLock { output.advance(&$0, change, snapshot: aggregate.snapshot) }
+                if doesNotFit {
+                    store?.report(StoreError.invalidArgument("a live sum of \(Model._$table) no longer fits its property's type (past Int64, or a value of another type); it sends again once it fits"))
+                }
+                if let send { downstream.forward(.value(send)) }
             }
-            return step.send
+            let subscription = aggregate.changes.subscribe(stage)
+            return AnyDisposable { withExtendedLifetime(aggregate) { subscription.dispose() } }
         }
     }
 }
