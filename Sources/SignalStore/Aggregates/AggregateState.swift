@@ -6,22 +6,33 @@ struct AggregateTotals: Sendable, Equatable {
     var values = 0
     var integerSum: Int64 = 0
     var realSum: Double = 0
-    /// A REAL (or TEXT) value was summed: the sum is a REAL, as SQLite's `sum` makes it.
-    var sumIsReal = false
-    /// The integer sum went past `Int64`: SQLite's `sum` fails there too.
-    var overflowed = false
+    /// The values summed that are not integers (REAL, TEXT, BLOB): while there is one, the sum
+    /// is a REAL, as SQLite's `sum` makes it.
+    var nonIntegers = 0
+    var sumIsReal: Bool { nonIntegers != 0 }
+    /// How many times the integer sum wrapped past `Int64`, up (+1) or down (-1): the exact sum
+    /// is `integerSum + carry × 2⁶⁴`, so it fits again once the value that took it past leaves.
+    var carry = 0
+    /// The integer sum is past `Int64`: SQLite's `sum` fails there too.
+    var overflowed: Bool { carry != 0 }
     var minimum: SQLiteValue?
     var maximum: SQLiteValue?
 
-    /// The sum as SQLite's `sum` gives it (0 for no values), `nil` past `Int64`.
+    /// The sum as SQLite's `sum` gives it (0 for no values): a REAL once a value was not an
+    /// integer, else an INTEGER, or `nil` past `Int64`.
     var sum: SQLiteValue? {
-        if overflowed { return nil }
-        return sumIsReal ? .real(realSum + Double(integerSum)) : .integer(integerSum)
+        if sumIsReal { return .real(realSum + exactIntegerSum) }
+        return overflowed ? nil : .integer(integerSum)
     }
 
     /// The mean of the values, `nil` for none.
     var average: Double? {
-        values == 0 ? nil : (realSum + Double(integerSum)) / Double(values)
+        values == 0 ? nil : (realSum + exactIntegerSum) / Double(values)
+    }
+
+    /// The integer values' sum, past `Int64` too.
+    private var exactIntegerSum: Double {
+        Double(integerSum) + Double(carry) * 0x1p64
     }
 
     mutating func add(_ value: SQLiteValue, sign: Int64) {
@@ -30,17 +41,18 @@ struct AggregateTotals: Sendable, Equatable {
         values += Int(sign)
         switch value {
         case .integer(let number):
-            let (sum, overflow) = integerSum.addingReportingOverflow(sign * number)
+            let adding = sign > 0
+            let (sum, overflow) = adding ? integerSum.addingReportingOverflow(number) : integerSum.subtractingReportingOverflow(number)
             integerSum = sum
-            overflowed = overflowed || overflow
+            if overflow { carry += (number >= 0) == adding ? 1 : -1 }
         case .real(let number):
             realSum += Double(sign) * number
-            sumIsReal = true
+            nonIntegers += Int(sign)
         case .text(let text):
             realSum += Double(sign) * (Double(text) ?? 0)
-            sumIsReal = true
+            nonIntegers += Int(sign)
         case .blob, .null:
-            sumIsReal = true
+            nonIntegers += Int(sign)
         }
     }
 }
