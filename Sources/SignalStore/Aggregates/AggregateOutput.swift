@@ -8,10 +8,12 @@ struct AggregateOutput<Output: Equatable & Sendable>: Sendable {
         case doesNotFit
     }
 
-    /// One subscription's output: the last value, and the aggregate's version it holds.
+    /// One subscription's output: the last value, the aggregate's version it holds, and whether
+    /// the last change made a value the output's type cannot hold.
     struct Step: Sendable {
         var current: Output?
         var version = 0
+        var doesNotFit = false
     }
 
     /// The output from every group's totals; `nil` when it does not fit the output's type.
@@ -21,27 +23,34 @@ struct AggregateOutput<Output: Equatable & Sendable>: Sendable {
     let update: @Sendable (inout Output, [SQLiteValue: AggregateTotals?]) -> Update
 
     /// Moves `step` past `change` and returns the value to send (`nil` when the output stayed
-    /// equal) and whether the change made a value the output's type cannot hold. A subscriber
-    /// with no value yet, or a change of every group, reads `snapshot` (every group's totals and
-    /// their version); a change the snapshot already holds is skipped. The output is updated in
-    /// place: a value per group that the subscriber did not keep is not copied.
-    func advance(_ step: inout Step, _ change: AggregateChange, snapshot: () -> (groups: [SQLiteValue: AggregateTotals], version: Int)) -> (send: Output?, doesNotFit: Bool) {
+    /// equal) and whether to report that the value no longer fits the output's type: once, when
+    /// it stops fitting, not at every commit until it fits again. A subscriber with no value yet,
+    /// or a change of every group, reads `snapshot` (every group's totals and their version); a
+    /// change the snapshot already holds is skipped. The output is updated in place: a value per
+    /// group that the subscriber did not keep is not copied.
+    func advance(_ step: inout Step, _ change: AggregateChange, snapshot: () -> (groups: [SQLiteValue: AggregateTotals], version: Int)) -> (send: Output?, reportNotFitting: Bool) {
+        let fitted = !step.doesNotFit
+        let send = next(&step, change, snapshot: snapshot)
+        return (send, fitted && step.doesNotFit)
+    }
+
+    /// ``advance(_:_:snapshot:)``'s step: the value to send, with `step.doesNotFit` set.
+    private func next(_ step: inout Step, _ change: AggregateChange, snapshot: () -> (groups: [SQLiteValue: AggregateTotals], version: Int)) -> Output? {
         if let groups = change.groups, var output = step.current.take() {
             defer { step.current = output }
-            guard change.version > step.version else { return (nil, false) }
+            guard change.version > step.version else { return nil }
             step.version = change.version
-            switch update(&output, groups) {
-            case .unchanged: return (nil, false)
-            case .changed: return (output, false)
-            case .doesNotFit: return (nil, true)
-            }
+            let updated = update(&output, groups)
+            step.doesNotFit = updated == .doesNotFit
+            return updated == .changed ? output : nil
         }
         let whole = snapshot()
         step.version = whole.version
-        guard let output = make(whole.groups) else { return (nil, true) }
-        guard output != step.current else { return (nil, false) }
+        guard let output = make(whole.groups) else { step.doesNotFit = true; return nil }
+        step.doesNotFit = false
+        guard output != step.current else { return nil }
         step.current = output
-        return (output, false)
+        return output
     }
 
     /// One total, from the totals of all rows (the group `.null`; `nil` for no rows).

@@ -18,7 +18,7 @@ struct AggregateTotals: Sendable, Equatable {
     var minimum: SQLiteValue?
     var maximum: SQLiteValue?
 
-    /// The sum as SQLite's `sum` gives it (0 for no values): a REAL once a value was not an
+    /// The sum as SQLite's `sum` gives it (0 for no values): a REAL while a value is not an
     /// integer, else an INTEGER, or `nil` past `Int64`.
     var sum: SQLiteValue? {
         if sumIsReal { return .real(realSum + exactIntegerSum) }
@@ -51,8 +51,10 @@ struct AggregateTotals: Sendable, Equatable {
         case .text(let text):
             realSum += Double(sign) * (Double(text) ?? 0)
             nonIntegers += Int(sign)
-        case .blob, .null:
+        case .blob:
             nonIntegers += Int(sign)
+        case .null:
+            break
         }
     }
 }

@@ -96,8 +96,8 @@ extension Store {
             let step = Locked(AggregateOutput<Output>.Step())
             let stage = Subscriber<AggregateChange, Never>(sharing: downstream) { event in
                 guard case .value(let change) = event else { return downstream.forward(.completed) }
-                let (send, doesNotFit) = step.withLock { output.advance(&$0, change, snapshot: aggregate.snapshot) }
-                if doesNotFit {
+                let (send, reportNotFitting) = step.withLock { output.advance(&$0, change, snapshot: aggregate.snapshot) }
+                if reportNotFitting {
                     store?.report(StoreError.invalidArgument("a live sum of \(Model._$table) no longer fits its property's type (past Int64, or a value of another type); it sends again once it fits"))
                 }
                 if let send { downstream.forward(.value(send)) }
