@@ -128,14 +128,9 @@ struct LiveAggregateTests {
     /// Like a query signal, an aggregate's signal does not keep its store alive: the released
     /// store closes, and the aggregate completes.
     @Test func anAggregateSignalDoesNotKeepItsStoreAlive() throws {
-        var store: Store? = try Store.inMemory(migrations: packageMigrations)
-        weak let released = store
-        let completed = Locked(false)
-        let subscription = store!.count(Order.self).subscribe(onCompleted: { completed.withLock { $0 = true } })
-        store = nil
-        #expect(released == nil, "the aggregate's signal keeps the store alive")
-        #expect(completed.withLock { $0 }, "the released store completed the aggregate")
-        subscription.dispose()
+        let released = try releasingTheStore({ try Store.inMemory(migrations: packageMigrations) }) { $0.count(Order.self) }
+        #expect(released.isFreed, "the aggregate's signal keeps the store alive")
+        #expect(released.completed, "the released store completed the aggregate")
     }
 
     @Test func theMaximumIsReadAgainOnlyWhenItLeaves() throws {

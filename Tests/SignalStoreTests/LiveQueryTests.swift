@@ -118,13 +118,8 @@ extension LiveQueryTests {
     /// and completes the query.
     @Test func aQuerySignalDoesNotKeepItsStoreAlive() throws {
         let directory = TemporaryDirectory()
-        var store: Store? = try openStore(directory)
-        weak let released = store
-        let completed = Locked(false)
-        let subscription = store!.signal(Order.self).subscribe(onCompleted: { completed.withLock { $0 = true } })
-        store = nil
-        #expect(released == nil, "the query signal keeps the store alive")
-        #expect(completed.withLock { $0 }, "the released store completed the query")
-        subscription.dispose()
+        let released = try releasingTheStore({ try openStore(directory) }) { $0.signal(Order.self) }
+        #expect(released.isFreed, "the query signal keeps the store alive")
+        #expect(released.completed, "the released store completed the query")
     }
 }

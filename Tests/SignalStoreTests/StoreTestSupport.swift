@@ -33,3 +33,15 @@ let helperExecutable = builtExecutable("StoreTestHelper")
 func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
     try runProgram(URL(fileURLWithPath: executable), arguments)
 }
+
+/// Opens a store with `open`, subscribes to the signal `signal` makes of it, and lets go of the
+/// store: whether it was freed (no signal kept it alive) and whether the subscription completed.
+func releasingTheStore<Value>(_ open: () throws -> Store, _ signal: (Store) -> Signal<Value, Never>) rethrows -> (isFreed: Bool, completed: Bool) {
+    var store: Store? = try open()
+    weak let released = store
+    let completed = Locked(false)
+    let subscription = signal(store!).subscribe(onCompleted: { completed.withLock { $0 = true } })
+    defer { subscription.dispose() }
+    store = nil
+    return (released == nil, completed.withLock { $0 })
+}
