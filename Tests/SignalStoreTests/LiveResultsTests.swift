@@ -210,6 +210,21 @@ struct LiveResultsTests {
         store.close()
     }
 
+    @Test(arguments: ["purchase_num % 7, purchase_num DESC", "purchase_num * -1"])
+    func aFirstReadOfManyRowsPutsEachObjectAtItsRow(_ orderBy: String) throws {
+        // Placed in one walk of the rows (keys that tie in the first term; an ordering that
+        // re-runs and has no keys to search by), and a few later ones one by one.
+        let store = try Store.inMemory(migrations: packageMigrations)
+        try store.execute("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000) INSERT INTO orders (id, purchase_num, status) SELECT i, i, 'open' FROM n")
+        let all = store.results(Order.self, where: "status = 'open'", orderBy: orderBy)
+        let expected = { try store.all(Order.self, where: "status = 'open'", orderBy: "\(orderBy), rowid").map(\.id) }
+        #expect(all.objects.map(\.id) == (try expected()))
+        #expect(all.objects.allSatisfy { order in (try? store.find(Order.self, id: order.id)).map { $0 === order } == true }, "each object is the live instance of its row")
+        try store.execute("INSERT INTO orders (id, purchase_num, status) VALUES (4001, 4001, 'open'), (4002, 14, 'open')")
+        #expect(all.objects.map(\.id) == (try expected()))
+        store.close()
+    }
+
     @Test func aTransactionIsOneUpdateAndARollbackNone() throws {
         let store = try Store.inMemory(migrations: packageMigrations)
         let open = store.results(Order.self, where: \.status == "open", orderBy: .descending(\.id))

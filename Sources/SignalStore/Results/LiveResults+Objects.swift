@@ -7,7 +7,7 @@ extension LiveResults {
         let missing = state.withLock { state in state.allObjects == nil ? state.missingRowIDs : [] }
         let loaded = missing.isEmpty ? [:] : load(missing)
         return state.withLock { state in
-            for (rowID, object) in loaded { state.keep(object, rowID: rowID, near: nil) }
+            state.keep(loaded)
             if let all = state.allObjects { return all }
             // Rows that joined while these were loading: read them at the next step.
             let rowIDs = state.rowIDs

@@ -142,7 +142,7 @@ public final class LiveResults<Model: PersistentModel>: RandomAccessCollection, 
         state.withLock { state in
             guard !state.hasResult else { return }
             state.reset(rows)
-            for (rowID, object) in objects { state.keep(object, rowID: rowID, near: nil) }
+            state.keep(objects)
         }
         updateRoute(false, readThrough: rows.seq)
     }

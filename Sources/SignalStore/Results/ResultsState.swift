@@ -198,6 +198,21 @@ struct ResultsState<Model: PersistentModel> {
         return unsafeBitCast(objects, to: [Model].self)
     }
 
+    /// Keeps the objects read for many rows, each wherever its row is now. When they are a good
+    /// part of the result (a first read of every row), or the rows have no ordering to search
+    /// by, one walk of the rows places them all: O(n) lookups rather than O(k log n) comparisons
+    /// of keys, or O(k × n) for a linear search each.
+    mutating func keep(_ loaded: [Int64: Model]) {
+        guard ordering == nil || loaded.count * 16 > index.count else {
+            for (rowID, object) in loaded { keep(object, rowID: rowID, near: nil) }
+            return
+        }
+        for (position, rowID) in index.rowIDs.enumerated() {
+            guard let object = loaded[rowID], missing.remove(rowID) != nil else { continue }
+            objects[position] = object
+        }
+    }
+
     /// Keeps an object read for a row, at `position` if the row is still there, else wherever
     /// the row is now.
     mutating func keep(_ object: Model, rowID: Int64, near position: Int?) {
