@@ -84,22 +84,21 @@ struct ResultsIndex {
     }
 
     /// The members among `changed`, with their indices, ascending. Each is found by binary
-    /// search on its key unless it sits in a run beside one already found: the run is walked
-    /// instead, so a renamed parent's children, side by side, cost one search.
+    /// search on its key unless it sits in a run of changed members beside one already found:
+    /// the run is walked instead, so a renamed parent's children, side by side, cost one search,
+    /// and only the runs are sorted.
     private func indices(of changed: Set<Int64>) -> [(rowID: Int64, index: Int)] {
-        var found: [Int64: Int] = [:]
-        for rowID in changed where found[rowID] == nil {
+        var found = Set<Int64>()
+        var runs: [Range<Int>] = []
+        for rowID in changed where !found.contains(rowID) {
             guard let index = index(of: rowID) else { continue }
-            found[rowID] = index
-            for direction in [1, -1] {
-                var position = index + direction
-                while rowIDs.indices.contains(position), changed.contains(rowIDs[position]), found[rowIDs[position]] == nil {
-                    found[rowIDs[position]] = position
-                    position += direction
-                }
-            }
+            var (low, high) = (index, index + 1)
+            while low > 0, changed.contains(rowIDs[low - 1]) { low -= 1 }
+            while high < rowIDs.count, changed.contains(rowIDs[high]) { high += 1 }
+            for position in low..<high { found.insert(rowIDs[position]) }
+            runs.append(low..<high)
         }
-        return found.map { (rowID: $0.key, index: $0.value) }.sorted { $0.index < $1.index }
+        return runs.sorted { $0.lowerBound < $1.lowerBound }.flatMap { run in run.map { (rowID: rowIDs[$0], index: $0) } }
     }
 
     /// Applies a commit: `changed` are the rows its entries touched, `current` those of them
