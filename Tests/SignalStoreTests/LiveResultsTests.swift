@@ -225,6 +225,36 @@ struct LiveResultsTests {
         store.close()
     }
 
+    @Test("a first read of most rows (by the filter) that meets a commit not yet applied shows each row's object: a row that left the filter read by rowid, a deleted one as its journaled image")
+    func aFirstReadMeetingACommitNotYetAppliedShowsEveryRow() async throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path("first.sqlite")
+        let store = try Store(path: path, migrations: packageMigrations)
+        try store.execute("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1200) INSERT INTO orders (id, purchase_num, status) SELECT i, i, 'open' FROM n")
+        let open = store.results(Order.self, where: \.status == "open", orderBy: .ascending(\.id))
+        #expect(open.count == 1_200)
+        // Deliveries wait in a subscriber of the feed while the shell commits again, so the
+        // result has not applied that commit when its objects are read.
+        let (entered, release) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+        let holding = store.changes().subscribe(onValue: { change in
+            guard change.rowID == 1, change.column == "note" else { return }
+            entered.signal()
+            _ = release.wait(timeout: .now() + 30)
+        })
+        try sqlite3(path, "UPDATE orders SET note = 'hold' WHERE id = 1")
+        try #require(entered.wait(timeout: .now() + 30) == .success, "the shell's commit reached the feed")
+        try sqlite3(path, "BEGIN; UPDATE orders SET status = 'paid' WHERE id = 7; DELETE FROM orders WHERE id = 8; COMMIT;")
+        let shown = open.objects
+        release.signal()
+        #expect(shown.map(\.id) == Array(1...1_200))
+        #expect(shown[6].status == "paid", "read by its rowid, as it is now")
+        #expect(shown[7].purchaseNum == 8 && shown[7].status == "open", "the image the journal holds of it")
+        await store.settle()
+        #expect(open.map(\.id) == Array(1...6) + Array(9...1_200))
+        holding.dispose()
+        store.close()
+    }
+
     @Test func aTransactionIsOneUpdateAndARollbackNone() throws {
         let store = try Store.inMemory(migrations: packageMigrations)
         let open = store.results(Order.self, where: \.status == "open", orderBy: .descending(\.id))

@@ -4,8 +4,12 @@ extension LiveResults {
 
     /// Every object in order, loading the missing ones in one query.
     func materialize() -> [Model] {
-        let missing = state.withLock { state in state.allObjects == nil ? state.missingRowIDs : [] }
-        let loaded = missing.isEmpty ? [:] : load(missing)
+        let (missing, mostOfTheResult) = state.withLock { state -> ([Int64], Bool) in
+            guard state.allObjects == nil else { return ([], false) }
+            let missing = state.missingRowIDs
+            return (missing, query.limit == nil && missing.count >= 1_000 && missing.count * 2 >= state.rowIDs.count)
+        }
+        let loaded = missing.isEmpty ? [:] : load(missing, byFilter: mostOfTheResult)
         return state.withLock { state in
             state.keep(loaded)
             if let all = state.allObjects { return all }
@@ -15,14 +19,22 @@ extension LiveResults {
         }
     }
 
-    /// The live instances of `rowIDs`: one query, identity kept. A row deleted by a commit not
-    /// applied to this result yet is shown as its last journaled image until that commit
-    /// arrives.
-    func load(_ rowIDs: [Int64]) -> [Int64: Model] {
+    /// The live instances of `rowIDs`: one query, identity kept; `byFilter`, when they are most
+    /// of a result without a window, one scan of the rows the filter matches, then a query for
+    /// those it did not return (changed by a commit not applied to this result yet). A row
+    /// deleted by such a commit is shown as its last journaled image until that commit arrives.
+    func load(_ rowIDs: [Int64], byFilter: Bool = false) -> [Int64: Model] {
         guard let store else { return [:] }
         var objects: [Int64: Model] = [:]
         do {
-            for object in try query.objects(rowIDs: rowIDs, store) {
+            if byFilter {
+                let wanted = Set(rowIDs)
+                for object in try query.matchingObjects(store) {
+                    if let rowID = object._$model.rowID, wanted.contains(rowID) { objects[rowID] = object }
+                }
+            }
+            let rest = objects.count == rowIDs.count ? [] : rowIDs.filter { objects[$0] == nil }
+            for object in rest.isEmpty ? [] : try query.objects(rowIDs: rest, store) {
                 if let rowID = object._$model.rowID { objects[rowID] = object }
             }
         } catch {
