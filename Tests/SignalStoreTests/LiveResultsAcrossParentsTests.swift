@@ -120,6 +120,20 @@ struct LiveResultsAcrossParentsTests {
         store.close()
     }
 
+    @Test func aFirstReadOfThousandsOfOrdersAcrossAParentGivesTheFreshQuerysObjects() throws {
+        // Most of the rows at once: read by the filter (which reads the parent) in one scan.
+        let store = try Store.inMemory(migrations: packageMigrations)
+        try store.execute("INSERT INTO customers (id, name) VALUES (1, 'Ann'), (2, 'zed'), (3, 'Bob')")
+        try store.execute("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000) INSERT INTO orders (id, purchase_num, status, customer_id) SELECT i, i, 'open', i % 3 + 1 FROM n")
+        let beforeM = store.results(LinkedOrder.self, where: .parent(\LinkedOrder.customer, \LinkedCustomer.name < "m"), orderBy: .parent(\LinkedOrder.customer, .descending(\LinkedCustomer.name)), .ascending(\LinkedOrder.id))
+        let shown = beforeM.objects.map(\.id)
+        let expected = try store.all(LinkedOrder.self, where: "customer_id IN (SELECT id FROM customers WHERE name < 'm')", orderBy: "\(Query.customerName) DESC, id").map(\.id)
+        #expect(expected.count == 2_000)
+        #expect(shown == expected)
+        #expect(beforeM.objects.allSatisfy { order in (try? store.find(LinkedOrder.self, id: order.id)).map { $0 === order } == true }, "each object is the live instance of its row")
+        store.close()
+    }
+
     /// The live-results model test's random commits, and every third step a customer renamed,
     /// re-keyed or deleted (by turns from the `sqlite3` shell, another connection and the store).
     static func commitRandomly(step: Int, _ store: Store, _ foreign: Connection, _ random: inout SeededGenerator) throws -> String {

@@ -2,7 +2,8 @@ extension LiveResults {
     // The objects of a result: read when first needed, identity kept, and an image from the
     // journal for a row that left before it could be read.
 
-    /// Every object in order, loading the missing ones in one query.
+    /// Every object in order, loading the missing ones at once (``load(_:byFilter:)``): by the
+    /// filter when they are most of a result without a window, otherwise by rowid.
     func materialize() -> [Model] {
         let (missing, mostOfTheResult) = state.withLock { state -> ([Int64], Bool) in
             guard state.allObjects == nil else { return ([], false) }
