@@ -67,7 +67,7 @@ final class ChangePoller: Sendable {
     /// meanwhile.
     private static func lookBriefly(_ doorbell: WALDoorbell, _ action: () -> Check) -> Check? {
         var found = Check.nothing
-        for pause in [settling, .microseconds(600), .milliseconds(3)] {
+        for pause in [settling, .milliseconds(1) - settling, .milliseconds(3)] {
             guard doorbell.wait(pause, listening: false) != .stopped else { return nil }
             found = action()
             guard found == .nothing else { return found }
