@@ -103,6 +103,39 @@ struct LiveAggregateTests {
         #expect(store.count(Order.self, where: "purchase_num > ?", arguments: [.integer(2)]).record().values == [2])
     }
 
+    /// A commit's entries tell a row's membership where they can: a count reads no row when its
+    /// filter's column is set, by the store or by the `sqlite3` shell; a sum takes a member's new
+    /// value from the entry, and reads a row only when it joins (its value is not in the entries)
+    /// or when only a collation can tell (`'Open'` for `'open'`).
+    @Test func theEntriesTellACountsRowsWithoutAReadAndASumReadsOnlyARowThatJoins() async throws {
+        let directory = TemporaryDirectory()
+        let store = try Store(path: directory.path("told.sqlite"), migrations: packageMigrations)
+        for id in 1...3 { try store.insert(Order(id: Int64(id), purchaseNum: id * 10, status: "open")) }
+        let reads = { store.resultsRowReadCount.withLock { $0 } }
+        let open = store.count(Order.self, where: \.status == "open").record()
+        let first = try #require(try store.find(Order.self, id: 1))
+        let start = reads()
+        first.status = "paid"
+        first.status = "open"
+        _ = try run(sqlite3Path(), [store.path, ".timeout 5000", "UPDATE orders SET status = 'void' WHERE id = 2"])
+        await store.settle()
+        #expect(open.values == [3, 2, 3, 2])
+        #expect(reads() == start, "the count read a row its entries told")
+
+        let total = store.sum(\Order.purchaseNum, where: \.status == "open").record()
+        first.purchaseNum = 15      // a member's new value, from the entry
+        first.status = "paid"       // leaves with the value it held
+        #expect(reads() == start, "the sum read a row its entries told")
+        first.status = "open"       // joins: its value is read
+        #expect(reads() == start + 1)
+        first.status = "Open"       // not 'open' in a BINARY column, which a read tells: both read
+        #expect(reads() == start + 3)
+        #expect(total.values == [40, 45, 30, 45, 30])
+        #expect(open.values == [3, 2, 3, 2, 1, 2, 1])
+        #expect(try store.readConnection { try $0.scalar("SELECT sum(purchase_num) FROM orders WHERE status = 'open'") } == .integer(30))
+        store.close()
+    }
+
     @Test func aSumPastItsTypeIsReportedOnceSendsNothingAndSendsAgainOnceItFits() throws {
         let store = try Store.inMemory(migrations: packageMigrations)
         try store.insert(Order(id: 1, purchaseNum: 1, status: "open"))

@@ -119,7 +119,7 @@ struct LiveResultsTests {
         case 0: return randomInsert(id: id, &random)
         case 1: return "REPLACE" + randomInsert(id: id, &random).dropFirst("INSERT".count)
         case 2: return "UPDATE orders SET purchase_num = \(Int.random(in: 0...9, using: &random)) WHERE id = \(id)"
-        case 3: return "UPDATE orders SET status = '\(["open", "paid", "void"].randomElement(using: &random)!)' WHERE id = \(id)"
+        case 3: return "UPDATE orders SET status = '\(["open", "paid", "void", "Open"].randomElement(using: &random)!)' WHERE id = \(id)"
         case 4: return "UPDATE orders SET note = \(["NULL", "'a'", "'B'", "'b'"].randomElement(using: &random)!) WHERE id = \(id)"
         case 5: return "DELETE FROM orders WHERE id = \(id)"
         case 6: return "UPDATE orders SET id = \(other + 100) WHERE id = \(id)"

@@ -2,12 +2,16 @@
 /// current after every commit from the rows it changed, by every writer.
 ///
 /// It holds each member row's group and value. A commit reaches it as it reaches a live result
-/// (``ResultsRouter``); the rows whose filter, group or value columns changed are read once by
-/// rowid, and the totals move by their old and new values. A minimum or maximum that leaves is
-/// read again for its group. ``changes`` sends the groups each commit changed.
+/// (``ResultsRouter``). The rows whose filter, group or value columns changed are told from the
+/// commit's entries where they can be (``JournalMembership``), the others read once by rowid,
+/// and the totals move by their old and new values. A minimum or maximum that leaves is read
+/// again for its group. ``changes`` sends the groups each commit changed.
 final class LiveAggregate<Model: PersistentModel>: Sendable {
     private weak let store: Store?
     let query: AggregateQuery<Model>
+    /// What a commit's entries tell, as far as the filter's column compares by a built-in
+    /// collation.
+    private let membership: JournalMembership
     private let state = Locked(AggregateState())
     /// The groups each commit changed, with their new totals; the last one is replayed, and a
     /// subscriber takes every group's totals from ``snapshot()`` when it starts.
@@ -17,7 +21,9 @@ final class LiveAggregate<Model: PersistentModel>: Sendable {
     init(store: Store, query: AggregateQuery<Model>) {
         self.store = store
         self.query = query
-        start(store)
+        let listening = query.rows.route(store)
+        membership = listening.key == nil ? query.membership.withoutComparison : query.membership
+        start(store, listening)
     }
 
     deinit {
@@ -26,10 +32,10 @@ final class LiveAggregate<Model: PersistentModel>: Sendable {
 
     /// Listens for commits, then reads every member row; a batch delivered meanwhile waits for
     /// the lock, and entries the read already includes are skipped.
-    private func start(_ store: Store) {
+    private func start(_ store: Store, _ listening: ResultsRouter.Route) {
         state.withLock { state in
             let handle = store.resultsRouter.listen(
-                query.rows.route(store), of: store,
+                listening, of: store,
                 receive: { [weak self] routed in self?.receive(routed) },
                 complete: { [weak self] in self?.changes.send(.completed) }
             )
@@ -55,13 +61,13 @@ final class LiveAggregate<Model: PersistentModel>: Sendable {
     }
 
     /// What a batch asks: `nil` nothing, else the rows to read (`all`: read every row again),
-    /// and the parents whose children to read too.
-    private func plan(_ routed: ResultsRouter.Routed, _ state: inout AggregateState) -> (all: Bool, read: Set<Int64>, gone: Set<Int64>, parents: ParentChanges)? {
+    /// the rows its entries tell, the rows gone, and the parents whose children to read too.
+    private func plan(_ routed: ResultsRouter.Routed, _ state: inout AggregateState) -> Plan? {
         guard routed.through > state.seq else { return nil }
         let after = routed.changes.drop { $0.seq <= state.seq }
-        if state.needsRerun || routed.skippedEntries || query.rows.readsOtherTables { return (true, [], [], ParentChanges()) }
+        if state.needsRerun || routed.skippedEntries || query.rows.readsOtherTables { return Plan(all: true) }
         guard let parents = query.rows.parentReads.isEmpty ? ParentChanges() : ParentChanges(after, reads: query.rows.parentReads) else {
-            return (true, [], [], ParentChanges())
+            return Plan(all: true)
         }
         let rows = BatchRows(after, table: Model._$table, stableColumns: query.rows.stableColumns, dependencies: query.dependencies)
         let read = rows.read
@@ -70,7 +76,17 @@ final class LiveAggregate<Model: PersistentModel>: Sendable {
             state.seq = routed.through
             return nil
         }
-        return (false, read, gone, parents)
+        let (told, unread) = membership.tell(read, from: after, table: Model._$table, members: state.members)
+        return Plan(all: false, read: unread, told: told, gone: gone, parents: parents)
+    }
+
+    /// What a batch asks of the aggregate (see ``plan(_:_:)``).
+    private struct Plan {
+        let all: Bool
+        var read = Set<Int64>()
+        var told: [Int64: AggregateState.Member?] = [:]
+        var gone = Set<Int64>()
+        var parents = ParentChanges()
     }
 
     /// Applies the entries of a batch that may concern this aggregate. Runs on the thread that
@@ -90,9 +106,11 @@ final class LiveAggregate<Model: PersistentModel>: Sendable {
                 route.withLock { $0 }?.setReadThrough(all.seq)
             } else {
                 let read = plan.read.union(try query.rows.children(of: plan.parents, store))
-                let current = read.isEmpty ? [:] : try query.read(read, store)
+                var current = read.isEmpty ? [:] : try query.read(read, store)
+                // A row whose parent changed too is read: its entries do not tell its parent's part.
+                for (rowID, member) in plan.told where !read.contains(rowID) { current[rowID] = member }
                 change = try state.withLock { state in
-                    state.replace(read.union(plan.gone), with: current)
+                    state.replace(read.union(plan.gone).union(plan.told.keys), with: current)
                     if query.keepsExtremes, !state.staleExtremes.isEmpty {
                         state.setExtremes(try query.extremes(of: state.staleExtremes, store))
                     }
