@@ -1,12 +1,13 @@
 /// What a live aggregate tells from a commit's journal entries alone, without reading the rows:
 /// whether a row the commit updated matches the filter now, and with which group and value.
 ///
-/// An update's entries hold the new value of each column it set, and the aggregate holds each
-/// member's group and value. So a row that set no column the filter reads keeps its membership,
-/// and a filter that is one `column IS value` is decided by the column's new value. A row is
-/// read when its entries cannot tell: the new value may equal the filter's under a collation
-/// (`'Open'` for `'open'`), the row joins without setting its group or value column, the
-/// filter is of another form, or the row was inserted, deleted or moved to another rowid.
+/// An update's entries hold the new value of each column it set, an insert's the whole row, and
+/// the aggregate holds each member's group and value. So a row that set no column the filter
+/// reads keeps its membership, and a filter that is one `column IS value` (or none) is decided
+/// by the column's new value. A row is read when its entries cannot tell: the new value may
+/// equal the filter's under a collation (`'Open'` for `'open'`), an updated row joins without
+/// setting its group or value column, the filter is of another form, or the row was deleted or
+/// moved to another rowid in the commit.
 struct JournalMembership: Sendable {
     /// The filter's columns, lowercased; `nil` when unknown (an SQL fragment): every row is read.
     let filterColumns: Set<String>?
@@ -60,19 +61,27 @@ struct JournalMembership: Sendable {
     ) -> (told: [Int64: AggregateState.Member?], unread: Set<Int64>) {
         guard let filterColumns, !rowIDs.isEmpty else { return ([:], rowIDs) }
         var set: [Int64: [String: SQLiteValue]] = [:]
+        var inserted = Set<Int64>()
         var untold = Set<Int64>()
         for change in changes where change.table == table && rowIDs.contains(change.rowID) {
-            guard change.operation == .update, let column = change.column?.lowercased(), stableColumns.contains(column) else {
+            switch change.operation {
+            case .update:
+                guard let column = change.column?.lowercased(), stableColumns.contains(column) else { untold.insert(change.rowID); continue }
+                set[change.rowID, default: [:]][column] = change.newValue ?? .null
+            case .insert:
+                // Only an insert that begins the row's entries: one after others replaced a row.
+                guard set[change.rowID] == nil, members[change.rowID] == nil, let row = change.rowMembers else { untold.insert(change.rowID); continue }
+                set[change.rowID] = Dictionary(row.map { ($0.column.lowercased(), $0.value) }) { _, last in last }
+                inserted.insert(change.rowID)
+            case .delete:
                 untold.insert(change.rowID)
-                continue
             }
-            set[change.rowID, default: [:]][column] = change.newValue ?? .null
         }
         var told: [Int64: AggregateState.Member?] = [:]
         var unread = Set<Int64>()
         for rowID in rowIDs {
             guard !untold.contains(rowID), let columns = set[rowID],
-                  let member = member(setting: columns, was: members[rowID], filterColumns)
+                  let member = member(setting: columns, was: members[rowID], isNew: inserted.contains(rowID), filterColumns)
             else {
                 unread.insert(rowID)
                 continue
@@ -82,10 +91,12 @@ struct JournalMembership: Sendable {
         return (told, unread)
     }
 
-    /// What a row is after updates of `columns` (new values by column): `.some(nil)` when it
-    /// does not match, `nil` when only a read can tell.
-    private func member(setting columns: [String: SQLiteValue], was: AggregateState.Member?, _ filterColumns: Set<String>) -> AggregateState.Member?? {
-        let matches: Bool? = if filterColumns.isDisjoint(with: columns.keys) {
+    /// What a row is after updates of `columns` (new values by column; every column of a new
+    /// row): `.some(nil)` when it does not match, `nil` when only a read can tell.
+    private func member(setting columns: [String: SQLiteValue], was: AggregateState.Member?, isNew: Bool, _ filterColumns: Set<String>) -> AggregateState.Member?? {
+        let matches: Bool? = if isNew && filterColumns.isEmpty {
+            true
+        } else if !isNew && filterColumns.isDisjoint(with: columns.keys) {
             was != nil
         } else if let comparison, let stored = columns[comparison.column] {
             comparison.matches(stored)
