@@ -62,6 +62,20 @@ struct LiveResultsRoutingTests {
         store.close()
     }
 
+    /// The keys a stored text meets: its folded form (ASCII capitals lowered, trailing spaces
+    /// dropped), and the integer it reads as; a plain lowercase word is its own key.
+    @Test func aTextMeetsItsFoldedFormAndTheIntegerItReadsAs() {
+        let expected: [(String, [SQLiteValue])] = [
+            ("open", [.text("open")]), ("Open", [.text("open")]), ("open ", [.text("open")]),
+            ("a1", [.text("a1")]), ("É", [.text("É")]), ("", [.text("")]), (" ", [.text("")]),
+            ("7", [.integer(7), .text("7")]), ("7 ", [.integer(7), .text("7")]),
+            ("-7", [.integer(-7), .text("-7")]), ("+7", [.text("+7")]), ("07", [.text("07")]),
+        ]
+        for (text, keys) in expected {
+            #expect(ResultsKey.routingKeys(of: .text(text)) == keys, "\(text)")
+        }
+    }
+
     @Test func aCommitReachesOnlyTheResultsOfTheTextKeysItsRowsHold() throws {
         let store = try Store.inMemory(migrations: packageMigrations)
         try store.execute("INSERT INTO orders (id, purchase_num, status) VALUES (1, 1, 'open'), (2, 2, 's7')")

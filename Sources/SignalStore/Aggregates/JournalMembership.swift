@@ -42,7 +42,8 @@ struct JournalMembership: Sendable {
         private static func isIdentical(_ a: SQLiteValue, _ b: SQLiteValue) -> Bool {
             switch (a, b) {
             case (.integer(let a), .integer(let b)): a == b
-            case (.text(let a), .text(let b)): a.utf8.elementsEqual(b.utf8)
+            case (.text(var a), .text(var b)):
+                a.utf8.count == b.utf8.count && a.withUTF8 { a in b.withUTF8 { b in a.elementsEqual(b) } }
             default: false
             }
         }

@@ -48,6 +48,7 @@ struct ResultsKey: Sendable, Hashable {
         case .real(let value):
             return Int64(exactly: value).map { [.integer($0)] } ?? []
         case .text(let text):
+            if isFoldedWord(text) { return [stored] }
             var digits = Substring(text)
             while digits.last == " " { digits.removeLast() }
             let folded = SQLiteValue.text(fold(text))
@@ -56,6 +57,21 @@ struct ResultsKey: Sendable, Hashable {
         case .null, .blob:
             return []
         }
+    }
+
+    /// Whether `text` is its own folded form and reads as no integer: it does not begin with a
+    /// digit or a sign, and holds no ASCII capital and no trailing space (`open`, `paid`). Most
+    /// keys are such words, and checking costs less than folding and parsing.
+    private static func isFoldedWord(_ text: String) -> Bool {
+        var last: UInt8?
+        for byte in text.utf8 {
+            if last == nil, (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") {
+                return false
+            }
+            if byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") { return false }
+            last = byte
+        }
+        return last != nil && last != UInt8(ascii: " ")
     }
 
     /// A text with ASCII letters lowercased and trailing spaces dropped.
