@@ -10,6 +10,22 @@ import Testing
 
     let ordering = ResultsOrdering(terms: [(term: .init(column: "k", descending: false, explicitCollation: nil), collation: .binary)])
 
+    /// The batch sort orders as a stable sort does: ties keep their order, in batches already
+    /// in order, in reverse, in runs, at random and empty.
+    @Test func theBatchSortIsAStableSort() {
+        var random = SeededGenerator(seed: 7)
+        var batches: [[Int]] = [[], [3], Array(0..<50), Array((0..<50).reversed()), [Int](repeating: 4, count: 20)]
+        batches.append((0..<200).map { $0 / 10 % 3 })
+        for count in [2, 3, 17, 100, 1_000] {
+            batches.append((0..<count).map { _ in Int.random(in: 0..<(count / 2 + 1), using: &random) })
+        }
+        for keys in batches {
+            let ours = keys.withUnsafeBufferPointer { keys in StableOrder.positions(keys.count) { keys[$0] < keys[$1] } }
+            let stable = keys.indices.sorted { keys[$0] != keys[$1] ? keys[$0] < keys[$1] : $0 < $1 }
+            #expect(ours == stable, "\(keys)")
+        }
+    }
+
     @Test func runsAndScatteredRowsMovingTogetherKeepTheOrderOfAFreshSort() {
         var random = SeededGenerator(seed: 2_026)
         var members: [Int64: Int64] = [:]   // rowid → key

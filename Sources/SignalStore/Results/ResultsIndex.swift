@@ -112,8 +112,13 @@ struct ResultsIndex {
         for (rowID, key) in current { keys[rowID] = key }
         // By rowid first, which is cheap: rows whose keys tie (a renamed parent's children) are
         // then in order already, and the ordering's sort, finding one run, only checks them.
-        let byRowID = current.keys.sorted().map { (rowID: $0, key: current[$0] ?? []) }
-        let arriving = insert(byRowID.sorted(by: ordering.areInIncreasingOrder))
+        let rowIDs = Array(current.keys)
+        let byRowID = rowIDs.withUnsafeBufferPointer { rowIDs in StableOrder.positions(rowIDs.count) { rowIDs[$0] < rowIDs[$1] } }
+            .map { (rowID: rowIDs[$0], key: current[rowIDs[$0]] ?? []) }
+        let sorted = byRowID.withUnsafeBufferPointer { rows in
+            StableOrder.positions(rows.count) { ordering.areInIncreasingOrder(rows[$0], rows[$1]) }.map { rows[$0] }
+        }
+        let arriving = insert(sorted)
         return (ResultsDiff(leaving: leaving, arriving: arriving), leaving)
     }
 
