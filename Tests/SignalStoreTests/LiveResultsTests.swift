@@ -59,6 +59,55 @@ struct LiveResultsTests {
         store.close()
     }
 
+    /// Typed queries, whose changed rows the commits' entries tell where they can
+    /// (``JournalMembership``): a text key, an integer key, every row, a filter of another form,
+    /// orderings by a column that NULLs and ties fill, and a window (which reads instead).
+    struct TypedQuery: Sendable, CustomTestStringConvertible {
+        let name: String
+        let results: @Sendable (Store) -> LiveResults<KeyedOrder>
+        /// The same query as SQL, for the fresh query it is checked against.
+        let predicate: String?
+        let orderBy: String
+        var limit: Int? = nil
+        var testDescription: String { name }
+
+        static let all = [
+            TypedQuery(name: "status == open, by purchase", results: { $0.results(KeyedOrder.self, where: \.status == "open", orderBy: .ascending(\.purchaseNum)) },
+                       predicate: "status = 'open'", orderBy: "purchase_num"),
+            TypedQuery(name: "customer == 2, by note desc", results: { $0.results(KeyedOrder.self, where: \.customerID == 2, orderBy: .descending(\.note)) },
+                       predicate: "customer_id = 2", orderBy: "note DESC"),
+            TypedQuery(name: "every row, by status then id desc", results: { $0.results(KeyedOrder.self, orderBy: .ascending(\.status), .descending(\.id)) },
+                       predicate: nil, orderBy: "status, id DESC"),
+            TypedQuery(name: "purchase > 4, by customer", results: { $0.results(KeyedOrder.self, where: \.purchaseNum > 4, orderBy: .ascending(\.customerID)) },
+                       predicate: "purchase_num > 4", orderBy: "customer_id"),
+            TypedQuery(name: "window: first 4 open by purchase", results: { $0.results(KeyedOrder.self, where: \.status == "open", orderBy: .ascending(\.purchaseNum), limit: 4) },
+                       predicate: "status = 'open'", orderBy: "purchase_num", limit: 4),
+        ]
+    }
+
+    @Test(arguments: TypedQuery.all)
+    func everyCommitLeavesATypedResultEqualToAFreshQuery(_ query: TypedQuery) async throws {
+        let directory = TemporaryDirectory()
+        var (store, foreign, random) = try Self.randomShop(directory, seed: UInt64(query.name.utf8.count) * 104_729)
+        let results = query.results(store)
+        let received = Locked<[ResultsChange<KeyedOrder>]>([])
+        let subscription = results.changes.subscribe(onValue: { change in received.withLock { $0.append(change) } })
+        var shown = try #require(received.withLock { $0.first }).objects.map(\.id)
+        received.withLock { $0 = [] }
+        let steps = ProcessInfo.processInfo.environment["SIGNALSTORE_HEAVY"] == "1" ? 3_000 : 300
+        for step in 0..<steps {
+            let sql = try Self.commitRandomly(step: step, store, foreign, &random)
+            await store.settle()
+            let all = try store.all(KeyedOrder.self, where: query.predicate, orderBy: "\(query.orderBy), rowid").map(\.id)
+            let expected = Array(all.prefix(query.limit ?? all.count))
+            #expect(results.map(\.id) == expected, "step \(step): \(sql)")
+            shown = Self.replay(received.withLock { updates in defer { updates = [] }; return updates }, onto: shown, id: \.id, "step \(step): \(sql)")
+            #expect(shown == expected, "step \(step): the last update is the result (\(sql))")
+        }
+        subscription.dispose()
+        store.close()
+    }
+
     /// A store on a file in `directory` with 4 customers and 40 random orders, another
     /// connection to it, and the generator that made the orders (seeded with `seed`), for the
     /// model tests' random commits.

@@ -9,33 +9,21 @@ struct AggregateQuery<Model: PersistentModel>: Sendable {
     let keepsExtremes: Bool
     /// What membership, groups and values read, lowercased; `nil` when unknown (an SQL fragment).
     let dependencies: Set<String>?
-    /// What a commit's entries tell without a read.
-    let membership: JournalMembership
+    /// What a member carries, for a commit's entries to tell: its group and its value.
+    let carried: [JournalMembership.Carried]
     /// The reads' SQL, written once, as the columns above: a commit's read of its rows built it
     /// again (a third of that read's cost in a debug build).
     private let allRowsSQL: String
     private let someRowsSQL: String
     private let extremesSQL: String?
 
-    /// - Parameter comparison: The filter, when it is one `column IS value` (``FilterExpression/keyComparison``).
-    init(
-        rows: ResultsQuery<Model>, valueColumn: String?, groupColumn: String?, keepsExtremes: Bool,
-        comparison: (column: String, value: SQLiteValue)? = nil
-    ) {
+    init(rows: ResultsQuery<Model>, valueColumn: String?, groupColumn: String?, keepsExtremes: Bool) {
         self.rows = rows
         self.valueColumn = valueColumn
         self.groupColumn = groupColumn
         self.keepsExtremes = keepsExtremes
         dependencies = rows.filterColumns.map { $0.union([valueColumn, groupColumn].compactMap { $0?.lowercased() }) }
-        membership = JournalMembership(
-            filterColumns: rows.filterColumns,
-            comparison: comparison.flatMap { comparison in
-                ResultsKey(column: comparison.column, equalTo: comparison.value).map {
-                    JournalMembership.Comparison(column: comparison.column.lowercased(), value: comparison.value, key: $0.value)
-                }
-            },
-            groupColumn: groupColumn?.lowercased(), valueColumn: valueColumn?.lowercased(), stableColumns: rows.stableColumns
-        )
+        carried = [groupColumn, valueColumn].map { $0.map { .column($0.lowercased()) } ?? .null }
         let table = SQL("\(identifier: Model._$table)").text
         let group = groupColumn.map { SQL("\(identifier: $0)").text } ?? "NULL"
         let value = valueColumn.map { SQL("\(identifier: $0)").text }

@@ -22,7 +22,7 @@ final class LiveAggregate<Model: PersistentModel>: Sendable {
         self.store = store
         self.query = query
         let listening = query.rows.route(store)
-        membership = listening.key == nil ? query.membership.withoutComparison : query.membership
+        membership = query.rows.membership(routedBy: listening)
         start(store, listening)
     }
 
@@ -76,8 +76,11 @@ final class LiveAggregate<Model: PersistentModel>: Sendable {
             state.seq = routed.through
             return nil
         }
-        let (told, unread) = membership.tell(read, from: after, table: Model._$table, members: state.members)
-        return Plan(all: false, read: unread, told: told, gone: gone, parents: parents)
+        let members = state.members
+        let (told, unread) = membership.tell(read, from: after, table: Model._$table, carrying: query.carried) { rowID in
+            members[rowID].map { [$0.group, $0.value] }
+        }
+        return Plan(all: false, read: unread, told: told.mapValues { $0.map { AggregateState.Member(group: $0[0], value: $0[1]) } }, gone: gone, parents: parents)
     }
 
     /// What a batch asks of the aggregate (see ``plan(_:_:)``).

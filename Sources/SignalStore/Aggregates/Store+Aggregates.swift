@@ -81,7 +81,7 @@ extension Store {
         _ output: AggregateOutput<Output>
     ) -> Signal<Output, Never> {
         let rows = ResultsQuery<Model>(filter: filter?.expression, orderBy: [])
-        let query = AggregateQuery(rows: rows, valueColumn: value, groupColumn: group, keepsExtremes: extremes, comparison: filter?.expression.keyComparison)
+        let query = AggregateQuery(rows: rows, valueColumn: value, groupColumn: group, keepsExtremes: extremes)
         return signal(of: LiveAggregate(store: self, query: query), output)
     }
 

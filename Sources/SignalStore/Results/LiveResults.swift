@@ -64,6 +64,8 @@ public final class LiveResults<Model: PersistentModel>: RandomAccessCollection, 
 
     weak let store: Store?
     let query: ResultsQuery<Model>
+    /// What a commit's entries tell of the rows it changed.
+    private let membership: JournalMembership
     let state: Locked<ResultsState<Model>>
     /// Every step of the result, for ``changes``, sent from the thread that delivers commits.
     private let steps = Broadcaster<ResultsStep<Model>, Never>(replayLimit: 0)
@@ -79,13 +81,16 @@ public final class LiveResults<Model: PersistentModel>: RandomAccessCollection, 
         self.query = query
         state = Locked(ResultsState())
         isDetached = false
-        start(store, reading: !deferred)
+        let listening = query.route(store)
+        membership = query.membership(routedBy: listening)
+        start(store, listening, reading: !deferred)
     }
 
     /// An empty result that never changes: the children of an object that is not in a store.
     init(detached: Void) {
         store = nil
         query = ResultsQuery(predicate: nil, arguments: [], orderBy: nil)
+        membership = JournalMembership(filterColumns: nil, comparison: nil, stableColumns: [])
         state = Locked(ResultsState())
         isDetached = true
     }
@@ -101,10 +106,10 @@ public final class LiveResults<Model: PersistentModel>: RandomAccessCollection, 
     /// result. A batch delivered meanwhile waits for the lock, and entries the first read
     /// already includes are skipped. Without `reading`, the first result is left to
     /// ``seed(_:objects:)``; a batch that comes first runs the query instead.
-    private func start(_ store: Store, reading: Bool) {
+    private func start(_ store: Store, _ listening: ResultsRouter.Route, reading: Bool) {
         state.withLock { state in
             let handle = store.resultsRouter.listen(
-                query.route(store), of: store,
+                listening, of: store,
                 receive: { [weak self] routed in self?.receive(routed) },
                 complete: { [weak self] in self?.steps.send(.completed) }
             )
@@ -245,7 +250,7 @@ public final class LiveResults<Model: PersistentModel>: RandomAccessCollection, 
     /// commits, one batch at a time.
     private func receive(_ routed: ResultsRouter.Routed) {
         guard let store else { return }
-        let (plan, hadResult) = state.withLock { state in (state.plan(for: routed, query: query), state.hasResult) }
+        let (plan, hadResult) = state.withLock { state in (state.plan(for: routed, query: query, membership), state.hasResult) }
         guard let plan else { return }
         let diff: ResultsDiff
         do {
@@ -254,7 +259,7 @@ public final class LiveResults<Model: PersistentModel>: RandomAccessCollection, 
                 let all = try query.runAll(store)
                 diff = state.withLock { $0.replace(with: all, touched: touched, through: routed.through) }
                 updateRoute(false, readThrough: all.seq)
-            case .rows(var changed, var read, var kept, let ordering, let parents):
+            case .rows(var changed, var read, let told, var kept, let ordering, let parents):
                 // Rows whose parent changed are read again, as rows that changed themselves.
                 let children = try query.children(of: parents, store)
                 changed.formUnion(children)
@@ -263,7 +268,8 @@ public final class LiveResults<Model: PersistentModel>: RandomAccessCollection, 
                 if let limit = query.limit {
                     diff = try applyWindow(limit, changed: changed, read: read, kept: kept, ordering, through: routed.through, store)
                 } else {
-                    let current = read.isEmpty ? [:] : try query.run(rows: read, ordering: ordering, store)
+                    var current = read.isEmpty ? [:] : try query.run(rows: read, ordering: ordering, store)
+                    for (rowID, key) in told where !read.contains(rowID) { current[rowID] = key }
                     diff = state.withLock { $0.apply(changed: changed, current: current, kept: kept, through: routed.through) }
                 }
             }

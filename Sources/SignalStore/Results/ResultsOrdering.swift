@@ -74,6 +74,16 @@ struct ResultsOrdering: Sendable {
         terms.map(\.term.value).joined(separator: ", ")
     }
 
+    /// The sort key as a commit's entries tell it (``JournalMembership``): a column of the
+    /// model's own, the rowid, or a parent's column, held while the row keeps its parent.
+    var carried: [JournalMembership.Carried] {
+        terms.map { resolved in
+            let term = resolved.term
+            if let link = term.link { return .held(link: link.keyColumn.lowercased()) }
+            return term.column.lowercased() == "rowid" ? .rowID : .column(term.column.lowercased())
+        }
+    }
+
     /// Whether row `a` (its rowid and sort key) comes before row `b`.
     func areInIncreasingOrder(_ a: (rowID: Int64, key: [SQLiteValue]), _ b: (rowID: Int64, key: [SQLiteValue])) -> Bool {
         for index in directions.indices {

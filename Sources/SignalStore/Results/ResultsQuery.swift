@@ -21,6 +21,8 @@ struct ResultsQuery<Model: PersistentModel>: Sendable {
     let filterColumns: Set<String>?
     /// The key every member holds, which routes commits to the result.
     let key: ResultsKey?
+    /// The filter, when it is one `column IS value` (see ``JournalMembership``).
+    let comparison: JournalMembership.Comparison?
     /// The parents the filter and order read through `@Parent` links, with the columns of the
     /// parent each reads (lowercased, the key's column among them): a commit to such a parent
     /// row reads its children again.
@@ -43,6 +45,7 @@ struct ResultsQuery<Model: PersistentModel>: Sendable {
             && text.range(of: #"\bselect\b"#, options: [.regularExpression, .caseInsensitive]) != nil
         filterColumns = nil
         key = nil
+        comparison = nil
         parentReads = [:]
     }
 
@@ -57,6 +60,7 @@ struct ResultsQuery<Model: PersistentModel>: Sendable {
         readsOtherTables = filter?.readsGrandparents ?? false
         filterColumns = Set((filter?.columns ?? []).map { $0.lowercased() })
         key = filter?.routingKey
+        comparison = JournalMembership.Comparison(filter)
         var parentReads = filter?.parentColumns ?? [:]
         for term in terms ?? [] {
             if let link = term.link { parentReads[link, default: []].insert(term.column) }
@@ -64,6 +68,12 @@ struct ResultsQuery<Model: PersistentModel>: Sendable {
         self.parentReads = parentReads.reduce(into: [:]) { reads, read in
             reads[read.key] = Set(read.value.map { $0.lowercased() }).union([read.key.parentColumn.lowercased()])
         }
+    }
+
+    /// What a commit's entries tell of the rows it changed: the comparison only when `route`
+    /// (``route(_:)``) kept its key, that is when the column compares by a built-in collation.
+    func membership(routedBy route: ResultsRouter.Route) -> JournalMembership {
+        JournalMembership(filterColumns: filterColumns, comparison: route.key == nil ? nil : comparison, stableColumns: stableColumns)
     }
 
     /// Where the result listens for commits. A text key routes only when its column compares

@@ -22,10 +22,11 @@ struct ResultsState<Model: PersistentModel> {
     enum Plan {
         /// Run the whole query again; `touched` are the result's rows the batch changed.
         case rerun(touched: Set<Int64>)
-        /// Place the `changed` rows: `read` must be read again; `kept` changed only in columns
-        /// the filter and order do not read, so a member stays where it is (as a modification)
-        /// and a row that is not one stays out. The children of `parents` are read again too.
-        case rows(changed: Set<Int64>, read: Set<Int64>, kept: Set<Int64>, ResultsOrdering, parents: ParentChanges)
+        /// Place the `changed` rows: `read` must be read again; `told` the commit's entries
+        /// told, with their keys (`nil`: no longer members); `kept` changed only in columns the
+        /// filter and order do not read, so a member stays where it is (as a modification) and
+        /// a row that is not one stays out. The children of `parents` are read again too.
+        case rows(changed: Set<Int64>, read: Set<Int64>, told: [Int64: [SQLiteValue]?], kept: Set<Int64>, ResultsOrdering, parents: ParentChanges)
     }
 
     /// Starts over from a whole query's rows.
@@ -42,7 +43,7 @@ struct ResultsState<Model: PersistentModel> {
 
     /// What `routed` asks for, or `nil` when it changes nothing here (the journal position then
     /// moves past it).
-    mutating func plan(for routed: ResultsRouter.Routed, query: ResultsQuery<Model>) -> Plan? {
+    mutating func plan(for routed: ResultsRouter.Routed, query: ResultsQuery<Model>, _ membership: JournalMembership) -> Plan? {
         guard routed.through > seq else { return nil }
         let after = routed.changes.drop { $0.seq <= seq }
         // What membership and order read; `nil`: unknown, so any column may change them.
@@ -61,7 +62,13 @@ struct ResultsState<Model: PersistentModel> {
             return nil
         }
         guard let ordering else { return .rerun(touched: changed) }
-        return .rows(changed: changed, read: read, kept: kept, ordering, parents: parents)
+        // A window holds only its first rows: whether a row after it matches is not known here.
+        guard query.limit == nil else { return .rows(changed: changed, read: read, told: [:], kept: kept, ordering, parents: parents) }
+        let index = index
+        let (told, unread) = membership.tell(read, from: after, table: Model._$table, carrying: ordering.carried) { rowID in
+            index.key(of: rowID)
+        }
+        return .rows(changed: changed, read: unread, told: told, kept: kept, ordering, parents: parents)
     }
 
     /// Places the rows a batch changed: `current` are those read that match now, with their
