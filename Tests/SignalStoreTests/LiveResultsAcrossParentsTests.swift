@@ -32,34 +32,27 @@ final class LinkedOrder {
 /// indices it reported lead there.
 @Suite("Live results across a parent", .ownThread)
 struct LiveResultsAcrossParentsTests {
-    /// A typed query across `LinkedOrder.customer` and the SQL a fresh query runs for it.
-    struct Query: Sendable, CustomTestStringConvertible {
-        let name: String
-        let results: @Sendable (Store) -> LiveResults<LinkedOrder>
-        let predicate: String?
-        let orderBy: String
-        var limit: Int? = nil
-        var testDescription: String { name }
-
+    /// Typed queries across `LinkedOrder.customer`, and the SQL a fresh query runs for each.
+    enum Query {
         static let customerName = "(SELECT name FROM customers WHERE customers.id = orders.customer_id)"
 
-        static let all = [
-            Query(
+        static let all: [LiveResultsTests.TypedQuery<LinkedOrder>] = [
+            .init(
                 name: "customers before m, by note",
                 results: { $0.results(LinkedOrder.self, where: .parent(\LinkedOrder.customer, \LinkedCustomer.name < "m"), orderBy: .ascending(\LinkedOrder.note)) },
                 predicate: "customer_id IN (SELECT id FROM customers WHERE name < 'm')", orderBy: "note"
             ),
-            Query(
+            .init(
                 name: "with a note, by customer name then id desc",
                 results: { $0.results(LinkedOrder.self, where: \LinkedOrder.note != nil, orderBy: .parent(\LinkedOrder.customer, .ascending(\LinkedCustomer.name)), .descending(\LinkedOrder.id)) },
                 predicate: "note IS NOT NULL", orderBy: "\(customerName), id DESC"
             ),
-            Query(
+            .init(
                 name: "customer 'bo' or no note, by customer name desc",
                 results: { $0.results(LinkedOrder.self, where: .parent(\LinkedOrder.customer, \LinkedCustomer.name == "bo") || \LinkedOrder.note == nil, orderBy: .parent(\LinkedOrder.customer, .descending(\LinkedCustomer.name))) },
                 predicate: "customer_id IN (SELECT id FROM customers WHERE name = 'bo') OR note IS NULL", orderBy: "\(customerName) DESC"
             ),
-            Query(
+            .init(
                 name: "window: first 6 by customer name",
                 results: { $0.results(LinkedOrder.self, orderBy: .parent(\LinkedOrder.customer, .ascending(\LinkedCustomer.name)), limit: 6) },
                 predicate: nil, orderBy: customerName, limit: 6
@@ -68,30 +61,19 @@ struct LiveResultsAcrossParentsTests {
     }
 
     @Test(arguments: Query.all)
-    func everyCommitToEitherTableLeavesTheResultOfAFreshQuery(_ query: Query) async throws {
+    func everyCommitToEitherTableLeavesTheResultOfAFreshQuery(_ query: LiveResultsTests.TypedQuery<LinkedOrder>) async throws {
         let directory = TemporaryDirectory()
         var (store, foreign, random) = try LiveResultsTests.randomShop(directory, seed: UInt64(query.name.utf8.count) * 104_729)
-        let results = query.results(store)
-        let received = Locked<[ResultsChange<LinkedOrder>]>([])
-        let subscription = results.changes.subscribe(onValue: { change in received.withLock { $0.append(change) } })
         let count = Locked<Int?>(nil)
         let counting = store.count(LinkedOrder.self, where: .parent(\LinkedOrder.customer, \LinkedCustomer.name < "m")).subscribe(onValue: { value in count.withLock { $0 = value } })
-        var shown = try #require(received.withLock { $0.first }).objects.map(\.id)
-        received.withLock { $0 = [] }
-        let steps = ProcessInfo.processInfo.environment["SIGNALSTORE_HEAVY"] == "1" ? 3_000 : 300
-        for step in 0..<steps {
-            let sql = try Self.commitRandomly(step: step, store, foreign, &random)
-            await store.settle()
-            let all = try store.all(LinkedOrder.self, where: query.predicate, orderBy: query.orderBy + ", rowid").map(\.id)
-            let expected = Array(all.prefix(query.limit ?? all.count))
-            #expect(results.map(\.id) == expected, "step \(step): \(sql)")
-            shown = LiveResultsTests.replay(received.withLock { updates in defer { updates = [] }; return updates }, onto: shown, id: \.id, "step \(step): \(sql)")
-            #expect(shown == expected, "step \(step): the last update is the result (\(sql))")
+        try await LiveResultsTests.expectEveryCommitLeavesAFreshQuerysResult(
+            query.results(store), id: \.id, predicate: query.predicate, orderBy: query.orderBy, limit: query.limit, store, foreign, &random,
+            commit: Self.commitRandomly(step:_:_:_:)
+        ) { step, sql in
             let fresh = try store.all(LinkedOrder.self, where: "customer_id IN (SELECT id FROM customers WHERE name < 'm')").count
             #expect(count.withLock { $0 } == fresh, "step \(step): the live count (\(sql))")
         }
         counting.dispose()
-        subscription.dispose()
         store.close()
     }
 

@@ -32,6 +32,16 @@ struct LiveResultsTests {
         ]
     }
 
+    /// A typed query and the SQL of the fresh query it is checked against.
+    struct TypedQuery<Model: PersistentModel>: Sendable, CustomTestStringConvertible {
+        let name: String
+        let results: @Sendable (Store) -> LiveResults<Model>
+        let predicate: String?
+        let orderBy: String
+        var limit: Int? = nil
+        var testDescription: String { name }
+    }
+
     @Test(arguments: Query.all)
     func everyCommitLeavesTheResultOfAFreshQueryAndIndicesThatGetThere(_ query: Query) async throws {
         let directory = TemporaryDirectory()
@@ -41,70 +51,59 @@ struct LiveResultsTests {
             try store.execute("CREATE INDEX orders_by_status_purchase ON orders(status, purchase_num)")
         }
         let results = store.results(Order.self, where: query.predicate, orderBy: query.orderBy, limit: query.limit)
-        let received = Locked<[ResultsChange<Order>]>([])
+        try await Self.expectEveryCommitLeavesAFreshQuerysResult(results, id: \.id, predicate: query.predicate, orderBy: query.orderBy, limit: query.limit, store, foreign, &random)
+        store.close()
+    }
+
+    /// Commits random statements (`commit`, ``commitRandomly(step:_:_:_:)`` unless told) and
+    /// checks after each that `results` is what the fresh query of `predicate`, `orderBy` (then
+    /// the rowid) and `limit` returns, and that the indices it sent lead there; `afterEach` checks
+    /// more.
+    static func expectEveryCommitLeavesAFreshQuerysResult<Model: PersistentModel>(
+        _ results: LiveResults<Model>, id: KeyPath<Model, Int64>, predicate: String?, orderBy: String?, limit: Int?,
+        _ store: Store, _ foreign: Connection, _ random: inout SeededGenerator,
+        commit: (Int, Store, Connection, inout SeededGenerator) throws -> String = commitRandomly(step:_:_:_:),
+        afterEach: (_ step: Int, _ sql: String) throws -> Void = { _, _ in }
+    ) async throws {
+        let received = Locked<[ResultsChange<Model>]>([])
         let subscription = results.changes.subscribe(onValue: { change in received.withLock { $0.append(change) } })
-        var shown = try #require(received.withLock { $0.first }).objects.map(\.id)
+        defer { subscription.dispose() }
+        var shown = try #require(received.withLock { $0.first }).objects.map { $0[keyPath: id] }
         received.withLock { $0 = [] }
         let steps = ProcessInfo.processInfo.environment["SIGNALSTORE_HEAVY"] == "1" ? 3_000 : 300
         for step in 0..<steps {
-            let sql = try Self.commitRandomly(step: step, store, foreign, &random)
+            let sql = try commit(step, store, foreign, &random)
             await store.settle()
-            let all = try store.all(Order.self, where: query.predicate, orderBy: query.orderBy.map { "\($0), rowid" } ?? "rowid").map(\.id)
-            let expected = Array(all.prefix(query.limit ?? all.count))
-            #expect(results.map(\.id) == expected, "step \(step): \(sql)")
-            shown = Self.replay(received.withLock { updates in defer { updates = [] }; return updates }, onto: shown, id: \.id, "step \(step): \(sql)")
+            let all = try store.all(Model.self, where: predicate, orderBy: orderBy.map { "\($0), rowid" } ?? "rowid").map { $0[keyPath: id] }
+            let expected = Array(all.prefix(limit ?? all.count))
+            #expect(results.map { $0[keyPath: id] } == expected, "step \(step): \(sql)")
+            shown = replay(received.withLock { updates in defer { updates = [] }; return updates }, onto: shown, id: id, "step \(step): \(sql)")
             #expect(shown == expected, "step \(step): the last update is the result (\(sql))")
+            try afterEach(step, sql)
         }
-        subscription.dispose()
-        store.close()
     }
 
     /// Typed queries, whose changed rows the commits' entries tell where they can
     /// (``JournalMembership``): a text key, an integer key, every row, a filter of another form,
     /// orderings by a column that NULLs and ties fill, and a window (which reads instead).
-    struct TypedQuery: Sendable, CustomTestStringConvertible {
-        let name: String
-        let results: @Sendable (Store) -> LiveResults<KeyedOrder>
-        /// The same query as SQL, for the fresh query it is checked against.
-        let predicate: String?
-        let orderBy: String
-        var limit: Int? = nil
-        var testDescription: String { name }
+    static let typedQueries: [TypedQuery<KeyedOrder>] = [
+        TypedQuery(name: "status == open, by purchase", results: { $0.results(KeyedOrder.self, where: \.status == "open", orderBy: .ascending(\.purchaseNum)) },
+                   predicate: "status = 'open'", orderBy: "purchase_num"),
+        TypedQuery(name: "customer == 2, by note desc", results: { $0.results(KeyedOrder.self, where: \.customerID == 2, orderBy: .descending(\.note)) },
+                   predicate: "customer_id = 2", orderBy: "note DESC"),
+        TypedQuery(name: "every row, by status then id desc", results: { $0.results(KeyedOrder.self, orderBy: .ascending(\.status), .descending(\.id)) },
+                   predicate: nil, orderBy: "status, id DESC"),
+        TypedQuery(name: "purchase > 4, by customer", results: { $0.results(KeyedOrder.self, where: \.purchaseNum > 4, orderBy: .ascending(\.customerID)) },
+                   predicate: "purchase_num > 4", orderBy: "customer_id"),
+        TypedQuery(name: "window: first 4 open by purchase", results: { $0.results(KeyedOrder.self, where: \.status == "open", orderBy: .ascending(\.purchaseNum), limit: 4) },
+                   predicate: "status = 'open'", orderBy: "purchase_num", limit: 4),
+    ]
 
-        static let all = [
-            TypedQuery(name: "status == open, by purchase", results: { $0.results(KeyedOrder.self, where: \.status == "open", orderBy: .ascending(\.purchaseNum)) },
-                       predicate: "status = 'open'", orderBy: "purchase_num"),
-            TypedQuery(name: "customer == 2, by note desc", results: { $0.results(KeyedOrder.self, where: \.customerID == 2, orderBy: .descending(\.note)) },
-                       predicate: "customer_id = 2", orderBy: "note DESC"),
-            TypedQuery(name: "every row, by status then id desc", results: { $0.results(KeyedOrder.self, orderBy: .ascending(\.status), .descending(\.id)) },
-                       predicate: nil, orderBy: "status, id DESC"),
-            TypedQuery(name: "purchase > 4, by customer", results: { $0.results(KeyedOrder.self, where: \.purchaseNum > 4, orderBy: .ascending(\.customerID)) },
-                       predicate: "purchase_num > 4", orderBy: "customer_id"),
-            TypedQuery(name: "window: first 4 open by purchase", results: { $0.results(KeyedOrder.self, where: \.status == "open", orderBy: .ascending(\.purchaseNum), limit: 4) },
-                       predicate: "status = 'open'", orderBy: "purchase_num", limit: 4),
-        ]
-    }
-
-    @Test(arguments: TypedQuery.all)
-    func everyCommitLeavesATypedResultEqualToAFreshQuery(_ query: TypedQuery) async throws {
+    @Test(arguments: typedQueries)
+    func everyCommitLeavesATypedResultEqualToAFreshQuery(_ query: TypedQuery<KeyedOrder>) async throws {
         let directory = TemporaryDirectory()
         var (store, foreign, random) = try Self.randomShop(directory, seed: UInt64(query.name.utf8.count) * 104_729)
-        let results = query.results(store)
-        let received = Locked<[ResultsChange<KeyedOrder>]>([])
-        let subscription = results.changes.subscribe(onValue: { change in received.withLock { $0.append(change) } })
-        var shown = try #require(received.withLock { $0.first }).objects.map(\.id)
-        received.withLock { $0 = [] }
-        let steps = ProcessInfo.processInfo.environment["SIGNALSTORE_HEAVY"] == "1" ? 3_000 : 300
-        for step in 0..<steps {
-            let sql = try Self.commitRandomly(step: step, store, foreign, &random)
-            await store.settle()
-            let all = try store.all(KeyedOrder.self, where: query.predicate, orderBy: "\(query.orderBy), rowid").map(\.id)
-            let expected = Array(all.prefix(query.limit ?? all.count))
-            #expect(results.map(\.id) == expected, "step \(step): \(sql)")
-            shown = Self.replay(received.withLock { updates in defer { updates = [] }; return updates }, onto: shown, id: \.id, "step \(step): \(sql)")
-            #expect(shown == expected, "step \(step): the last update is the result (\(sql))")
-        }
-        subscription.dispose()
+        try await Self.expectEveryCommitLeavesAFreshQuerysResult(query.results(store), id: \.id, predicate: query.predicate, orderBy: query.orderBy, limit: query.limit, store, foreign, &random)
         store.close()
     }
 
