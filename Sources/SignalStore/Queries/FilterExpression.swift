@@ -78,12 +78,4 @@ indirect enum FilterExpression: Sendable, Equatable {
         default: nil
         }
     }
-
-    /// The condition when it is one `column IS value` with a routing key (``routingKey``): a
-    /// live aggregate then tells from a commit's new value of the column alone whether a row
-    /// matches, mostly without reading it (``JournalMembership``).
-    var keyComparison: (column: String, value: SQLiteValue)? {
-        guard case .comparison(let column, .same, let value) = self, ResultsKey(column: column, equalTo: value) != nil else { return nil }
-        return (column, value)
-    }
 }

@@ -29,7 +29,7 @@ struct JournalMembership: Sendable {
 
         /// The comparison of a filter that is one `column IS value` with a routing key.
         init?(_ filter: FilterExpression?) {
-            guard let (column, value) = filter?.keyComparison, let key = ResultsKey(column: column, equalTo: value) else { return nil }
+            guard case .comparison(let column, .same, let value)? = filter, let key = ResultsKey(column: column, equalTo: value) else { return nil }
             self.column = column.lowercased()
             self.value = value
             self.key = key.value

@@ -63,7 +63,7 @@ struct ResultsState<Model: PersistentModel> {
         }
         guard let ordering else { return .rerun(touched: changed) }
         // A window holds only its first rows: whether a row after it matches is not known here.
-        guard query.limit == nil else { return .rows(changed: changed, read: read, told: [:], kept: kept, ordering, parents: parents) }
+        guard query.limit == nil, !read.isEmpty else { return .rows(changed: changed, read: read, told: [:], kept: kept, ordering, parents: parents) }
         let index = index
         let (told, unread) = membership.tell(read, from: after, table: Model._$table, carrying: ordering.carried) { rowID in
             index.key(of: rowID)
