@@ -134,6 +134,41 @@ struct OwnEntryCaptureTests {
         store.close()
     }
 
+    /// The `TEMP` trigger hands over exactly the entries the journal holds afterwards, for
+    /// every kind of statement (several columns, an insert with every storage class, many rows,
+    /// an eviction, a key change, a delete), and nothing while not collecting.
+    @Test func theHandOverHasTheEntriesTheJournalHolds() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path("own.sqlite")
+        let store = try Store(path: path, migrations: Self.migrations)
+        try store.insert(Order(id: 1, purchaseNum: 1, status: "open"))
+        try store.insert(Order(id: 2, purchaseNum: 1, status: "open"))
+        store.close()
+        let connection = try Connection(path: path)
+        let capture = try #require(OwnEntryCapture.install(on: connection))
+        let statements = [
+            "UPDATE orders SET purchase_num = 9, status = 'it''s', note = x'00ff' WHERE id = 1",
+            "INSERT INTO orders (id, purchase_num, status, note, created_at) VALUES (3, 1, 'new', 'a\nb', 1e999)",
+            "UPDATE orders SET purchase_num = purchase_num + 1",
+            "INSERT OR REPLACE INTO orders (id, purchase_num, status) VALUES (3, 2, 'replaced')",
+            "UPDATE orders SET id = 7 WHERE id = 2",
+            "DELETE FROM orders WHERE id = 7",
+        ]
+        for sql in statements {
+            let before = try Journal.highestSeq(connection)
+            capture.isCollecting = true
+            try connection.execute(sql)
+            capture.isCollecting = false
+            let journaled = try Journal.entries(after: before, connection)
+            #expect(!journaled.isEmpty)
+            #expect(capture.collected == journaled, "\(sql)")
+        }
+        capture.isCollecting = true
+        capture.isCollecting = false
+        try connection.execute("UPDATE orders SET purchase_num = 0")
+        #expect(capture.collected == [], "nothing is kept while not collecting")
+    }
+
     @Test func onlyTheStoresOwnConnectionHasTheHandOverTrigger() async throws {
         let (store, path, directory) = try openStore()
         defer { withExtendedLifetime(directory) {} }
