@@ -42,6 +42,9 @@ package final class Broadcaster<Value, Failure: Error>: @unchecked Sendable {
     @usableFromInline let flags = Atomic<Int>(0)
     @usableFromInline static var delivering: Int { 1 }
     @usableFromInline static var hasPending: Int { 2 }
+    /// How many subscribers are attached: set under the lock, read without it
+    /// (``subscriberCount``, asked on every commit, costs a load instead of the lock).
+    @usableFromInline let attached = Atomic<Int>(0)
     /// How many of the latest values a new subscriber receives first (0: none).
     @usableFromInline let replayLimit: Int
 
@@ -145,6 +148,7 @@ package final class Broadcaster<Value, Failure: Error>: @unchecked Sendable {
         if event.isTerminal {
             state.entries = []
             state.tombstones = 0
+            attached.store(0, ordering: .releasing)
         }
         return (entries, event, seq)
     }
@@ -175,6 +179,7 @@ package final class Broadcaster<Value, Failure: Error>: @unchecked Sendable {
             state.nextID &+= 1
             ownEntries(&state)
             state.entries.append(Entry(id: id, firstSeq: state.nextSeq, subscriber: subscriber))
+            attached.store(state.entries.count - state.tombstones, ordering: .releasing)
             return (claimed, first, id)
         }
         if claimed, let first { subscriber.deliverClaimed(first) }
@@ -216,6 +221,7 @@ package final class Broadcaster<Value, Failure: Error>: @unchecked Sendable {
                 state.entries.removeSubrange(end...)
             }
             if state.tombstones * 2 > state.entries.count { Self.compact(&state) }
+            attached.store(state.entries.count - state.tombstones, ordering: .releasing)
             return subscriber
         }
         // Released here, outside the lock: its deinit may release user objects.
@@ -274,8 +280,8 @@ package final class Broadcaster<Value, Failure: Error>: @unchecked Sendable {
         return low < entries.count && entries[low].id == id ? low : nil
     }
 
-    /// How many subscribers are attached (for tests and diagnostics).
+    /// How many subscribers are attached.
     package var subscriberCount: Int {
-        state.withLock { $0.entries.count - $0.tombstones }
+        attached.load(ordering: .acquiring)
     }
 }
