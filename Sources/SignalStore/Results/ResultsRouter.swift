@@ -131,7 +131,11 @@ final class ResultsRouter: Sendable {
     private func route(_ batch: [Change]) {
         guard let first = batch.first, let last = batch.last else { return }
         var byTable: [String: [Change]] = [:]
-        for change in batch { byTable[change.table.lowercased(), default: []].append(change) }
+        if batch.allSatisfy({ $0.table == first.table }) {
+            byTable[first.table.lowercased()] = batch   // the usual batch: one table, lowercased once
+        } else {
+            for change in batch { byTable[change.table.lowercased(), default: []].append(change) }
+        }
         let (plan, store) = state.withLock { state in
             defer { state.lastSeq = max(state.lastSeq, last.seq) }
             return (state.index.plan(tables: Set(byTable.keys), first: first.seq, routedThrough: state.lastSeq), state.store)
@@ -146,7 +150,8 @@ final class ResultsRouter: Sendable {
         for (table, columns) in plan.keyed {
             let changes = byTable[table]!
             // The table as the entries name it: SQL finds a table by its name in any case.
-            let reads = KeyColumnReads(table: changes[0].table, columns: columns.keys.sorted(), store: store)
+            let keyColumns = columns.count == 1 ? Array(columns.keys) : columns.keys.sorted()
+            let reads = KeyColumnReads(table: changes[0].table, columns: keyColumns, store: store)
             for (column, byValue) in columns {
                 deliver(changes, column: column, to: byValue, through: last.seq, reads)
             }
@@ -166,6 +171,15 @@ final class ResultsRouter: Sendable {
     /// or held, each one's key.
     private func deliver(_ changes: [Change], column: String, to byValue: [SQLiteValue: [Int: Listener]], through: Int64, _ reads: KeyColumnReads) {
         guard let route = Self.anyRoute(byValue) else { return }
+        if let keys = RowKeys.keysOfOneUpdate(changes, column: column) {
+            // A model's set: every key the row held reaches the whole batch, with no sets built.
+            let routed = Routed(changes: changes, through: through, skippedEntries: false)
+            for key in keys {
+                guard let listeners = byValue[key] else { continue }
+                for listener in listeners.values { listener.receive(routed) }
+            }
+            return
+        }
         guard let rows = RowKeys(changes, column: column, stableColumns: route.stableColumns, reads: reads) else {
             // A row moved to another rowid, or the key could not be read: every one of them.
             let routed = Routed(changes: changes, through: through, skippedEntries: false)
