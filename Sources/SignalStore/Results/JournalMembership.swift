@@ -1,3 +1,5 @@
+import Foundation
+
 /// What a live result or aggregate tells from a commit's journal entries alone, without reading
 /// the rows: whether a row the commit changed matches the filter now, and the values it carries
 /// (a result's sort key, an aggregate's group and value).
@@ -49,7 +51,9 @@ struct JournalMembership: Sendable {
             switch (a, b) {
             case (.integer(let a), .integer(let b)): a == b
             case (.text(var a), .text(var b)):
-                a.utf8.count == b.utf8.count && a.withUTF8 { a in b.withUTF8 { b in a.elementsEqual(b) } }
+                a.utf8.count == b.utf8.count && a.withUTF8 { a in
+                    b.withUTF8 { b in a.isEmpty || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0 }
+                }
             default: false
             }
         }
@@ -71,10 +75,17 @@ struct JournalMembership: Sendable {
     /// (`nil`: not a member), and the rest, to read. `held` gives what a row carried before
     /// `changes`, `nil` for a row that was not a member.
     func tell(
-        _ rowIDs: Set<Int64>, from changes: some Sequence<Change>, table: String,
+        _ rowIDs: Set<Int64>, from changes: some Collection<Change>, table: String,
         carrying carried: [Carried], held: (Int64) -> [SQLiteValue]?
     ) -> (told: [Int64: [SQLiteValue]?], unread: Set<Int64>) {
         guard let filterColumns, !rowIDs.isEmpty else { return ([:], rowIDs) }
+        if let (rowID, column, value) = Self.oneUpdate(changes, of: rowIDs, table: table) {
+            // A model's set: one entry, told without collecting the batch's rows.
+            guard stableColumns.contains(column),
+                  let values = values(of: rowID, setting: [column: value], held: held(rowID), isNew: false, filterColumns, carried)
+            else { return ([:], rowIDs) }
+            return ([rowID: values], [])
+        }
         var set: [Int64: [String: SQLiteValue]] = [:]
         var inserted = Set<Int64>()
         var untold = Set<Int64>()
@@ -104,6 +115,14 @@ struct JournalMembership: Sendable {
             told[rowID] = values
         }
         return (told, unread)
+    }
+
+    /// The row, column (lowercased) and new value when `changes` are one update of a column of
+    /// the one row `rowIDs` holds, in `table`; `nil` for any other batch.
+    private static func oneUpdate(_ changes: some Collection<Change>, of rowIDs: Set<Int64>, table: String) -> (Int64, String, SQLiteValue)? {
+        guard rowIDs.count == 1, changes.count == 1, let change = changes.first,
+              change.operation == .update, change.table == table, rowIDs.contains(change.rowID), let column = change.column else { return nil }
+        return (change.rowID, column.lowercased(), change.newValue ?? .null)
     }
 
     /// What a row carries after updates of `columns` (new values by column; every column of a
