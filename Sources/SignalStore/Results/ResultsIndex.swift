@@ -6,6 +6,10 @@
 ///
 /// A value type with no lock and no I/O: ``LiveResults`` owns one behind its lock and feeds it
 /// the rows a query returned.
+///
+/// Its per-commit loops index arrays and map with closures, not `enumerated()` and key paths: a
+/// debug build, which users run, makes those through the Swift runtime (a tuple's type, a key
+/// path's projection) at a few hundred instructions an element.
 struct ResultsIndex {
     /// The rowids, in result order.
     private(set) var rowIDs: [Int64] = []
@@ -107,8 +111,8 @@ struct ResultsIndex {
     @discardableResult
     mutating func apply(changed: Set<Int64>, current: [Int64: [SQLiteValue]]) -> (diff: ResultsDiff, leaving: [(rowID: Int64, index: Int)]) {
         let leaving = indices(of: changed)
-        remove(leaving.map(\.index))
-        for rowID in leaving.map(\.rowID) { keys[rowID] = nil }
+        remove(leaving.map { $0.index })
+        for row in leaving { keys[row.rowID] = nil }
         for (rowID, key) in current { keys[rowID] = key }
         // By rowid first, which is cheap: rows whose keys tie (a renamed parent's children) are
         // then in order already, and the ordering's sort, finding one run, only checks them.
@@ -145,12 +149,12 @@ struct ResultsIndex {
         var low = 0
         var placed: [(rowID: Int64, index: Int)] = []
         placed.reserveCapacity(sorted.count)
-        for (offset, row) in sorted.enumerated() {
-            low = insertionPoint(for: row, from: low)
-            placed.append((row.rowID, low + offset))
+        for offset in 0..<sorted.count {
+            low = insertionPoint(for: sorted[offset], from: low)
+            placed.append((sorted[offset].rowID, low + offset))
         }
         rowIDs.append(contentsOf: repeatElement(0, count: sorted.count))
-        rowIDs.withUnsafeMutableBufferPointer { RunMoves.open($0, at: placed.map(\.index)) { placed[$0].rowID } }
+        rowIDs.withUnsafeMutableBufferPointer { RunMoves.open($0, at: placed.map { $0.index }) { placed[$0].rowID } }
         return placed
     }
 }
@@ -178,9 +182,10 @@ struct ResultsDiff: Equatable, Sendable {
     /// it moved: a deletion and an insertion.
     init(leaving: [(rowID: Int64, index: Int)], arriving: [(rowID: Int64, index: Int)]) {
         var oldSlots: [Int64: (slot: Int, index: Int)] = [:]
-        for (offset, row) in leaving.enumerated() { oldSlots[row.rowID] = (row.index - offset, row.index) }
+        for offset in 0..<leaving.count { oldSlots[leaving[offset].rowID] = (leaving[offset].index - offset, leaving[offset].index) }
         var staying: [Int: [(rowID: Int64, old: Int, new: Int)]] = [:]
-        for (offset, row) in arriving.enumerated() {
+        for offset in 0..<arriving.count {
+            let row = arriving[offset]
             if let old = oldSlots[row.rowID], old.slot == row.index - offset {
                 staying[old.slot, default: []].append((row.rowID, old.index, row.index))
             }
@@ -193,8 +198,8 @@ struct ResultsDiff: Equatable, Sendable {
             }
         }
         self.init(
-            deletions: leaving.filter { kept[$0.rowID] == nil }.map(\.index),
-            insertions: arriving.filter { kept[$0.rowID] == nil }.map(\.index),
+            deletions: leaving.filter { kept[$0.rowID] == nil }.map { $0.index },
+            insertions: arriving.filter { kept[$0.rowID] == nil }.map { $0.index },
             modifications: kept.values.sorted()
         )
     }

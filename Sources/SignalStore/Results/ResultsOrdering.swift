@@ -71,7 +71,7 @@ struct ResultsOrdering: Sendable {
 
     /// The columns a row's sort key holds, in term order (each quoted), for a `SELECT`.
     var keyColumnsSQL: String {
-        terms.map(\.term.value).joined(separator: ", ")
+        terms.map { $0.term.value }.joined(separator: ", ")
     }
 
     /// The sort key as a commit's entries tell it (``JournalMembership``): a column of the
@@ -86,10 +86,12 @@ struct ResultsOrdering: Sendable {
 
     /// Whether row `a` (its rowid and sort key) comes before row `b`.
     func areInIncreasingOrder(_ a: (rowID: Int64, key: [SQLiteValue]), _ b: (rowID: Int64, key: [SQLiteValue])) -> Bool {
-        for index in directions.indices {
+        var index = 0   // a counter, not `indices`: a debug build asks the runtime for those each call
+        while index < directions.count {
             let direction = directions[index]
             let order = Self.compare(a.key[index], b.key[index], direction.collation)
             if order != 0 { return direction.descending ? order > 0 : order < 0 }
+            index += 1
         }
         return a.rowID < b.rowID
     }
