@@ -40,3 +40,13 @@ struct BatchRows {
         }
     }
 }
+
+extension Collection<Change> {
+    /// The batch's one entry and its column when the batch is a single update of one column (a
+    /// model's set), else `nil`: the router and the journal's membership take such a batch
+    /// without collecting its rows into sets.
+    var onlyColumnUpdate: (change: Change, column: String)? {
+        guard count == 1, let change = first, change.operation == .update, let column = change.column else { return nil }
+        return (change, column)
+    }
+}

@@ -120,8 +120,7 @@ struct JournalMembership: Sendable {
     /// The row, column (lowercased) and new value when `changes` are one update of a column of
     /// the one row `rowIDs` holds, in `table`; `nil` for any other batch.
     private static func oneUpdate(_ changes: some Collection<Change>, of rowIDs: Set<Int64>, table: String) -> (Int64, String, SQLiteValue)? {
-        guard rowIDs.count == 1, changes.count == 1, let change = changes.first,
-              change.operation == .update, change.table == table, rowIDs.contains(change.rowID), let column = change.column else { return nil }
+        guard rowIDs.count == 1, let (change, column) = changes.onlyColumnUpdate, change.table == table, rowIDs.contains(change.rowID) else { return nil }
         return (change.rowID, column.lowercased(), change.newValue ?? .null)
     }
 

@@ -41,11 +41,9 @@ struct RowKeys {
     /// The keys a batch of one update of `column` (lowercased) reaches, each once: those of its
     /// old and its new value. `nil` for any other batch.
     static func keysOfOneUpdate(_ changes: [Change], column: String) -> [SQLiteValue]? {
-        guard changes.count == 1, changes[0].operation == .update, let changed = changes[0].column,
-              changed == column || changed.lowercased() == column
-        else { return nil }
-        var keys = ResultsKey.routingKeys(of: changes[0].oldValue ?? .null)
-        for key in ResultsKey.routingKeys(of: changes[0].newValue ?? .null) where !keys.contains(key) {
+        guard let (change, changed) = changes.onlyColumnUpdate, changed == column || changed.lowercased() == column else { return nil }
+        var keys = ResultsKey.routingKeys(of: change.oldValue ?? .null)
+        for key in ResultsKey.routingKeys(of: change.newValue ?? .null) where !keys.contains(key) {
             keys.append(key)
         }
         return keys
