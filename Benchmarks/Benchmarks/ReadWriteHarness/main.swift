@@ -166,18 +166,18 @@ func grdbReadLatency(_ writer: some DatabaseWriter, read: @escaping (Int64) thro
 
 /// CPU µs per raw C autocommit `UPDATE` with the journal trigger, or per update inside one
 /// transaction of `count`; the updates cycle over the first `rows` rows of a table of `rows`
-/// (one row when `rows` is 10, the small case). With `path`, they update row `onlyRow` of that
+/// (one row when `rows` is 10, the small case). With `only`, they update that row of that
 /// database instead.
-func rawC(count: Int, oneTransaction: Bool, rows: Int = 10, path given: String? = nil, onlyRow: Int = 1) -> Double {
-    let path = given ?? makeDatabase(rows: rows)
+func rawC(count: Int, oneTransaction: Bool, rows: Int = 10, only: (path: String, row: Int)? = nil) -> Double {
+    let path = only?.path ?? makeDatabase(rows: rows)
     var db: OpaquePointer?
     sqlite3_open(path, &db)
     sqlite3_exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL", nil, nil, nil)
     var statement: OpaquePointer?
     sqlite3_prepare_v2(db, "UPDATE orders SET purchase_num = ? WHERE rowid = ?", -1, &statement, nil)
     let started = cpuTime()
-    let cycle = given != nil || rows == 10 ? 1 : rows
-    measuredRawUpdates(db, statement, count: count, oneTransaction: oneTransaction, cycle: cycle, first: given == nil ? 1 : onlyRow)
+    let cycle = only != nil || rows == 10 ? 1 : rows
+    measuredRawUpdates(db, statement, count: count, oneTransaction: oneTransaction, cycle: cycle, first: only?.row ?? 1)
     let elapsed = cpuTime() - started
     sqlite3_finalize(statement)
     sqlite3_close(db)
@@ -267,7 +267,7 @@ func modelSetsInAGrowingStore(count: Int) -> Double {
 func rawCInAStoreInsertedDatabase(count: Int) -> Double {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("signalstore-growing-raw-\(UUID().uuidString)")
     storeThatInsertedItsOrders(in: directory).close()
-    return rawC(count: count, oneTransaction: false, path: directory.appendingPathComponent("bench.sqlite").path, onlyRow: 500)
+    return rawC(count: count, oneTransaction: false, only: (directory.appendingPathComponent("bench.sqlite").path, 500))
 }
 
 @MainActor func writeBenchmarks() {
