@@ -195,13 +195,15 @@ struct LiveResultsRoutingTests {
         let store = try Store.inMemory(migrations: packageMigrations)
         try store.execute("CREATE INDEX orders_by_status ON orders (status, purchase_num)")
         let query = ResultsQuery<Order>(filter: (\Order.status == "open").expression, orderBy: [.ascending(\Order.purchaseNum)])
-        let plan = try store.reading { connection, _ in
-            let ordering = try #require(query.ordering(store, connection))
-            return try connection.statement("EXPLAIN QUERY PLAN " + query.rowsSQL(ordering)).map(query.arguments + [.text("[1]")]) { row -> String? in
-                if case .text(let detail) = row.column(3) { detail } else { nil }
+        for rowIDs: Set<Int64> in [[1], [1, 2]] {
+            let plan = try store.reading { connection, _ in
+                let read = try #require(query.ordering(store, connection).map(query.rowsRead)).text(for: rowIDs)
+                return try connection.statement("EXPLAIN QUERY PLAN " + read.sql).map(query.arguments + [read.rowIDs]) { row -> String? in
+                    if case .text(let detail) = row.column(3) { detail } else { nil }
+                }
             }
+            #expect(plan.contains { $0.contains("INTEGER PRIMARY KEY (rowid=?)") }, "\(rowIDs.count) rows: \(plan)")
+            #expect(!plan.contains { $0.contains("orders_by_status") }, "\(rowIDs.count) rows: \(plan)")
         }
-        #expect(plan.contains { $0.contains("INTEGER PRIMARY KEY (rowid=?)") }, "\(plan)")
-        #expect(!plan.contains { $0.contains("orders_by_status") }, "\(plan)")
     }
 }

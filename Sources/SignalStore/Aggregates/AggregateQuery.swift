@@ -14,7 +14,7 @@ struct AggregateQuery<Model: PersistentModel>: Sendable {
     /// The reads' SQL, written once, as the columns above: a commit's read of its rows built it
     /// again (a third of that read's cost in a debug build).
     private let allRowsSQL: String
-    private let someRowsSQL: String
+    private let someRows: RowIDRead
     private let extremesSQL: String?
 
     init(rows: ResultsQuery<Model>, valueColumn: String?, groupColumn: String?, keepsExtremes: Bool) {
@@ -29,7 +29,7 @@ struct AggregateQuery<Model: PersistentModel>: Sendable {
         let value = valueColumn.map { SQL("\(identifier: $0)").text }
         let whereClause = rows.predicate.map { "(\($0))" } ?? "1"
         allRowsSQL = "SELECT rowid, \(group), \(value ?? "NULL") FROM \(table) WHERE \(whereClause)"
-        someRowsSQL = "SELECT rowid, \(group), \(value ?? "NULL") FROM \(table) NOT INDEXED WHERE \(whereClause) AND rowid " + KeyList.inBoundList
+        someRows = RowIDRead("SELECT rowid, \(group), \(value ?? "NULL") FROM \(table) NOT INDEXED WHERE \(whereClause) AND rowid")
         extremesSQL = value.map { value in
             "SELECT \(group), min(\(value)), max(\(value)) FROM \(table) WHERE \(whereClause) AND \(value) IS NOT NULL GROUP BY 1"
         }
@@ -50,9 +50,10 @@ struct AggregateQuery<Model: PersistentModel>: Sendable {
     /// The rows of `rowIDs` that match now, looked up by rowid whatever indexes the table has.
     func read(_ rowIDs: Set<Int64>, _ store: Store) throws -> [Int64: AggregateState.Member] {
         store.resultsRowReadCount.withLock { $0 += 1 }
-        return try store.reading { connection, _ in
+        return try store.readingRecentRows { connection in
             var current: [Int64: AggregateState.Member] = [:]
-            _ = try connection.statement(someRowsSQL).map(rows.arguments + [KeyList.of(rowIDs: rowIDs)]) { row -> Void? in
+            let read = someRows.text(for: rowIDs)
+            _ = try connection.statement(read.sql).map(rows.arguments + [read.rowIDs]) { row -> Void? in
                 if case .integer(let rowID) = row.column(0) { current[rowID] = AggregateState.Member(group: row.column(1), value: row.column(2)) }
                 return nil
             }

@@ -51,6 +51,16 @@ extension Store {
         }
     }
 
+    /// Runs `body`, one statement that reads a few rows by rowid, where those rows' pages are
+    /// most likely cached: on the writer when its lock is free (a commit's delivery reads the rows
+    /// the writer just wrote, and a reader's page cache was emptied by that very commit), else as
+    /// ``reading(_:)``. Never waits for the writer. One statement sees one snapshot, which is all
+    /// `body` may rely on.
+    func readingRecentRows<Result>(_ body: (Connection) throws -> Result) throws -> Result {
+        if let onWriter = try database.withLockIfFree({ _, connection in try body(connection) }) { return onWriter }
+        return try reading { connection, _ in try body(connection) }
+    }
+
     /// Runs `body` on the writer connection, under its lock.
     private func readingOnWriter<Result>(_ body: (Connection, SnapshotSeq) throws -> Result) throws -> Result {
         try database.withLock { state in

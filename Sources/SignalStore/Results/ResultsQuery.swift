@@ -163,13 +163,14 @@ struct ResultsQuery<Model: PersistentModel>: Sendable {
 
     /// The rows of `rowIDs` that match the filter now, with their sort keys.
     func run(rows rowIDs: Set<Int64>, ordering: ResultsOrdering, _ store: Store) throws -> [Int64: [SQLiteValue]] {
-        try store.reading { connection, _ in try run(rows: rowIDs, ordering: ordering, store, connection) }
+        try store.readingRecentRows { connection in try run(rows: rowIDs, ordering: ordering, store, connection) }
     }
 
     /// ``run(rows:ordering:_:)`` on a connection already reading.
     func run(rows rowIDs: Set<Int64>, ordering: ResultsOrdering, _ store: Store, _ connection: Connection) throws -> [Int64: [SQLiteValue]] {
         store.resultsRowReadCount.withLock { $0 += 1 }
-        return try Self.keyed(connection.statement(rowsSQL(ordering)), arguments + [KeyList.of(rowIDs: rowIDs)])
+        let read = rowsRead(ordering).text(for: rowIDs)
+        return try Self.keyed(connection.statement(read.sql), arguments + [read.rowIDs])
     }
 
     /// The rows a `SELECT rowid, key columns…` returns, by rowid.
@@ -185,10 +186,10 @@ struct ResultsQuery<Model: PersistentModel>: Sendable {
     /// The read of some rows by rowid: the filter's arguments, then the rowids as one list.
     /// NOT INDEXED: the rows are looked up by rowid, even where an index of the user's could
     /// answer the filter and order (SQLite then scanned that index instead).
-    func rowsSQL(_ ordering: ResultsOrdering) -> String {
+    func rowsRead(_ ordering: ResultsOrdering) -> RowIDRead {
         let keys = ordering.terms.isEmpty ? "" : ", " + ordering.keyColumnsSQL
-        let condition = (predicate.map { "(\($0)) AND " } ?? "") + "rowid " + KeyList.inBoundList
-        return "SELECT rowid\(keys) FROM \(table) NOT INDEXED WHERE \(condition)"
+        let condition = (predicate.map { "(\($0)) AND " } ?? "") + "rowid"
+        return RowIDRead("SELECT rowid\(keys) FROM \(table) NOT INDEXED WHERE \(condition)")
     }
 
     /// The live instances of `rowIDs` (those that still exist), identity kept.

@@ -87,11 +87,11 @@ final class KeyColumnReads {
 
     private func readRows(_ rowIDs: Set<Int64>, _ store: Store) throws -> [Int64: [SQLiteValue]] {
         let selected = columns.map { SQL("\(identifier: $0)").text }.joined(separator: ", ")
-        let sql = "SELECT rowid, \(selected) FROM \(SQL("\(identifier: table)").text) NOT INDEXED WHERE rowid " + KeyList.inBoundList
+        let read = RowIDRead("SELECT rowid, \(selected) FROM \(SQL("\(identifier: table)").text) NOT INDEXED WHERE rowid").text(for: rowIDs)
         store.resultsKeyReadCount.withLock { $0 += 1 }
-        return try store.reading { connection, _ in
+        return try store.readingRecentRows { connection in
             var rows: [Int64: [SQLiteValue]] = [:]
-            _ = try connection.statement(sql).map([KeyList.of(rowIDs: rowIDs)]) { row -> Void? in
+            _ = try connection.statement(read.sql).map([read.rowIDs]) { row -> Void? in
                 guard case .integer(let rowID) = row.column(0) else { return nil }
                 rows[rowID] = (1...self.columns.count).map { row.column($0) }
                 return nil

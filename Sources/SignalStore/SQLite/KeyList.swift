@@ -29,3 +29,24 @@ enum KeyList {
         return .text(json + "]")
     }
 }
+
+/// A read of rows by rowid, written once for one rowid and once for a list. One rowid is bound
+/// as itself (`rowid = ?`) and looked up directly; a list (``KeyList``) makes SQLite fill a
+/// temporary table from `json_each` first, which for one row costs twice the lookup. Most of a
+/// commit's reads are of one row.
+struct RowIDRead: Sendable {
+    private let single: String
+    private let list: String
+
+    /// `prefix` is the statement up to the rowid's condition: `SELECT … WHERE … AND rowid`.
+    init(_ prefix: String) {
+        single = prefix + " = ?"
+        list = prefix + " " + KeyList.inBoundList
+    }
+
+    /// The statement's text for `rowIDs`, and the value that binds them (the last parameter).
+    func text(for rowIDs: some Collection<Int64>) -> (sql: String, rowIDs: SQLiteValue) {
+        if rowIDs.count == 1, let only = rowIDs.first { return (single, .integer(only)) }
+        return (list, KeyList.of(rowIDs: rowIDs))
+    }
+}

@@ -45,6 +45,16 @@ final class StoreDatabase: @unchecked Sendable {
         try lock.withLock { try body(state) }
     }
 
+    /// Runs `body` on the writer if its lock is free or the calling thread's own (outside a
+    /// transaction, or inside the calling thread's); returns `nil` at once, without waiting,
+    /// when another thread holds it or the store is closed.
+    func withLockIfFree<Result>(_ body: (State, Connection) throws -> Result) rethrows -> Result? {
+        guard lock.tryLock() else { return nil }
+        defer { lock.unlock() }
+        guard let connection = state.connection else { return nil }
+        return try body(state, connection)
+    }
+
     /// Runs `body` if the calling thread is inside an open `store.transaction` (it then holds
     /// the lock, and its reads must see the transaction's writes); returns `nil` at once
     /// otherwise, without waiting for the lock.
