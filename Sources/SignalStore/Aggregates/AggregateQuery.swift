@@ -51,7 +51,7 @@ struct AggregateQuery<Model: PersistentModel>: Sendable {
     func read(_ rowIDs: Set<Int64>, _ store: Store) throws -> [Int64: AggregateState.Member] {
         store.resultsRowReadCount.withLock { $0 += 1 }
         return try store.readingRecentRows { connection in
-            var current: [Int64: AggregateState.Member] = [:]
+            var current = [Int64: AggregateState.Member]()
             let read = someRows.text(for: rowIDs)
             _ = try connection.statement(read.sql).map(rows.arguments + [read.rowIDs]) { row -> Void? in
                 if case .integer(let rowID) = row.column(0) { current[rowID] = AggregateState.Member(group: row.column(1), value: row.column(2)) }

@@ -110,9 +110,9 @@ struct AggregateState {
     /// call (`nil`: the group has no rows now), and starts again: what a commit changed, found
     /// without looking at the other groups. A change that is not empty is a new version.
     mutating func takeChanges() -> [SQLiteValue: AggregateTotals?] {
-        var changes: [SQLiteValue: AggregateTotals?] = [:]
+        var changes = [SQLiteValue: AggregateTotals?]()
         for (group, before) in totalsBefore where groups[group] != before { changes[group] = .some(groups[group]) }
-        totalsBefore = [:]
+        totalsBefore = .init()
         if !changes.isEmpty { version += 1 }
         return changes
     }

@@ -87,7 +87,7 @@ final class LiveAggregate<Model: PersistentModel>: Sendable {
     private struct Plan {
         let all: Bool
         var read = Set<Int64>()
-        var told: [Int64: AggregateState.Member?] = [:]
+        var told = [Int64: AggregateState.Member?]()
         var gone = Set<Int64>()
         var parents = ParentChanges()
     }

@@ -78,15 +78,15 @@ struct JournalMembership: Sendable {
         _ rowIDs: Set<Int64>, from changes: some Collection<Change>, table: String,
         carrying carried: [Carried], held: (Int64) -> [SQLiteValue]?
     ) -> (told: [Int64: [SQLiteValue]?], unread: Set<Int64>) {
-        guard let filterColumns, !rowIDs.isEmpty else { return ([:], rowIDs) }
+        guard let filterColumns, !rowIDs.isEmpty else { return (.init(), rowIDs) }
         if let (rowID, column, value) = Self.oneUpdate(changes, of: rowIDs, table: table) {
             // A model's set: one entry, told without collecting the batch's rows.
             guard stableColumns.contains(column),
                   let values = values(of: rowID, setting: [column: value], held: held(rowID), isNew: false, filterColumns, carried)
-            else { return ([:], rowIDs) }
+            else { return (.init(), rowIDs) }
             return ([rowID: values], [])
         }
-        var set: [Int64: [String: SQLiteValue]] = [:]
+        var set = [Int64: [String: SQLiteValue]]()
         var inserted = Set<Int64>()
         var untold = Set<Int64>()
         for change in changes where change.table == table && rowIDs.contains(change.rowID) {
@@ -103,7 +103,7 @@ struct JournalMembership: Sendable {
                 untold.insert(change.rowID)
             }
         }
-        var told: [Int64: [SQLiteValue]?] = [:]
+        var told = [Int64: [SQLiteValue]?]()
         var unread = Set<Int64>()
         for rowID in rowIDs {
             guard !untold.contains(rowID), let columns = set[rowID],

@@ -19,7 +19,7 @@ struct ParentChanges {
         }
     }
 
-    private(set) var byLink: [ParentJoin: Rows] = [:]
+    private(set) var byLink = [ParentJoin: Rows]()
 
     var isEmpty: Bool { byLink.isEmpty }
 

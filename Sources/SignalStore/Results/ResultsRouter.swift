@@ -130,7 +130,7 @@ final class ResultsRouter: Sendable {
 
     private func route(_ batch: [Change]) {
         guard let first = batch.first, let last = batch.last else { return }
-        var byTable: [String: [Change]] = [:]
+        var byTable = [String: [Change]]()
         if batch.allSatisfy({ $0.table == first.table }) {
             byTable[first.table.lowercased()] = batch   // the usual batch: one table, lowercased once
         } else {

@@ -19,9 +19,9 @@ struct RouteIndex {
         /// Results whose query reads other tables: the whole batch.
         var everyBatch: [Listener] = []
         /// By table: results that get all of its entries.
-        var tableWide: [String: [Listener]] = [:]
+        var tableWide = [String: [Listener]]()
         /// By table and key column: keyed results by key value.
-        var keyed: [String: [String: [SQLiteValue: [Int: Listener]]]] = [:]
+        var keyed = [String: [String: [SQLiteValue: [Int: Listener]]]]()
     }
 
     private var entries: [Int: Entry] = [:]

@@ -64,7 +64,7 @@ final class KeyColumnReads {
     private let store: Store?
     private var read: Set<Int64> = []
     /// Each read row's values, in `columns` order.
-    private var values: [Int64: [SQLiteValue]] = [:]
+    private var values = [Int64: [SQLiteValue]]()
 
     /// Reads of `columns` (lowercased) of `table`.
     init(table: String, columns: [String], store: Store?) {
@@ -90,7 +90,7 @@ final class KeyColumnReads {
         let read = RowIDRead("SELECT rowid, \(selected) FROM \(SQL("\(identifier: table)").text) NOT INDEXED WHERE rowid").text(for: rowIDs)
         store.resultsKeyReadCount.withLock { $0 += 1 }
         return try store.readingRecentRows { connection in
-            var rows: [Int64: [SQLiteValue]] = [:]
+            var rows = [Int64: [SQLiteValue]]()
             _ = try connection.statement(read.sql).map([read.rowIDs]) { row -> Void? in
                 guard case .integer(let rowID) = row.column(0) else { return nil }
                 rows[rowID] = (1...self.columns.count).map { row.column($0) }
