@@ -92,6 +92,41 @@ struct ReadsBesideWritesTests {
         store.close()
     }
 
+    /// A commit's read of its rows runs on the writer when that is free, for its page cache; while
+    /// another thread holds a transaction it reads beside it instead, seeing none of it.
+    @Test func aCommitsReadOfItsRowsDoesNotWaitForAnOpenTransaction() throws {
+        let directory = TemporaryDirectory()
+        let store = try openStore(directory)
+        try store.insert(Order(id: 1, purchaseNum: 1, status: "open"))
+        let status = { try store.readingRecentRows { connection in
+            try connection.statement("SELECT status FROM orders WHERE rowid = ?").map([.integer(1)]) { row -> SQLiteValue? in row.column(0) }
+        } }
+        #expect(try status() == [.text("open")])
+        let inside = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let writer = onAnotherThread {
+            try? store.transaction {
+                try store.execute("UPDATE orders SET status = 'held' WHERE id = 1")
+                inside.signal()
+                release.wait()   // holds the write transaction open
+            }
+        }
+        inside.wait()
+        // As above: should the read wait for the writer, the timer lets it go, and that fails.
+        let releasedByTimer = Locked(false)
+        DispatchQueue.global().asyncAfter(deadline: .now() + 30) {
+            releasedByTimer.withLock { $0 = true }
+            release.signal()
+        }
+        let during = try status()
+        #expect(!releasedByTimer.withLock { $0 }, "the read waited for the writer's transaction to end")
+        #expect(during == [.text("open")], "the read saw the uncommitted update")
+        release.signal()
+        writer.wait()
+        #expect(try status() == [.text("held")])
+        store.close()
+    }
+
     /// The test: a thread samples a property while another runs transactions that
     /// sometimes roll back; it never sees an uncommitted value, and the transaction's own code
     /// always does.

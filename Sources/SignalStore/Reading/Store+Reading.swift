@@ -57,7 +57,7 @@ extension Store {
     /// ``reading(_:)``. Never waits for the writer. One statement sees one snapshot, which is all
     /// `body` may rely on.
     func readingRecentRows<Result>(_ body: (Connection) throws -> Result) throws -> Result {
-        if let onWriter = try database.withLockIfFree({ _, connection in try body(connection) }) { return onWriter }
+        if let onWriter = try database.withLockIfFree({ _, connection in .some(try body(connection)) }) { return onWriter }
         return try reading { connection, _ in try body(connection) }
     }
 

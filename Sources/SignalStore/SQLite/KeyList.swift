@@ -32,7 +32,7 @@ enum KeyList {
 
 /// A read of rows by rowid, written once for one rowid and once for a list. One rowid is bound
 /// as itself (`rowid = ?`) and looked up directly; a list (``KeyList``) makes SQLite fill a
-/// temporary table from `json_each` first, which for one row costs twice the lookup. Most of a
+/// temporary table from `json_each` first, which costs more than the lookup itself. Most of a
 /// commit's reads are of one row.
 struct RowIDRead: Sendable {
     private let single: String

@@ -47,8 +47,8 @@ final class StoreDatabase: @unchecked Sendable {
 
     /// Runs `body` on the writer if its lock is free or the calling thread's own (outside a
     /// transaction, or inside the calling thread's); returns `nil` at once, without waiting,
-    /// when another thread holds it or the store is closed.
-    func withLockIfFree<Result>(_ body: (State, Connection) throws -> Result) rethrows -> Result? {
+    /// when another thread holds it or the store is closed, else what `body` returns.
+    func withLockIfFree<Result>(_ body: (State, Connection) throws -> Result?) rethrows -> Result? {
         guard lock.tryLock() else { return nil }
         defer { lock.unlock() }
         guard let connection = state.connection else { return nil }
@@ -57,11 +57,8 @@ final class StoreDatabase: @unchecked Sendable {
 
     /// Runs `body` if the calling thread is inside an open `store.transaction` (it then holds
     /// the lock, and its reads must see the transaction's writes); returns `nil` at once
-    /// otherwise, without waiting for the lock.
+    /// otherwise, without waiting for the lock (another thread holding it: not our transaction).
     func withLockIfInTransaction<Result>(_ body: (State, Connection) throws -> Result) rethrows -> Result? {
-        guard lock.tryLock() else { return nil }   // another thread holds it: not our transaction
-        defer { lock.unlock() }
-        guard state.transaction != nil, let connection = state.connection else { return nil }
-        return try body(state, connection)
+        try withLockIfFree { state, connection in state.transaction == nil ? nil : .some(try body(state, connection)) }
     }
 }
