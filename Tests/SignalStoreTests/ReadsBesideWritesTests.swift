@@ -58,10 +58,12 @@ struct ReadsBesideWritesTests {
         store.close()
     }
 
-    @Test func findAndAllDoNotWaitForAnOpenTransaction() async throws {
-        let directory = TemporaryDirectory()
-        let store = try openStore(directory)
-        try store.insert(Order(id: 1, purchaseNum: 1, status: "open"))
+    /// Runs `body` while another thread holds a write transaction that set order 1's status to
+    /// `'held'`, then lets the transaction commit. Should `body` wait for the writer, it ends when a
+    /// timer lets the writer go: `waited` is then true, a failure rather than a hang. No clock is
+    /// raced: `body` must return while the writer still holds its transaction, however slow the
+    /// machine.
+    private func whileATransactionIsOpen<Result>(_ store: Store, _ body: () throws -> Result) throws -> (result: Result, waited: Bool) {
         let inside = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
         let writer = onAnotherThread {
@@ -72,23 +74,33 @@ struct ReadsBesideWritesTests {
             }
         }
         inside.wait()
-        // Should the reads wait for the writer, they end when this lets it go: a failure, not a
-        // hang. No clock is raced: the reads must return while the writer still holds its
-        // transaction, however slow the machine.
         let releasedByTimer = Locked(false)
         DispatchQueue.global().asyncAfter(deadline: .now() + 30) {
             releasedByTimer.withLock { $0 = true }
             release.signal()
         }
-        let found = try store.find(Order.self, id: 1)
-        let all = try store.all(Order.self)
-        #expect(!releasedByTimer.withLock { $0 }, "the reads waited for the writer's transaction to end")
-        #expect(found?.status == "open", "a read saw the uncommitted update")
-        #expect(all.count == 1)
+        let result = try body()
+        let waited = releasedByTimer.withLock { $0 }
         release.signal()
         writer.wait()
+        return (result, waited)
+    }
+
+    @Test func findAndAllDoNotWaitForAnOpenTransaction() async throws {
+        let directory = TemporaryDirectory()
+        let store = try openStore(directory)
+        try store.insert(Order(id: 1, purchaseNum: 1, status: "open"))
+        // The statuses are taken while the transaction is open: the object is live, and shows
+        // the commit once it is delivered.
+        let (reads, waited) = try whileATransactionIsOpen(store) { () throws -> (found: Order?, status: String?, count: Int) in
+            let found = try store.find(Order.self, id: 1)
+            return (found, found?.status, try store.all(Order.self).count)
+        }
+        #expect(!waited, "the reads waited for the writer's transaction to end")
+        #expect(reads.status == "open", "a read saw the uncommitted update")
+        #expect(reads.count == 1)
         await store.settle()
-        #expect(found?.status == "held", "the committed value reached the live object")
+        #expect(reads.found?.status == "held", "the committed value reached the live object")
         store.close()
     }
 
@@ -102,27 +114,9 @@ struct ReadsBesideWritesTests {
             try connection.statement("SELECT status FROM orders WHERE rowid = ?").map([.integer(1)]) { row -> SQLiteValue? in row.column(0) }
         } }
         #expect(try status() == [.text("open")])
-        let inside = DispatchSemaphore(value: 0)
-        let release = DispatchSemaphore(value: 0)
-        let writer = onAnotherThread {
-            try? store.transaction {
-                try store.execute("UPDATE orders SET status = 'held' WHERE id = 1")
-                inside.signal()
-                release.wait()   // holds the write transaction open
-            }
-        }
-        inside.wait()
-        // As above: should the read wait for the writer, the timer lets it go, and that fails.
-        let releasedByTimer = Locked(false)
-        DispatchQueue.global().asyncAfter(deadline: .now() + 30) {
-            releasedByTimer.withLock { $0 = true }
-            release.signal()
-        }
-        let during = try status()
-        #expect(!releasedByTimer.withLock { $0 }, "the read waited for the writer's transaction to end")
+        let (during, waited) = try whileATransactionIsOpen(store, status)
+        #expect(!waited, "the read waited for the writer's transaction to end")
         #expect(during == [.text("open")], "the read saw the uncommitted update")
-        release.signal()
-        writer.wait()
         #expect(try status() == [.text("held")])
         store.close()
     }
