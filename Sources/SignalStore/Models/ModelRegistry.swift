@@ -23,7 +23,7 @@ final class ModelRegistry {
             let left = lhs.table.utf8, right = rhs.table.utf8
             guard left.count == right.count else { return false }
             // Native and small strings lend their bytes: one memcmp instead of a walk by index
-            // (`elementsEqual` walks generically in a debug build: 3,000 instructions a table).
+            // (a debug build walks `elementsEqual` generically: thousands of instructions).
             let compared = left.withContiguousStorageIfAvailable { left in
                 right.withContiguousStorageIfAvailable { right in
                     left.isEmpty || memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0
