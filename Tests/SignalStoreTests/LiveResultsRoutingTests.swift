@@ -137,6 +137,26 @@ struct LiveResultsRoutingTests {
         store.close()
     }
 
+    /// One commit that writes two tables, their entries interleaved: each table's results, keyed
+    /// or not, get that table's entries.
+    @Test func aCommitOfTwoTablesReachesEachTablesResultsWithItsOwnEntries() throws {
+        let store = try Store.inMemory(migrations: packageMigrations)
+        try store.execute("INSERT INTO customers (id, name) VALUES (1, 'c1'), (2, 'c2'); INSERT INTO orders (id, purchase_num, status, customer_id) VALUES (1, 1, 'open', 1), (2, 2, 'open', 2)")
+        let customers = store.results(LinkedCustomer.self, orderBy: "name")
+        let firstCustomers = store.results(KeyedOrder.self, where: \.customerID == 1, orderBy: .ascending(\.id))
+        let open = store.results(KeyedOrder.self, where: \.status == "open", orderBy: .ascending(\.id))
+        try store.transaction {
+            try store.execute("UPDATE customers SET name = 'a' WHERE id = 2")
+            try store.execute("UPDATE orders SET customer_id = 1, status = 'paid' WHERE id = 2")
+            try store.execute("INSERT INTO customers (id, name) VALUES (3, 'b')")
+            try store.execute("INSERT INTO orders (id, purchase_num, status, customer_id) VALUES (3, 3, 'open', 1)")
+        }
+        #expect(customers.map(\.id) == [2, 3, 1])
+        #expect(firstCustomers.map(\.id) == [1, 2, 3])
+        #expect(open.map(\.id) == [1, 3])
+        store.close()
+    }
+
     static let customers = 300
 
     /// 300 customers, three orders each, every customer's orders live.

@@ -130,32 +130,51 @@ final class ResultsRouter: Sendable {
 
     private func route(_ batch: [Change]) {
         guard let first = batch.first, let last = batch.last else { return }
-        var byTable = [String: [Change]]()
-        if batch.allSatisfy({ $0.table == first.table }) {
-            byTable[first.table.lowercased()] = batch   // the usual batch: one table, lowercased once
-        } else {
-            for change in batch { byTable[change.table.lowercased(), default: []].append(change) }
-        }
+        let (tables, entries) = Self.byTable(batch)
         let (plan, store) = state.withLock { state in
             defer { state.lastSeq = max(state.lastSeq, last.seq) }
-            return (state.index.plan(tables: Set(byTable.keys), first: first.seq, routedThrough: state.lastSeq), state.store)
+            return (state.index.plan(tables: tables, first: first.seq, routedThrough: state.lastSeq), state.store)
         }
         for listener in plan.skipped { listener.receive(Routed(changes: batch, through: last.seq, skippedEntries: true)) }
         let whole = Routed(changes: batch, through: last.seq, skippedEntries: false)
         for listener in plan.everyBatch { listener.receive(whole) }
-        for (table, listeners) in plan.tableWide {
-            let routed = Routed(changes: byTable[table]!, through: last.seq, skippedEntries: false)
-            for listener in listeners { listener.receive(routed) }
-        }
-        for (table, columns) in plan.keyed {
-            let changes = byTable[table]!
+        for offset in 0..<tables.count {
+            let reached = plan.tables[offset], changes = entries[offset]
+            if !reached.tableWide.isEmpty {
+                let routed = Routed(changes: changes, through: last.seq, skippedEntries: false)
+                for listener in reached.tableWide { listener.receive(routed) }
+            }
+            guard !reached.keyed.isEmpty else { continue }
             // The table as the entries name it: SQL finds a table by its name in any case.
-            let keyColumns = columns.count == 1 ? Array(columns.keys) : columns.keys.sorted()
+            let keyColumns = reached.keyed.count == 1 ? Array(reached.keyed.keys) : reached.keyed.keys.sorted()
             let reads = KeyColumnReads(table: changes[0].table, columns: keyColumns, store: store)
-            for (column, byValue) in columns {
+            for (column, byValue) in reached.keyed {
                 deliver(changes, column: column, to: byValue, through: last.seq, reads)
             }
         }
+    }
+
+    /// The tables of a batch's entries (lowercased, each once, in the order they first appear),
+    /// and each one's entries in order.
+    private static func byTable(_ batch: [Change]) -> (tables: [String], entries: [[Change]]) {
+        let table = batch[0].table
+        if batch.allSatisfy({ $0.table == table }) {
+            return ([table.lowercased()], [batch])   // the usual batch: one table, lowercased once
+        }
+        var tables: [String] = []
+        var entries: [[Change]] = []
+        var offsets = [String: Int]()
+        for change in batch {
+            let table = change.table.lowercased()
+            if let offset = offsets[table] {
+                entries[offset].append(change)
+            } else {
+                offsets[table] = tables.count
+                tables.append(table)
+                entries.append([change])
+            }
+        }
+        return (tables, entries)
     }
 
     /// The route of one of `listeners` (they share a table, hence its stable columns): a loop,

@@ -18,10 +18,18 @@ struct RouteIndex {
         var skipped: [Listener] = []
         /// Results whose query reads other tables: the whole batch.
         var everyBatch: [Listener] = []
-        /// By table: results that get all of its entries.
-        var tableWide = [String: [Listener]]()
-        /// By table and key column: keyed results by key value.
-        var keyed = [String: [String: [SQLiteValue: [Int: Listener]]]]()
+        /// Those of each table asked for, in the order asked (an array, not a dictionary by
+        /// table: a batch is nearly always of one table, and a debug build pays the runtime
+        /// for each use of a dictionary).
+        var tables: [TablePlan] = []
+    }
+
+    /// Who a batch reaches among one table's results.
+    struct TablePlan {
+        /// Results that get all of the table's entries.
+        var tableWide: [Listener] = []
+        /// Keyed results, by key column and key value.
+        var keyed = [String: [SQLiteValue: [Int: Listener]]]()
     }
 
     private var entries: [Int: Entry] = [:]
@@ -54,9 +62,10 @@ struct RouteIndex {
         entries[id]?.readThrough = seq
     }
 
-    /// Who a batch of entries of `tables` (lowercased), starting at `first`, reaches, after
-    /// batches routed through `routedThrough`.
-    func plan(tables: Set<String>, first: Int64, routedThrough: Int64) -> Plan {
+    /// Who a batch of entries of `tables` (lowercased, each once), starting at `first`, reaches,
+    /// after batches routed through `routedThrough`; ``Plan/tables`` holds one plan per table, in
+    /// the same order.
+    func plan(tables: [String], first: Int64, routedThrough: Int64) -> Plan {
         var plan = Plan()
         // A result has seen the entries of the batches routed since it listens, or its own
         // read's, whichever came later; only a batch that does not follow the routed ones can
@@ -73,8 +82,9 @@ struct RouteIndex {
         }
         for (id, listener) in everyBatch where !gapped.contains(id) { plan.everyBatch.append(listener) }
         for table in tables {
+            var reached = TablePlan()
             if let listeners = tableWide[table] {
-                plan.tableWide[table] = listeners.compactMap { gapped.contains($0.key) ? nil : $0.value }
+                reached.tableWide = listeners.compactMap { gapped.contains($0.key) ? nil : $0.value }
             }
             if var columns = keyed[table] {
                 if !gapped.isEmpty {
@@ -82,8 +92,9 @@ struct RouteIndex {
                         columns[column] = byValue.mapValues { $0.filter { !gapped.contains($0.key) } }
                     }
                 }
-                plan.keyed[table] = columns
+                reached.keyed = columns
             }
+            plan.tables.append(reached)
         }
         return plan
     }
