@@ -42,20 +42,29 @@ struct ResultsKey: Sendable, Hashable {
     /// integer (an INTEGER, a REAL with no fraction, or TEXT of the digits a TEXT column compares
     /// an integer as, trailing spaces allowed), and a text's folded form.
     static func routingKeys(of stored: SQLiteValue) -> [SQLiteValue] {
+        if let key = onlyRoutingKey(of: stored) { return [key] }   // every INTEGER among them
         switch stored {
-        case .integer:
-            return [stored]
         case .real(let value):
             return Int64(exactly: value).map { [.integer($0)] } ?? []
         case .text(let text):
-            if isFoldedWord(text) { return [stored] }
             var digits = Substring(text)
             while digits.last == " " { digits.removeLast() }
             let folded = SQLiteValue.text(fold(text))
             guard let value = Int64(digits), String(value) == digits else { return [folded] }
             return [.integer(value), folded]
-        case .null, .blob:
+        case .integer, .null, .blob:
             return []
+        }
+    }
+
+    /// The one routing key of the values most keys are, found without building a list: an
+    /// INTEGER is its own, and so is a text that is its own folded form and reads as no integer.
+    /// `nil` for any other value (see ``routingKeys(of:)``).
+    static func onlyRoutingKey(of stored: SQLiteValue) -> SQLiteValue? {
+        switch stored {
+        case .integer: stored
+        case .text(let text) where isFoldedWord(text): stored
+        default: nil
         }
     }
 

@@ -42,8 +42,12 @@ struct RowKeys {
     /// old and its new value. `nil` for any other batch.
     static func keysOfOneUpdate(_ changes: [Change], column: String) -> [SQLiteValue]? {
         guard let (change, changed) = changes.onlyColumnUpdate, changed == column || changed.lowercased() == column else { return nil }
-        var keys = ResultsKey.routingKeys(of: change.oldValue ?? .null)
-        for key in ResultsKey.routingKeys(of: change.newValue ?? .null) where !keys.contains(key) {
+        let (old, new) = (change.oldValue ?? .null, change.newValue ?? .null)
+        if let oldKey = ResultsKey.onlyRoutingKey(of: old), let newKey = ResultsKey.onlyRoutingKey(of: new) {
+            return oldKey == newKey ? [oldKey] : [oldKey, newKey]
+        }
+        var keys = ResultsKey.routingKeys(of: old)
+        for key in ResultsKey.routingKeys(of: new) where !keys.contains(key) {
             keys.append(key)
         }
         return keys
