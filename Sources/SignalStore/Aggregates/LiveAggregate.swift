@@ -64,7 +64,9 @@ final class LiveAggregate<Model: PersistentModel>: Sendable {
     /// the rows its entries tell, the rows gone, and the parents whose children to read too.
     private func plan(_ routed: ResultsRouter.Routed, _ state: inout AggregateState) -> Plan? {
         guard routed.through > state.seq else { return nil }
-        let after = routed.changes.drop { $0.seq <= state.seq }
+        // Usually the aggregate has seen none of the batch: all of it, without walking it.
+        let seenNone = routed.changes.first.map { $0.seq > state.seq } ?? true
+        let after = seenNone ? routed.changes[...] : routed.changes.drop { $0.seq <= state.seq }
         if state.needsRerun || routed.skippedEntries || query.rows.readsOtherTables { return Plan(all: true) }
         guard let parents = query.rows.parentReads.isEmpty ? ParentChanges() : ParentChanges(after, reads: query.rows.parentReads) else {
             return Plan(all: true)
@@ -108,12 +110,16 @@ final class LiveAggregate<Model: PersistentModel>: Sendable {
                 route.withLock { $0 }?.setWantsEveryBatch(false)
                 route.withLock { $0 }?.setReadThrough(all.seq)
             } else {
-                let read = plan.read.union(try query.rows.children(of: plan.parents, store))
-                var current = read.isEmpty ? [:] : try query.read(read, store)
+                var read = plan.read
+                if !plan.parents.isEmpty { read.formUnion(try query.rows.children(of: plan.parents, store)) }
+                var current = read.isEmpty ? [Int64: AggregateState.Member]() : try query.read(read, store)
                 // A row whose parent changed too is read: its entries do not tell its parent's part.
                 for (rowID, member) in plan.told where !read.contains(rowID) { current[rowID] = member }
+                var touched = read
+                if !plan.gone.isEmpty { touched.formUnion(plan.gone) }
+                if !plan.told.isEmpty { touched.formUnion(plan.told.keys) }
                 change = try state.withLock { state in
-                    state.replace(read.union(plan.gone).union(plan.told.keys), with: current)
+                    state.replace(touched, with: current)
                     if query.keepsExtremes, !state.staleExtremes.isEmpty {
                         state.setExtremes(try query.extremes(of: state.staleExtremes, store))
                     }

@@ -143,8 +143,8 @@ struct JournalMembership: Sendable {
         guard matches else { return .some(nil) }
         var values: [SQLiteValue] = []
         values.reserveCapacity(carried.count)
-        for (index, value) in carried.enumerated() {
-            let now: SQLiteValue? = switch value {
+        for index in 0..<carried.count {
+            let now: SQLiteValue? = switch carried[index] {
             case .column(let column): columns[column] ?? held?[index]
             case .rowID: .integer(rowID)
             case .null: .null
