@@ -68,6 +68,8 @@ struct AggregateState {
     }
 
     private(set) var members: [Int64: Member] = [:]
+    /// Whether each group's minimum and maximum are kept (a count, sum or average needs neither).
+    let keepsExtremes: Bool
     private(set) var groups: [SQLiteValue: AggregateTotals] = [:]
     /// Groups whose minimum or maximum left: they are read again.
     private(set) var staleExtremes: Set<SQLiteValue> = []
@@ -81,6 +83,10 @@ struct AggregateState {
     /// The last step failed or entries were skipped: the next commit reads everything again.
     var needsRerun = false
     private(set) var hasResult = false
+
+    init(keepsExtremes: Bool) {
+        self.keepsExtremes = keepsExtremes
+    }
 
     /// Starts over from every member row.
     mutating func reset(_ rows: [(rowID: Int64, member: Member)], through seq: Int64) {
@@ -130,7 +136,7 @@ struct AggregateState {
         members[rowID] = member
         var totals = groups[member.group] ?? AggregateTotals()
         totals.add(member.value, sign: 1)
-        if member.value != .null, !staleExtremes.contains(member.group) {
+        if keepsExtremes, member.value != .null, !staleExtremes.contains(member.group) {
             if totals.minimum.map({ Self.compare(member.value, $0) < 0 }) ?? true { totals.minimum = member.value }
             if totals.maximum.map({ Self.compare(member.value, $0) > 0 }) ?? true { totals.maximum = member.value }
         }
@@ -146,7 +152,7 @@ struct AggregateState {
             staleExtremes.remove(member.group)
             return
         }
-        if member.value != .null, member.value == totals.minimum || member.value == totals.maximum {
+        if keepsExtremes, member.value != .null, member.value == totals.minimum || member.value == totals.maximum {
             staleExtremes.insert(member.group)
         }
         groups[member.group] = totals

@@ -12,7 +12,7 @@ final class LiveAggregate<Model: PersistentModel>: Sendable {
     /// What a commit's entries tell, as far as the filter's column compares by a built-in
     /// collation.
     private let membership: JournalMembership
-    private let state = Locked(AggregateState())
+    private let state: Locked<AggregateState>
     /// The groups each commit changed, with their new totals; the last one is replayed, and a
     /// subscriber takes every group's totals from ``snapshot()`` when it starts.
     let changes = Broadcaster<AggregateChange, Never>(replayLimit: 1)
@@ -21,6 +21,7 @@ final class LiveAggregate<Model: PersistentModel>: Sendable {
     init(store: Store, query: AggregateQuery<Model>) {
         self.store = store
         self.query = query
+        state = Locked(AggregateState(keepsExtremes: query.keepsExtremes))
         let listening = query.rows.route(store)
         membership = query.rows.membership(routedBy: listening)
         start(store, listening)
