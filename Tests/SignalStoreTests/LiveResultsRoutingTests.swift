@@ -217,7 +217,7 @@ struct LiveResultsRoutingTests {
         let query = ResultsQuery<Order>(filter: (\Order.status == "open").expression, orderBy: [.ascending(\Order.purchaseNum)])
         for rowIDs: Set<Int64> in [[1], [1, 2]] {
             let plan = try store.reading { connection, _ in
-                let read = try #require(query.ordering(store, connection).map(query.rowsRead)).text(for: rowIDs)
+                let read = RowIDRead.text(try #require(query.ordering(store, connection).map(query.rowsRead)), for: rowIDs)
                 return try connection.statement("EXPLAIN QUERY PLAN " + read.sql).map(query.arguments + [read.rowIDs]) { row -> String? in
                     if case .text(let detail) = row.column(3) { detail } else { nil }
                 }

@@ -169,7 +169,7 @@ struct ResultsQuery<Model: PersistentModel>: Sendable {
     /// ``run(rows:ordering:_:)`` on a connection already reading.
     func run(rows rowIDs: Set<Int64>, ordering: ResultsOrdering, _ store: Store, _ connection: Connection) throws -> [Int64: [SQLiteValue]] {
         store.resultsRowReadCount.withLock { $0 += 1 }
-        let read = rowsRead(ordering).text(for: rowIDs)
+        let read = RowIDRead.text(rowsRead(ordering), for: rowIDs)
         return try Self.keyed(connection.statement(read.sql), arguments + [read.rowIDs])
     }
 
@@ -183,13 +183,14 @@ struct ResultsQuery<Model: PersistentModel>: Sendable {
         return rows
     }
 
-    /// The read of some rows by rowid: the filter's arguments, then the rowids as one list.
+    /// The read of some rows by rowid, up to the rowid's condition (``RowIDRead``): the
+    /// filter's arguments come first, then the rowids (one bound as itself, several as a list).
     /// NOT INDEXED: the rows are looked up by rowid, even where an index of the user's could
     /// answer the filter and order (SQLite then scanned that index instead).
-    func rowsRead(_ ordering: ResultsOrdering) -> RowIDRead {
+    func rowsRead(_ ordering: ResultsOrdering) -> String {
         let keys = ordering.terms.isEmpty ? "" : ", " + ordering.keyColumnsSQL
         let condition = (predicate.map { "(\($0)) AND " } ?? "") + "rowid"
-        return RowIDRead("SELECT rowid\(keys) FROM \(table) NOT INDEXED WHERE \(condition)")
+        return "SELECT rowid\(keys) FROM \(table) NOT INDEXED WHERE \(condition)"
     }
 
     /// The live instances of `rowIDs` (those that still exist), identity kept.

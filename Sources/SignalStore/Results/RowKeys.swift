@@ -91,7 +91,7 @@ final class KeyColumnReads {
 
     private func readRows(_ rowIDs: Set<Int64>, _ store: Store) throws -> [Int64: [SQLiteValue]] {
         let selected = columns.map { SQL("\(identifier: $0)").text }.joined(separator: ", ")
-        let read = RowIDRead("SELECT rowid, \(selected) FROM \(SQL("\(identifier: table)").text) NOT INDEXED WHERE rowid").text(for: rowIDs)
+        let read = RowIDRead.text("SELECT rowid, \(selected) FROM \(SQL("\(identifier: table)").text) NOT INDEXED WHERE rowid", for: rowIDs)
         store.resultsKeyReadCount.withLock { $0 += 1 }
         return try store.readingRecentRows { connection in
             var rows = [Int64: [SQLiteValue]]()

@@ -39,14 +39,28 @@ struct RowIDRead: Sendable {
     private let list: String
 
     /// `prefix` is the statement up to the rowid's condition: `SELECT … WHERE … AND rowid`.
+    /// Both texts are written here, for a read that is kept and used at many commits.
     init(_ prefix: String) {
-        single = prefix + " = ?"
-        list = prefix + " " + KeyList.inBoundList
+        single = prefix + Self.oneRowID
+        list = prefix + Self.listOfRowIDs
     }
 
     /// The statement's text for `rowIDs`, and the value that binds them (the last parameter).
     func text(for rowIDs: some Collection<Int64>) -> (sql: String, rowIDs: SQLiteValue) {
-        if rowIDs.count == 1, let only = rowIDs.first { return (single, .integer(only)) }
+        if let only = Self.only(rowIDs) { return (single, .integer(only)) }
         return (list, KeyList.of(rowIDs: rowIDs))
+    }
+
+    /// ``text(for:)`` of a read made once: only the text `rowIDs` needs is written.
+    static func text(_ prefix: String, for rowIDs: some Collection<Int64>) -> (sql: String, rowIDs: SQLiteValue) {
+        if let only = only(rowIDs) { return (prefix + oneRowID, .integer(only)) }
+        return (prefix + listOfRowIDs, KeyList.of(rowIDs: rowIDs))
+    }
+
+    private static let oneRowID = " = ?"
+    private static let listOfRowIDs = " " + KeyList.inBoundList
+
+    private static func only(_ rowIDs: some Collection<Int64>) -> Int64? {
+        rowIDs.count == 1 ? rowIDs.first : nil
     }
 }
