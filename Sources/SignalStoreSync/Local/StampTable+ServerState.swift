@@ -81,8 +81,18 @@ extension StampTable {
     /// column's own update. Left out, a pending change set aside brought back the reference the
     /// action had removed, once the parent was inserted again (chaos seed 193 with faults).
     /// A row the log does not have (its insert is pending here) is left alone.
-    /// Returns whether the column as this replica has it took the value too (no change of its
-    /// own is pending): the caller makes the row here follow.
+    ///
+    /// A change of this replica's own that is pending in the column and older than the action's
+    /// stamp no longer acts: uploaded, it comes after the action in the log and loses to it on
+    /// every replica, so the column here takes the action too. Kept pending under a later
+    /// server state, it was the register's stamp that the next entry from the log was compared
+    /// with: an entry older than the action but later than the pending change replaced the
+    /// action's server state, and the row later went back to its insert's reference on that
+    /// replica only (chaos seed 76 with faults, amplified). And its own origin's register stayed
+    /// pending for good once the change was confirmed, the confirmation being older still.
+    ///
+    /// Returns whether the column as this replica has it took the value too (no later change
+    /// of its own is pending): the caller makes the row here follow.
     @discardableResult
     static func recordAction(_ table: String, _ key: String, column: String, value: String, _ connection: Connection) throws -> Bool {
         guard let inserted = try state(table, key, .insert, connection)?.server?.stamp else { return false }
@@ -94,12 +104,12 @@ extension StampTable {
                 .run(arguments)
             return true
         }
-        let pending = existing.current != existing.server
-        try connection.statement(pending
+        let laterPending = existing.current != existing.server && existing.current.stamp > stamp
+        try connection.statement(laterPending
             ? "UPDATE \(name) SET base_hlc = ?4, base_origin = ?5, base_value = ?6 WHERE tbl = ?1 AND row_key = ?2 AND col = ?3"
             : "UPDATE \(name) SET hlc = ?4, origin = ?5, value = ?6, base_hlc = ?4, base_origin = ?5, base_value = ?6 WHERE tbl = ?1 AND row_key = ?2 AND col = ?3")
             .run(arguments)
-        return !pending
+        return !laterPending
     }
 }
 #endif

@@ -153,7 +153,8 @@ enum StampTable {
     }
 
     // `raise`'s statements, built once: a batch raises a register per entry, and the
-    // connection finds a statement by its text.
+    // connection finds a statement by its text. The server state never moves to an earlier
+    // stamp (``recordAction(_:_:column:value:_:)`` can put it above the register's own).
     private static let raiseLocalSQL = """
         INSERT INTO \(name) (tbl, row_key, col, hlc, origin, value) VALUES (?, ?, ?, ?, ?, ?)
         ON CONFLICT (tbl, row_key, col) DO UPDATE SET hlc = excluded.hlc, origin = excluded.origin, value = excluded.value, \(keepServerValue)
@@ -163,7 +164,8 @@ enum StampTable {
         INSERT INTO \(name) (tbl, row_key, col, hlc, origin, value, base_hlc, base_origin, base_value) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?4, ?5, NULL)
         ON CONFLICT (tbl, row_key, col) DO UPDATE SET hlc = excluded.hlc, origin = excluded.origin, value = excluded.value,
             base_hlc = excluded.hlc, base_origin = excluded.origin, base_value = NULL
-        WHERE excluded.hlc > hlc OR (excluded.hlc = hlc AND excluded.origin > origin)
+        WHERE (excluded.hlc > hlc OR (excluded.hlc = hlc AND excluded.origin > origin))
+          AND (base_hlc IS NULL OR excluded.hlc > base_hlc OR (excluded.hlc = base_hlc AND excluded.origin > base_origin))
         """
     private static let raiseServerStateSQL = """
         UPDATE \(name) SET base_hlc = ?4, base_origin = ?5, base_value = CASE WHEN ?4 = hlc AND ?5 = origin THEN NULL ELSE ?6 END
