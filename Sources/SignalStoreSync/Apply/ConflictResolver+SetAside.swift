@@ -103,6 +103,23 @@ extension ConflictResolver {
         return steps
     }
 
+    /// `row`, when it goes back to the server state whole (its insert or delete set aside), with
+    /// every pending column change of this replica's to it too: the server state overwrites
+    /// them all, and each that still acts is applied again after the downloaded change.
+    ///
+    /// Left out, a change of a column made here after another replica's later insert of the
+    /// row was gone from the row for good once the row was set aside under its own older
+    /// delete (which no longer acts), while the change went up and stood on every other replica
+    /// (chaos seed 74 with faults, amplified: a customer's delete set the row aside).
+    func withPendingColumns(_ row: PendingRow) throws -> PendingRow {
+        guard row.isWholeRow else { return row }
+        let columns = try StampTable.states(row.table.name, row.encodedKey, connection)
+            .filter { register, state in register.column != nil && state.isPending(origin: origin) }
+            .map(\.key)
+            .sorted { $0.name < $1.name }
+        return row.merged(with: PendingRow(table: row.table, key: row.key, registers: columns)) ?? row
+    }
+
     /// `row` with only the registers whose pending change the downloaded change left standing,
     /// or `nil` if none is: a later insert of the row from the log is its latest incarnation,
     /// so this replica's older insert, and a delete or a column change older than it, no
@@ -140,7 +157,8 @@ extension ConflictResolver {
 
     /// `rows` and, transitively, the pending rows that reference a row whose insert or
     /// referenced columns are set aside, the oldest first (by their first pending change),
-    /// with the row each added one references.
+    /// with the row each added one references. A row set aside whole takes its pending column
+    /// changes along (``withPendingColumns(_:)``).
     ///
     /// Setting a parent aside without its pending children would let the schema's `ON DELETE`
     /// action change them behind the rule's back (a child then kept a `NULL` its outbox does
@@ -150,7 +168,8 @@ extension ConflictResolver {
         var byName: [String: PendingRow] = [:]
         var parents: [String: PendingRow] = [:]
         var queue = rows
-        while let row = queue.popLast() {
+        while let popped = queue.popLast() {
+            let row = try withPendingColumns(popped)
             if let known = byName[row.name] {
                 guard let merged = known.merged(with: row) else { continue }
                 byName[row.name] = merged
