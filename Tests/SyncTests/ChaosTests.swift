@@ -20,8 +20,10 @@ import Testing
 /// `SIGNALSTORE_CHAOS=kill,cut,restart` (or some of them) chooses the faults, `none` leaves
 /// the faults test out; `SIGNALSTORE_CHAOS_SEEDS=N` sets how many seeds (`A-B`: seeds A to B,
 /// to run a failed seed again), `SIGNALSTORE_CHAOS_TRANSACTIONS=N` the transactions per writer
-/// (default 400). `SIGNALSTORE_CHAOS_EVIDENCE=DIR` keeps a failed seed's databases, the
-/// server's log and every sync process's output there.
+/// (default 400), `SIGNALSTORE_CHAOS_INTERVAL=A-B` the milliseconds between faults (default
+/// 100-600; `30-150` makes several times as many, and found two divergences that the default
+/// met about once in a few hundred seeds). `SIGNALSTORE_CHAOS_EVIDENCE=DIR` keeps a failed
+/// seed's databases, the server's log and every sync process's output there.
 @Suite("Sync: chaos", .enabled(if: TestServer.isEnabled, "needs PostgreSQL (SIGNALSTORE_TEST_POSTGRES_URL)"),
        .serialized, .ownThread)
 struct ChaosTests {
@@ -34,6 +36,11 @@ struct ChaosTests {
     static let faults = environment["SIGNALSTORE_CHAOS"].map { $0.split(separator: ",").compactMap { Fault(rawValue: String($0)) } } ?? Fault.allCases
     /// Transactions per writer.
     static let transactions = environment["SIGNALSTORE_CHAOS_TRANSACTIONS"].flatMap { Int($0) } ?? 400
+    /// Milliseconds between two faults.
+    static let interval: ClosedRange<Int> = {
+        let bounds = (environment["SIGNALSTORE_CHAOS_INTERVAL"] ?? "").split(separator: "-").compactMap { Int($0) }
+        return bounds.count == 2 && 1 <= bounds[0] && bounds[0] <= bounds[1] ? bounds[0]...bounds[1] : 100...600
+    }()
     /// How many seeds each test runs.
     static func seeds(_ plainCount: Int, heavy heavyCount: Int) -> [UInt64] {
         let chosen = environment["SIGNALSTORE_CHAOS_SEEDS"] ?? ""
@@ -76,7 +83,7 @@ struct ChaosTests {
         var random = SeededGenerator(seed: seed)
         var actions: [String] = []
         while writers.contains(where: { $0.process.isRunning }) {
-            try await Task.sleep(for: .milliseconds(Int.random(in: 100...600, using: &random)))
+            try await Task.sleep(for: .milliseconds(Int.random(in: Self.interval, using: &random)))
             guard let fault = faults.randomElement(using: &random) else { continue }
             switch fault {
             case .kill:
