@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Hands each published batch of journal entries to the live results it may concern, so a
 /// commit costs the results it reaches, not every live result of the store.
 ///
@@ -10,7 +12,9 @@
 /// - Any other result gets its table's entries.
 ///
 /// A batch that does not follow the entries a result has seen (entries pruned before the store
-/// read them) reaches it whole, marked as such: what they changed is unknown. One batch at a time, on the thread that delivers commits.
+/// read them) reaches it whole, marked as such: what they changed is unknown. The store's
+/// ``ChangePublisher`` hands it each batch in order, one at a time, on the thread that delivers
+/// commits, while ``isListening``.
 final class ResultsRouter: Sendable {
     /// A batch as one result gets it: the entries that may concern it, in order.
     struct Routed {
@@ -50,7 +54,6 @@ final class ResultsRouter: Sendable {
     private struct State {
         var index = RouteIndex()
         var nextID = 0
-        var subscription: (any Disposable)?
         /// The last entry of the last batch routed; 0 before the first.
         var lastSeq: Int64 = 0
         var isCompleted = false
@@ -59,26 +62,28 @@ final class ResultsRouter: Sendable {
     }
 
     private let state = Locked(State())
-    private let batches: Broadcaster<[Change], Never>
+    /// Whether a result listens: set under `state`'s lock, read without it (asked on every
+    /// commit, to know whether to hand over its entries).
+    private let listening = Atomic<Bool>(false)
 
-    init(batches: Broadcaster<[Change], Never>) {
-        self.batches = batches
+    /// Whether a result listens: the store hands the router its batches only then.
+    var isListening: Bool {
+        listening.load(ordering: .acquiring)
     }
 
     /// Starts routing batches to a result; `nil` once the store's batches completed. Release the
     /// handle, or call its `stop()`, to stop.
     func listen(_ route: Route, of store: Store, receive: @escaping @Sendable (Routed) -> Void, complete: @escaping @Sendable () -> Void) -> RouteHandle? {
         let listener = Listener(route: route, receive: receive, complete: complete)
-        let (id, subscribe) = state.withLock { state -> (Int?, Bool) in
-            guard !state.isCompleted else { return (nil, false) }
+        let id = state.withLock { state -> Int? in
+            guard !state.isCompleted else { return nil }
             state.store = store
             state.nextID += 1
             state.index.insert(listener, id: state.nextID)
-            return (state.nextID, state.subscription == nil)
+            listening.store(true, ordering: .releasing)
+            return state.nextID
         }
-        guard let id else { return nil }
-        if subscribe { subscribeToBatches() }
-        return RouteHandle(id: id, router: self)
+        return id.map { RouteHandle(id: $0, router: self) }
     }
 
     /// The result `id` waits for its query to run again (every batch of its table reaches it),
@@ -92,35 +97,24 @@ final class ResultsRouter: Sendable {
         state.withLock { $0.index.setReadThrough(id, seq) }
     }
 
-    private func subscribeToBatches() {
-        let signal = Signal<[Change], Never> { [batches] subscriber in batches.subscribe(subscriber) }
-        let subscription = signal.subscribe(
-            onValue: { [weak self] batch in self?.route(batch) },
-            onCompleted: { [weak self] in self?.completeAll() }
-        )
-        let extra = state.withLock { state -> (any Disposable)? in
-            guard state.subscription == nil, !state.index.isEmpty else { return subscription }
-            state.subscription = subscription
-            return nil
-        }
-        extra?.dispose()
-    }
-
+    /// Stops routing batches to the result `id`.
     func stop(_ id: Int) {
-        let idle = state.withLock { state -> (any Disposable)? in
+        state.withLock { state in
             state.index.remove(id)
-            guard state.index.isEmpty else { return nil }
+            guard state.index.isEmpty else { return }
             // Nobody listens: the store may skip reading the journal for results, so the next
             // listener starts without a gap check.
-            defer { state.subscription = nil; state.lastSeq = 0 }
-            return state.subscription
+            state.lastSeq = 0
+            listening.store(false, ordering: .releasing)
         }
-        idle?.dispose()
     }
 
-    private func completeAll() {
+    /// The store closed: every result completes, and none listens again.
+    func complete() {
         let listeners = state.withLock { state in
             state.isCompleted = true
+            defer { state.index = RouteIndex() }
+            listening.store(false, ordering: .releasing)
             return state.index.all.map(\.listener)
         }
         for listener in listeners { listener.complete() }
@@ -128,7 +122,8 @@ final class ResultsRouter: Sendable {
 
     // MARK: Routing
 
-    private func route(_ batch: [Change]) {
+    /// Hands `batch`, the entries of one or more commits in order, to the results it may concern.
+    func route(_ batch: [Change]) {
         guard let first = batch.first, let last = batch.last else { return }
         let (tables, entries) = Self.byTable(batch)
         let (plan, store) = state.withLock { state in

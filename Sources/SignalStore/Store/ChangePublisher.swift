@@ -18,8 +18,10 @@ final class ChangePublisher: Sendable {
         /// A commit (or several, read together from another connection) changed these tables;
         /// the journal is read through `seq`.
         case commit(CommitNotice)
-        /// A published batch of journal entries, for live results.
+        /// A published batch of journal entries, for live results (``ResultsRouter``).
         case batch([Change])
+        /// The store closed: live results complete, after every batch queued before.
+        case resultsCompleted
     }
 
     private struct State {
@@ -31,17 +33,18 @@ final class ChangePublisher: Sendable {
     let feed: Broadcaster<Change, StoreError>
     /// One notice per published batch, for listeners that need only its seq.
     let commits = Broadcaster<CommitNotice, Never>(replayLimit: 0)
-    /// Every published batch of entries, for live results (``LiveResults``), which place the
-    /// rows the entries name.
-    let batches = Broadcaster<[Change], Never>(replayLimit: 0)
+    /// Takes every published batch of entries while a live result or aggregate listens: called
+    /// directly, in line with the feed, as it is the only listener.
+    let router: ResultsRouter
 
-    init(feed: Broadcaster<Change, StoreError>) {
+    init(feed: Broadcaster<Change, StoreError>, router: ResultsRouter) {
         self.feed = feed
+        self.router = router
     }
 
     /// Whether anyone listens: feed subscribers, commit listeners or live results.
     var hasListeners: Bool {
-        feed.subscriberCount > 0 || commits.subscriberCount > 0 || batches.subscriberCount > 0
+        feed.subscriberCount > 0 || commits.subscriberCount > 0 || router.isListening
     }
 
     /// Queues items, in order. Call with the database lock held.
@@ -70,7 +73,8 @@ final class ChangePublisher: Sendable {
                 case .model(let notification): notification.deliver()
                 case .notification(let notify): notify()
                 case .commit(let notice): commits.send(.value(notice))
-                case .batch(let changes): batches.send(.value(changes))
+                case .batch(let changes): router.route(changes)
+                case .resultsCompleted: router.complete()
                 }
             }
             batch = state.withLock { state -> [Item]? in

@@ -54,7 +54,7 @@ struct CommitPublisher: Sendable {
     func read(_ connection: Connection, collected: [Change]? = nil) throws -> NewChanges {
         let listeners = Listeners(
             feed: delivery.feed.subscriberCount > 0,
-            results: delivery.batches.subscriberCount > 0,
+            results: delivery.router.isListening,
             notices: delivery.commits.subscriberCount > 0
         )
         let position = registry.withLock { registry -> (seq: Int64, isBehind: Bool, live: Bool) in

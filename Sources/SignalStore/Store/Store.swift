@@ -131,9 +131,9 @@ public final class Store: Sendable {
         state.changesAtLastPoll = connection.totalChanges
         state.schemaVersion = (try? connection.schemaVersion()) ?? 0
         database = StoreDatabase(state)
-        publisher = ChangePublisher(feed: Broadcaster(replayLimit: 0))
+        resultsRouter = ResultsRouter()
+        publisher = ChangePublisher(feed: Broadcaster(replayLimit: 0), router: resultsRouter)
         commitPublisher = CommitPublisher(registry: registry, delivery: publisher)
-        resultsRouter = ResultsRouter(batches: publisher.batches)
         poller = Locked(nil)
         if path != ":memory:" {
             let poller = ChangePoller(interval: pollInterval, walPath: path + "-wal") { [weak self] in self?.pollForExternalCommits() ?? .nothing }
@@ -174,7 +174,8 @@ public final class Store: Sendable {
         let live = registry.withLock { $0.liveObjects }
         publisher.feed.send(.completed)
         publisher.commits.send(.completed)
-        publisher.batches.send(.completed)
+        publisher.enqueue([.resultsCompleted])
+        publisher.drain()
         live.forEach { $0._$model.completeAll() }
     }
 
