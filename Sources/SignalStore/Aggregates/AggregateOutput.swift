@@ -84,7 +84,9 @@ struct AggregateOutput<Output: Equatable & Sendable>: Sendable {
                 for (group, totals) in groups {
                     guard let key = Group(sqliteValue: group) else { continue }
                     let new = totals.flatMap(value)
-                    if output[key] != new { output[key] = new; differs = true }
+                    // One lookup a group: the old value comes back from the write.
+                    let old = if let new { output.updateValue(new, forKey: key) } else { output.removeValue(forKey: key) }
+                    if old != new { differs = true }
                 }
                 return differs ? .changed : .unchanged
             }

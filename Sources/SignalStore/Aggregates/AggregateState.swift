@@ -117,7 +117,10 @@ struct AggregateState {
     /// without looking at the other groups. A change that is not empty is a new version.
     mutating func takeChanges() -> [SQLiteValue: AggregateTotals?] {
         var changes = [SQLiteValue: AggregateTotals?]()
-        for (group, before) in totalsBefore where groups[group] != before { changes[group] = .some(groups[group]) }
+        for (group, before) in totalsBefore {
+            let now = groups[group]
+            if now != before { changes[group] = .some(now) }
+        }
         totalsBefore = .init()
         if !changes.isEmpty { version += 1 }
         return changes

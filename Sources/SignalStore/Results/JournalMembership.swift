@@ -42,6 +42,7 @@ struct JournalMembership: Sendable {
         /// do not meet the filter's), `nil` when only a read can tell.
         func matches(_ stored: SQLiteValue) -> Bool? {
             if Self.isIdentical(stored, value) { return true }
+            if let only = ResultsKey.onlyRoutingKey(of: stored) { return only == key ? nil : false }
             return ResultsKey.routingKeys(of: stored).contains(key) ? nil : false
         }
 
@@ -82,7 +83,7 @@ struct JournalMembership: Sendable {
         if let (rowID, column, value) = Self.oneUpdate(changes, of: rowIDs, table: table) {
             // A model's set: one entry, told without collecting the batch's rows.
             guard stableColumns.contains(column),
-                  let values = values(of: rowID, setting: [column: value], held: held(rowID), isNew: false, filterColumns, carried)
+                  let values = values(of: rowID, setting: .one(column: column, value: value), held: held(rowID), isNew: false, filterColumns, carried)
             else { return (.init(), rowIDs) }
             return ([rowID: values], [])
         }
@@ -107,7 +108,7 @@ struct JournalMembership: Sendable {
         var unread = Set<Int64>()
         for rowID in rowIDs {
             guard !untold.contains(rowID), let columns = set[rowID],
-                  let values = values(of: rowID, setting: columns, held: held(rowID), isNew: inserted.contains(rowID), filterColumns, carried)
+                  let values = values(of: rowID, setting: .columns(columns), held: held(rowID), isNew: inserted.contains(rowID), filterColumns, carried)
             else {
                 unread.insert(rowID)
                 continue
@@ -124,15 +125,37 @@ struct JournalMembership: Sendable {
         return (change.rowID, column.lowercased(), change.newValue ?? .null)
     }
 
-    /// What a row carries after updates of `columns` (new values by column; every column of a
-    /// new row): `.some(nil)` when it does not match, `nil` when only a read can tell.
+    /// The new values a row's entries set, by lowercased column: one (a model's set, kept out of
+    /// a dictionary), or many (every column of a new row).
+    private enum Setting {
+        case one(column: String, value: SQLiteValue)
+        case columns([String: SQLiteValue])
+
+        subscript(column: String) -> SQLiteValue? {
+            switch self {
+            case .one(let set, let value): set == column ? value : nil
+            case .columns(let columns): columns[column]
+            }
+        }
+
+        /// Whether none of `columns` is set.
+        func setsNone(of columns: Set<String>) -> Bool {
+            switch self {
+            case .one(let column, _): !columns.contains(column)
+            case .columns(let set): columns.isDisjoint(with: set.keys)
+            }
+        }
+    }
+
+    /// What a row carries after its entries set `columns`: `.some(nil)` when it does not
+    /// match, `nil` when only a read can tell.
     private func values(
-        of rowID: Int64, setting columns: [String: SQLiteValue], held: [SQLiteValue]?, isNew: Bool,
+        of rowID: Int64, setting columns: Setting, held: [SQLiteValue]?, isNew: Bool,
         _ filterColumns: Set<String>, _ carried: [Carried]
     ) -> [SQLiteValue]?? {
         let matches: Bool? = if isNew && filterColumns.isEmpty {
             true
-        } else if !isNew && filterColumns.isDisjoint(with: columns.keys) {
+        } else if !isNew && columns.setsNone(of: filterColumns) {
             held != nil
         } else if let comparison, let stored = columns[comparison.column] {
             comparison.matches(stored)

@@ -74,13 +74,13 @@ struct ResultsKey: Sendable, Hashable {
     /// Reads the bytes through a pointer: a debug build iterates a `String` many times slower.
     private static func isFoldedWord(_ text: String) -> Bool {
         let checked = text.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
-            guard let first = bytes.first, let last = bytes.last, last != UInt8(ascii: " "),
-                  !(first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9")), first != UInt8(ascii: "+"), first != UInt8(ascii: "-")
-            else { return false }
-            var pointer = bytes.baseAddress!
+            // Bytes as numbers: a debug build calls `UInt8(ascii:)`, `first` and `last` generically.
+            guard var pointer = bytes.baseAddress, bytes.count > 0 else { return false }
             let end = pointer + bytes.count
+            let first = pointer.pointee, last = end[-1]
+            guard last != 0x20, !(first >= 0x30 && first <= 0x39), first != 0x2B, first != 0x2D else { return false }   // space, digit, +, -
             while pointer < end {
-                if pointer.pointee >= UInt8(ascii: "A") && pointer.pointee <= UInt8(ascii: "Z") { return false }
+                if pointer.pointee >= 0x41 && pointer.pointee <= 0x5A { return false }   // A-Z
                 pointer += 1
             }
             return true
