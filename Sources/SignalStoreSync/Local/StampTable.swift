@@ -154,7 +154,8 @@ enum StampTable {
 
     // `raise`'s statements, built once: a batch raises a register per entry, and the
     // connection finds a statement by its text. The server state never moves to an earlier
-    // stamp (``recordAction(_:_:column:value:_:)`` can put it above the register's own).
+    // stamp: a file synced before ``recordAction(_:_:column:value:_:)`` let a column with an
+    // older pending change take the action can hold a server state above the register's own.
     private static let raiseLocalSQL = """
         INSERT INTO \(name) (tbl, row_key, col, hlc, origin, value) VALUES (?, ?, ?, ?, ?, ?)
         ON CONFLICT (tbl, row_key, col) DO UPDATE SET hlc = excluded.hlc, origin = excluded.origin, value = excluded.value, \(keepServerValue)
