@@ -226,4 +226,41 @@ struct LiveResultsRoutingTests {
             #expect(!plan.contains { $0.contains("orders_by_status") }, "\(rowIDs.count) rows: \(plan)")
         }
     }
+
+    /// The router takes the store's batches only while a result listens. A result opened after
+    /// every other one stopped starts from its own read and hears the next commit.
+    @Test func aResultOpenedAfterEveryResultStoppedHearsTheNextCommit() throws {
+        let store = try Store.inMemory(migrations: packageMigrations)
+        try store.execute("INSERT INTO orders (id, purchase_num, status) VALUES (1, 1, 'open')")
+        var first: LiveResults<KeyedOrder>? = store.results(KeyedOrder.self, where: \.status == "open", orderBy: .ascending(\.id))
+        #expect(first?.map(\.id) == [1])
+        first = nil
+        try store.execute("INSERT INTO orders (id, purchase_num, status) VALUES (2, 2, 'open')")   // nobody listens
+        let second = store.results(KeyedOrder.self, where: \.status == "open", orderBy: .ascending(\.id))
+        let changes = second.changes.record()
+        try store.execute("INSERT INTO orders (id, purchase_num, status) VALUES (3, 3, 'open')")
+        #expect(second.map(\.id) == [1, 2, 3])
+        #expect(changes.values.count == 2, "its first value and the insert of 3: \(changes.values.count)")
+        store.close()
+    }
+
+    /// A subscriber that closes the store while a commit is delivered: every result the commit
+    /// reaches still gets it, then each completes, on the delivering thread, with no deadlock.
+    @Test func closingTheStoreFromASubscriberCompletesResultsAfterTheCommitInFlight() throws {
+        let store = try Store.inMemory(migrations: packageMigrations)
+        try store.execute("INSERT INTO orders (id, purchase_num, status) VALUES (1, 1, 'open')")
+        let closing = store.results(KeyedOrder.self, orderBy: .ascending(\.id))
+        let beside = store.results(KeyedOrder.self, where: \.status == "open", orderBy: .descending(\.id))
+        let closer = closing.changes.skip(1).subscribe(onValue: { _ in store.close() })
+        let recorder = beside.changes.record()
+        try store.execute("INSERT INTO orders (id, purchase_num, status) VALUES (2, 2, 'open')")
+        #expect(store.isClosed)
+        #expect(recorder.values.count == 2, "its first value and the insert: \(recorder.values.count)")
+        #expect(recorder.values.last?.objects.map(\.id) == [2, 1])
+        guard case .completed? = recorder.events.last else {
+            Issue.record("the result did not complete: \(recorder.events)")
+            return
+        }
+        closer.dispose()
+    }
 }
