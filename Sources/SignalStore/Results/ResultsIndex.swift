@@ -102,7 +102,16 @@ struct ResultsIndex {
             for position in low..<high { found.insert(rowIDs[position]) }
             runs.append(low..<high)
         }
-        return runs.sorted { $0.lowerBound < $1.lowerBound }.flatMap { run in run.map { (rowID: rowIDs[$0], index: $0) } }
+        var members: [(rowID: Int64, index: Int)] = []
+        members.reserveCapacity(found.count)
+        for run in runs.sorted(by: { $0.lowerBound < $1.lowerBound }) {
+            var position = run.lowerBound
+            while position < run.upperBound {
+                members.append((rowIDs[position], position))
+                position += 1
+            }
+        }
+        return members
     }
 
     /// Applies a commit: `changed` are the rows its entries touched, `current` those of them
@@ -153,7 +162,7 @@ struct ResultsIndex {
             low = insertionPoint(for: sorted[offset], from: low)
             placed.append((sorted[offset].rowID, low + offset))
         }
-        rowIDs.append(contentsOf: repeatElement(0, count: sorted.count))
+        rowIDs.append(contentsOf: [Int64](repeating: 0, count: sorted.count))
         rowIDs.withUnsafeMutableBufferPointer { RunMoves.open($0, at: placed.map { $0.index }) { placed[$0].rowID } }
         return placed
     }
@@ -181,6 +190,11 @@ struct ResultsDiff: Equatable, Sendable {
     /// rows as before (its *slot*), and the rows sharing its slot keep their order. Otherwise
     /// it moved: a deletion and an insertion.
     init(leaving: [(rowID: Int64, index: Int)], arriving: [(rowID: Int64, index: Int)]) {
+        guard Self.shareASlot(leaving, arriving) else {
+            // Nothing can stay (a renamed parent's children, all moved): no row's lookups.
+            self.init(deletions: leaving.map { $0.index }, insertions: arriving.map { $0.index })
+            return
+        }
         var oldSlots: [Int64: (slot: Int, index: Int)] = [:]
         for offset in 0..<leaving.count { oldSlots[leaving[offset].rowID] = (leaving[offset].index - offset, leaving[offset].index) }
         var staying: [Int: [(rowID: Int64, old: Int, new: Int)]] = [:]
@@ -202,6 +216,19 @@ struct ResultsDiff: Equatable, Sendable {
             insertions: arriving.filter { kept[$0.rowID] == nil }.map { $0.index },
             modifications: kept.values.sorted()
         )
+    }
+
+    /// Whether a row of `leaving` and one of `arriving` sit in the same slot (see
+    /// ``init(leaving:arriving:)``), which a row must to stay. Both lists' slots never decrease,
+    /// so one walk of the two answers it, with no lookups.
+    private static func shareASlot(_ leaving: [(rowID: Int64, index: Int)], _ arriving: [(rowID: Int64, index: Int)]) -> Bool {
+        var (old, new) = (0, 0)
+        while old < leaving.count, new < arriving.count {
+            let (oldSlot, newSlot) = (leaving[old].index - old, arriving[new].index - new)
+            if oldSlot == newSlot { return true }
+            if oldSlot < newSlot { old += 1 } else { new += 1 }
+        }
+        return false
     }
 
     /// The diff between two whole results (a re-run query): rows only in `old` are deleted,

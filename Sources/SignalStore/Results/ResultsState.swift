@@ -1,3 +1,5 @@
+import Foundation
+
 /// What a ``LiveResults`` holds behind its lock: the ordered rows, the objects read so far
 /// (aligned with the rows), and how far the journal has been applied.
 struct ResultsState<Model: PersistentModel> {
@@ -77,8 +79,15 @@ struct ResultsState<Model: PersistentModel> {
         var current = current
         for rowID in kept { current[rowID] = index.key(of: rowID) }
         let (diff, leaving) = index.apply(changed: changed, current: current)
-        let left = Dictionary(uniqueKeysWithValues: leaving.lazy.map { ($0.index, $0.rowID) })
-        realign(diff) { left[$0]! }
+        // The deleted rows' ids: the deletions are some of the leaving rows' indices, both ascending.
+        var deleted: [Int64] = []
+        deleted.reserveCapacity(diff.deletions.count)
+        var cursor = 0
+        for index in diff.deletions {
+            while leaving[cursor].index != index { cursor += 1 }
+            deleted.append(leaving[cursor].rowID)
+        }
+        realign(diff, deleted: deleted)
         seq = max(seq, last)
         return diff
     }
@@ -106,7 +115,7 @@ struct ResultsState<Model: PersistentModel> {
             isComplete = next.count < needed
         }
         let diff = ResultsDiff(old: before, new: index.rowIDs, touched: changed)
-        realign(diff) { before[$0] }
+        realign(diff, deleted: diff.deletions.map { before[$0] })
         seq = max(seq, last)
         return diff
     }
@@ -123,38 +132,43 @@ struct ResultsState<Model: PersistentModel> {
         return diff
     }
 
-    /// Moves the objects along with the rows: a few changes in place (a row that moved keeps
-    /// its object), many by moving the runs between them as words (an object reference is one
-    /// word, `nil` is zero): no retain, and one `memmove` per run instead of a generic move per
-    /// object. A retain of every object of a long list costs more than the rest of an update
-    /// (live objects have side tables, so each takes the slow path), and so did a generic move
-    /// per object, which looks up `Model?`'s metadata each time.
-    private mutating func realign(_ diff: ResultsDiff, rowIDBefore before: (Int) -> Int64) {
-        for index in diff.deletions { missing.remove(before(index)) }
+    /// Moves the objects along with the rows (`deleted`: the rowid of each of the diff's
+    /// deletions): a few changes in place (a row that moved keeps its object), many by moving the
+    /// runs between them as words (an object reference is one word, `nil` is zero): no retain,
+    /// and one `memmove` per run instead of a generic move per object. A retain of every object
+    /// of a long list costs more than the rest of an update (live objects have side tables, so
+    /// each takes the slow path), and so did a generic move per object, which looks up
+    /// `Model?`'s metadata each time.
+    private mutating func realign(_ diff: ResultsDiff, deleted: [Int64]) {
+        for rowID in deleted { missing.remove(rowID) }
         var moved: [Int64: Model] = [:]
         guard diff.deletions.count + diff.insertions.count > 32 else {
-            for index in diff.deletions.reversed() {
-                if let object = objects.remove(at: index) { moved[before(index)] = object }
+            var offset = deleted.count - 1
+            while offset >= 0 {
+                if let object = objects.remove(at: diff.deletions[offset]) { moved[deleted[offset]] = object }
+                offset -= 1
             }
             for index in diff.insertions { place(moved[self.index.rowIDs[index]], at: index, inserting: true) }
             return
         }
-        // Take the deleted rows' objects out (their slots hold nil), then close the gaps.
-        objects.withUnsafeMutableBufferPointer { objects in
-            guard let base = objects.baseAddress else { return }
-            for position in diff.deletions {
-                if let object = (base + position).move() { moved[before(position)] = object }
-                (base + position).initialize(to: nil)
-            }
-        }
-        // Close the gaps and open the inserted rows' slots (nil) in the longer of the two
-        // lengths, then put back the objects of rows that moved.
+        // Room for the inserted rows (nil), then, as words: take the deleted rows' objects out
+        // (each word's reference moves into `moved`, the word becomes nil), close the gaps, zero
+        // the words after the kept ones (their references moved too) and open the inserted
+        // rows' slots; then put back the objects of rows that moved.
         let (oldCount, newCount) = (objects.count, index.count)
-        if newCount > oldCount { objects.append(contentsOf: repeatElement(nil, count: newCount - oldCount)) }
+        if newCount > oldCount { objects.append(contentsOf: [Model?](repeating: nil, count: newCount - oldCount)) }
         withObjectWords { words in
+            var offset = 0
+            while offset < deleted.count {
+                let position = diff.deletions[offset]
+                if let reference = UnsafeRawPointer(bitPattern: words[position]) {
+                    moved[deleted[offset]] = Unmanaged<Model>.fromOpaque(reference).takeRetainedValue()
+                    words[position] = 0
+                }
+                offset += 1
+            }
             let kept = RunMoves.close(UnsafeMutableBufferPointer(rebasing: words[..<oldCount]), at: diff.deletions)
-            // The words after the kept ones held references that moved: zero them (nil).
-            UnsafeMutableBufferPointer(rebasing: words[kept..<oldCount]).update(repeating: 0)
+            if let base = words.baseAddress, oldCount > kept { memset(base + kept, 0, (oldCount - kept) * MemoryLayout<UInt>.stride) }
             RunMoves.open(UnsafeMutableBufferPointer(rebasing: words[..<newCount]), at: diff.insertions) { _ in 0 }
         }
         if oldCount > newCount { objects.removeLast(oldCount - newCount) }
