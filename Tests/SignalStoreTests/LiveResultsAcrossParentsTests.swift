@@ -102,6 +102,45 @@ struct LiveResultsAcrossParentsTests {
         store.close()
     }
 
+    @Test func aRenameInTheCommitThatChangesHerOrdersPlacesEachWhereAFreshQueryDoes() throws {
+        let store = try Store.inMemory(migrations: packageMigrations)
+        try store.execute("INSERT INTO customers (id, name) VALUES (1, 'Ann'), (2, 'Bob'), (3, 'Cy')")
+        try store.execute("""
+            INSERT INTO orders (id, purchase_num, status, customer_id, note) VALUES
+            (10, 1, 'open', 1, 'a'), (11, 1, 'open', 1, 'b'), (12, 1, 'open', 1, NULL), (13, 1, 'open', 1, 'c'),
+            (14, 1, 'open', 2, 'd'), (15, 1, 'open', 1, NULL), (16, 1, 'open', 3, 'e')
+            """)
+        let withNotes = store.results(
+            LinkedOrder.self, where: \LinkedOrder.note != nil,
+            orderBy: .parent(\LinkedOrder.customer, .ascending(\LinkedCustomer.name)), .ascending(\LinkedOrder.id)
+        )
+        #expect(withNotes.map(\.id) == [10, 11, 13, 14, 16])
+        let recorder = withNotes.changes.record()
+        // One commit: Ann becomes Zoe. Of her orders, 10 sets a column no result reads, 11 moves
+        // to Bob, 12 gains a note, 13 loses hers, 15 stays without one; Bob's 14 moves to her,
+        // and a new order of hers arrives.
+        try store.execute("""
+            UPDATE customers SET name = 'Zoe' WHERE id = 1;
+            UPDATE orders SET purchase_num = 2 WHERE id = 10;
+            UPDATE orders SET customer_id = 2 WHERE id = 11;
+            UPDATE orders SET note = 'f' WHERE id = 12;
+            UPDATE orders SET note = NULL WHERE id = 13;
+            UPDATE orders SET customer_id = 1 WHERE id = 14;
+            INSERT INTO orders (id, purchase_num, status, customer_id, note) VALUES (17, 1, 'open', 1, 'g');
+            """)
+        let fresh = try store.all(LinkedOrder.self, where: "note IS NOT NULL", orderBy: "\(Query.customerName), id").map(\.id)
+        #expect(fresh == [11, 16, 10, 12, 14, 17])
+        #expect(withNotes.map(\.id) == fresh)
+        #expect(LiveResultsTests.replay(recorder.values, onto: [10, 11, 13, 14, 16], id: \.id, "the rename's commit") == fresh)
+        // A rename alone: the orders' keys come from the customer's entry, no order is read.
+        let reads = store.resultsRowReadCount.withLock { $0 }
+        try store.execute("UPDATE customers SET name = 'Al' WHERE id = 1")
+        #expect(withNotes.map(\.id) == [10, 12, 14, 17, 11, 16])
+        #expect(store.resultsRowReadCount.withLock { $0 } == reads, "the renamed customer's orders are placed without reading them")
+        #expect(LiveResultsTests.replay(recorder.values, onto: [10, 11, 13, 14, 16], id: \.id, "the rename") == [10, 12, 14, 17, 11, 16])
+        store.close()
+    }
+
     @Test func aFirstReadOfThousandsOfOrdersAcrossAParentGivesTheFreshQuerysObjects() throws {
         // Most of the rows at once: read by the filter (which reads the parent) in one scan.
         let store = try Store.inMemory(migrations: packageMigrations)

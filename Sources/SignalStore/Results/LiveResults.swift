@@ -260,17 +260,29 @@ public final class LiveResults<Model: PersistentModel>: RandomAccessCollection, 
                 diff = state.withLock { $0.replace(with: all, touched: touched, through: routed.through) }
                 updateRoute(false, readThrough: all.seq)
             case .rows(var changed, var read, let told, var kept, let ordering, let parents):
-                // Rows whose parent changed are read again, as rows that changed themselves.
+                // Rows whose parent changed are read again, as rows that changed themselves,
+                // unless the parent's entries tell their keys (below).
                 let children = try query.children(of: parents, store)
                 changed.formUnion(children)
-                read.formUnion(children)
                 kept.subtract(children)
                 if let limit = query.limit {
+                    read.formUnion(children)
                     diff = try applyWindow(limit, changed: changed, read: read, kept: kept, ordering, through: routed.through, store)
                 } else {
+                    // A parent's columns that only the order reads: its children the batch did
+                    // not change themselves keep their membership, and the members their keys
+                    // but for the parent's new values (a renamed customer's orders).
+                    let retold = parents.told.flatMap { query.filterLinks.contains($0.link) ? nil : $0 }
+                    let rekeyed: Set<Int64> = retold == nil ? [] : children.filter { !read.contains($0) && told[$0] == nil }
+                    read.formUnion(children.subtracting(rekeyed))
                     var current = read.isEmpty ? [:] : try query.run(rows: read, ordering: ordering, store)
                     for (rowID, key) in told where !read.contains(rowID) { current[rowID] = key }
-                    diff = state.withLock { $0.apply(changed: changed, current: current, kept: kept, through: routed.through) }
+                    diff = state.withLock { state in
+                        if let retold, !rekeyed.isEmpty {
+                            current.merge(state.keys(ofChildren: rekeyed, through: retold.link, setting: retold.values)) { read, _ in read }
+                        }
+                        return state.apply(changed: changed, current: current, kept: kept, through: routed.through)
+                    }
                 }
             }
         } catch {

@@ -27,6 +27,9 @@ struct ResultsQuery<Model: PersistentModel>: Sendable {
     /// parent each reads (lowercased, the key's column among them): a commit to such a parent
     /// row reads its children again.
     let parentReads: [ParentJoin: Set<String>]
+    /// The links the filter reads through: a change of such a parent may change which of its
+    /// children match.
+    let filterLinks: Set<ParentJoin>
     /// The model's columns other than its primary key, lowercased: an update of one never moves
     /// a row to another rowid.
     let stableColumns = Set(Model._$columns.filter { !$0.isPrimaryKey }.map { $0.name.lowercased() })
@@ -47,6 +50,7 @@ struct ResultsQuery<Model: PersistentModel>: Sendable {
         key = nil
         comparison = nil
         parentReads = [:]
+        filterLinks = []
     }
 
     /// A query from a typed filter (`nil`: every row) and typed orderings (the rowid last).
@@ -62,6 +66,7 @@ struct ResultsQuery<Model: PersistentModel>: Sendable {
         key = filter?.routingKey
         comparison = JournalMembership.Comparison(filter)
         var parentReads = filter?.parentColumns ?? [:]
+        filterLinks = Set(parentReads.keys)
         for term in terms ?? [] {
             if let link = term.link { parentReads[link, default: []].insert(term.column) }
         }

@@ -73,6 +73,25 @@ struct ResultsState<Model: PersistentModel> {
         return .rows(changed: changed, read: unread, told: told, kept: kept, ordering, parents: parents)
     }
 
+    /// The sort keys of the members among `rowIDs`, children of a parent whose entries set
+    /// `values` (its columns, lowercased): each term that reads one of those columns through
+    /// `link` takes its new value, the rest of the key stays. Rows that are not members have
+    /// none.
+    func keys(ofChildren rowIDs: Set<Int64>, through link: ParentJoin, setting values: [String: SQLiteValue]) -> [Int64: [SQLiteValue]] {
+        guard let ordering else { return [:] }
+        var replaced: [(term: Int, value: SQLiteValue)] = []
+        for term in 0..<ordering.terms.count where ordering.terms[term].term.link == link {
+            if let value = values[ordering.terms[term].term.column.lowercased()] { replaced.append((term, value)) }
+        }
+        var keys: [Int64: [SQLiteValue]] = [:]
+        for rowID in rowIDs {
+            guard var key = index.key(of: rowID) else { continue }
+            for replacement in replaced { key[replacement.term] = replacement.value }
+            keys[rowID] = key
+        }
+        return keys
+    }
+
     /// Places the rows a batch changed: `current` are those read that match now, with their
     /// keys; `kept` members keep theirs.
     mutating func apply(changed: Set<Int64>, current: [Int64: [SQLiteValue]], kept: Set<Int64>, through last: Int64) -> ResultsDiff {
