@@ -126,10 +126,14 @@ struct ResultsIndex {
         // By rowid first, which is cheap: rows whose keys tie (a renamed parent's children) are
         // then in order already, and the ordering's sort, finding one run, only checks them.
         let rowIDs = Array(current.keys)
-        let byRowID = rowIDs.withUnsafeBufferPointer { rowIDs in StableOrder.positions(rowIDs.count) { rowIDs[$0] < rowIDs[$1] } }
+        let byRowID = rowIDs.withUnsafeBufferPointer { rowIDs in
+            guard let base = rowIDs.baseAddress else { return [Int]() }
+            return StableOrder.positions(rowIDs.count) { base[$0] < base[$1] }
+        }
             .map { (rowID: rowIDs[$0], key: current[rowIDs[$0]] ?? []) }
         let sorted = byRowID.withUnsafeBufferPointer { rows in
-            StableOrder.positions(rows.count) { ordering.areInIncreasingOrder(rows[$0], rows[$1]) }.map { rows[$0] }
+            guard let base = rows.baseAddress else { return byRowID }
+            return StableOrder.positions(rows.count) { ordering.areInIncreasingOrder(base[$0], base[$1]) }.map { base[$0] }
         }
         let arriving = insert(sorted)
         return (ResultsDiff(leaving: leaving, arriving: arriving), leaving)

@@ -14,17 +14,22 @@ enum StableOrder {
         var spare = [Int](repeating: 0, count: count)
         order.withUnsafeMutableBufferPointer { order in
             spare.withUnsafeMutableBufferPointer { spare in
+                // Pointers, not the buffers' subscripts: a debug build calls those, and inlines
+                // a pointer's.
+                guard let orderBase = order.baseAddress, let spareBase = spare.baseAddress else { return }
                 var ends: [Int] = []
-                for position in 1..<count where precedes(position, position - 1) { ends.append(position) }
+                var position = 1
+                while position < count {
+                    if precedes(position, position - 1) { ends.append(position) }
+                    position += 1
+                }
                 ends.append(count)
-                var (source, target) = (order, spare)
+                var (source, target) = (orderBase, spareBase)
                 while ends.count > 1 {
                     ends = mergePairs(of: ends, from: source, into: target, precedes)
                     swap(&source, &target)
                 }
-                if source.baseAddress != order.baseAddress {
-                    for index in 0..<count { order[index] = source[index] }
-                }
+                if source != orderBase { orderBase.update(from: source, count: count) }
             }
         }
         return order
@@ -33,7 +38,7 @@ enum StableOrder {
     /// Merges the runs of `source` that end at `ends` two by two into `target`; returns where
     /// the merged runs end.
     private static func mergePairs(
-        of ends: [Int], from source: UnsafeMutableBufferPointer<Int>, into target: UnsafeMutableBufferPointer<Int>,
+        of ends: [Int], from source: UnsafeMutablePointer<Int>, into target: UnsafeMutablePointer<Int>,
         _ precedes: (Int, Int) -> Bool
     ) -> [Int] {
         var merged: [Int] = []
@@ -53,8 +58,8 @@ enum StableOrder {
     /// Merges `source[start..<middle]` and `source[middle..<end]` into `target[start..<end]`,
     /// taking from the second run only what precedes the first's next.
     private static func merge(
-        _ source: UnsafeMutableBufferPointer<Int>, _ start: Int, _ middle: Int, _ end: Int,
-        into target: UnsafeMutableBufferPointer<Int>, _ precedes: (Int, Int) -> Bool
+        _ source: UnsafeMutablePointer<Int>, _ start: Int, _ middle: Int, _ end: Int,
+        into target: UnsafeMutablePointer<Int>, _ precedes: (Int, Int) -> Bool
     ) {
         var (left, right, out) = (start, middle, start)
         while left < middle && right < end {
