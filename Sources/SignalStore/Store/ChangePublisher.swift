@@ -47,7 +47,10 @@ final class ChangePublisher: Sendable {
         feed.subscriberCount > 0 || commits.subscriberCount > 0 || router.isListening
     }
 
-    /// Queues items, in order. Call with the database lock held.
+    /// Queues items, in order. A commit's items are queued with the database lock held, so
+    /// batches queue in commit order. Items that need only come after whatever is queued
+    /// already (a new subscriber's refresh, `Store.settle()`'s marker, the close's completion
+    /// of live results, queued once no connection is left) may be queued without it.
     func enqueue(_ items: [Item]) {
         guard !items.isEmpty else { return }
         // Usually nothing is pending (the last commit was delivered): the items become the queue
