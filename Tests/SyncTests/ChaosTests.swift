@@ -23,7 +23,8 @@ import Testing
 /// (default 400), `SIGNALSTORE_CHAOS_INTERVAL=A-B` the milliseconds between faults (default
 /// 100-600; `30-150` makes several times as many, and found two divergences that the default
 /// met about once in a few hundred seeds). `SIGNALSTORE_CHAOS_EVIDENCE=DIR` keeps a failed
-/// seed's databases, the server's log and every sync process's output there.
+/// seed's databases, the server's log and every sync process's output there. An interval or
+/// seeds that do not parse fail each test with what to write instead.
 @Suite("Sync: chaos", .enabled(if: TestServer.isEnabled, "needs PostgreSQL (SIGNALSTORE_TEST_POSTGRES_URL)"),
        .serialized, .ownThread)
 struct ChaosTests {
@@ -37,10 +38,28 @@ struct ChaosTests {
     /// Transactions per writer.
     static let transactions = environment["SIGNALSTORE_CHAOS_TRANSACTIONS"].flatMap { Int($0) } ?? 400
     /// Milliseconds between two faults.
-    static let interval: ClosedRange<Int> = {
-        let bounds = (environment["SIGNALSTORE_CHAOS_INTERVAL"] ?? "").split(separator: "-").compactMap { Int($0) }
-        return bounds.count == 2 && 1 <= bounds[0] && bounds[0] <= bounds[1] ? bounds[0]...bounds[1] : 100...600
+    static let interval: ClosedRange<Int> = parsedInterval ?? 100...600
+    /// `SIGNALSTORE_CHAOS_INTERVAL`'s range, `nil` when it is not set or not `A-B` with
+    /// 1 ≤ A ≤ B.
+    private static let parsedInterval: ClosedRange<Int>? = {
+        let bounds = (environment["SIGNALSTORE_CHAOS_INTERVAL"] ?? "").split(separator: "-", omittingEmptySubsequences: false).map { Int($0) }
+        guard bounds.count == 2, let low = bounds[0], let high = bounds[1], 1 <= low, low <= high else { return nil }
+        return low...high
     }()
+    /// What is wrong with the environment's settings, said once a test runs: a value that does
+    /// not parse would otherwise run the defaults, and a seed meant to be run again would not be.
+    static var settingsProblem: String? {
+        if let text = environment["SIGNALSTORE_CHAOS_INTERVAL"], parsedInterval == nil {
+            return "SIGNALSTORE_CHAOS_INTERVAL=\(text) is not A-B milliseconds with 1 ≤ A ≤ B; write it as 30-150, or unset it for 100-600"
+        }
+        if let text = environment["SIGNALSTORE_CHAOS_SEEDS"], Int(text) == nil {
+            let bounds = text.split(separator: "-", omittingEmptySubsequences: false).compactMap { UInt64($0) }
+            if bounds.count != 2 || bounds[0] < 1 || bounds[0] > bounds[1] {
+                return "SIGNALSTORE_CHAOS_SEEDS=\(text) is neither a count nor A-B with 1 ≤ A ≤ B; write it as 5 or 74-76"
+            }
+        }
+        return nil
+    }
     /// How many seeds each test runs.
     static func seeds(_ plainCount: Int, heavy heavyCount: Int) -> [UInt64] {
         let chosen = environment["SIGNALSTORE_CHAOS_SEEDS"] ?? ""
@@ -61,6 +80,10 @@ struct ChaosTests {
     }
 
     private func run(seed: UInt64, faults: [Fault]) async throws {
+        if let problem = Self.settingsProblem {
+            Issue.record(Comment(rawValue: problem))
+            return
+        }
         let server = try PrivateServer()
         defer { server.stop() }
         let proxy = try TCPProxy(to: server.url + "&schema=chaos")
