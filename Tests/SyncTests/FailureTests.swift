@@ -189,6 +189,49 @@ struct FailureTests {
         #expect(!said.contains("\n") && !said.contains(url.password ?? "\u{0}"), "\(said)")
     }
 
+    @Test("a replica that reconnects with changes staged to upload goes offline and retries when the server stops answering its read of refusals, then uploads")
+    func reconnectingReadsRefusalsWithADeadline() async throws {
+        let folder = TemporaryDirectory()
+        let url = try TestServer.freshURL()
+        let replica = try Replica(folder, "a")
+        let sync = try replica.client(url)
+        try await sync.syncOnce()   // the server's tables exist
+        try replica.store.execute("INSERT INTO orders (id, purchase_num, status) VALUES (1, 1, 'waiting')")
+        // A session holds the counter row, so an upload waits, and the refusals table, which a
+        // replica with staged changes reads as it connects: the server answers that read
+        // nothing, as a link cut in the middle of the query may leave it.
+        let schema = try #require(url.components(separatedBy: "schema=").last)
+        let transaction = "BEGIN; SELECT next FROM \(schema).counter WHERE id = 1 FOR UPDATE; LOCK TABLE \(schema).refusals IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(60); COMMIT;"
+        let holder = try ChildProcess(URL(fileURLWithPath: ForeignTool.psql.path()), [url.components(separatedBy: "?").first! + "?sslmode=disable", "-v", "ON_ERROR_STOP=1", "-c", transaction])
+        func release() throws { _ = try ScopeTests.runPsql(url, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = '\(transaction)'") }
+        defer { try? release(); holder.send(SIGKILL) }
+        #expect(try await eventuallyAsync(timeout: .seconds(10)) {
+            let held = try ScopeTests.runPsql(url, "SELECT count(*) FROM pg_locks WHERE relation = '\(schema).refusals'::regclass AND mode = 'AccessExclusiveLock' AND granted").output
+            return held.trimmingCharacters(in: .whitespacesAndNewlines) == "1"
+        })
+        // A first run stages the change and waits on the counter; stopped there, as a crash
+        // or a cut would, it leaves the change staged and not uploaded.
+        let first = taskOnOwnThread { try await sync.run() }
+        #expect(try await eventuallyAsync(timeout: .seconds(10)) {
+            try replica.store.readConnection { try Outbox.pending(after: 0, limit: 1, $0) }.count == 1
+        })
+        first.cancel()
+        try await first.value
+
+        let offline = Locked<[String]>([])
+        let statuses = sync.status.signal.record()
+        let watcher = sync.status.signal.subscribe(onValue: { status in
+            if case .offline(let error, _) = status { offline.withLock { $0.append(error.message) } }
+        })
+        defer { watcher.dispose() }
+        let running = taskOnOwnThread { try await sync.run() }
+        defer { running.cancel() }
+        let reconnectTimedOut = { offline.withLock { $0 }.contains { $0.contains("did not answer") && $0.contains("while connecting") } }
+        #expect(await eventuallyAsync(timeout: .seconds(20)) { reconnectTimedOut() }, "the reconnect waited on the server without a deadline: \(statuses.values)")
+        try release()   // the session ends, and its locks with it
+        #expect(await eventuallyAsync(timeout: .seconds(20)) { sync.progress.value.uploaded == 1 }, "\(sync.progress.value)")
+    }
+
     @Test("20 cuts of the link to PostgreSQL (a TCP proxy closes every connection) while both replicas write and sync: they converge")
     func cutLinks() async throws {
         let folder = TemporaryDirectory()

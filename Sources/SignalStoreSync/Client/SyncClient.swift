@@ -276,9 +276,15 @@ public final class SyncClient: Sendable {
         listenedChannels.withLock { $0 = [log.deployment.seesEverything && log.deployment.isScoped ? log.everyEntryChannel : log.channel] }
         do {
             try noteUploaded(through: stored)
-            // Refusals a crash kept this replica from giving up.
+            // Refusals a crash kept this replica from giving up, read with the connect's
+            // deadline: a server that stops answering (a link cut mid-query) must not hold it.
             let firstPending = try reading { connection in try Outbox.pending(after: 0, limit: 1, connection).first?.originSeq }
-            if let firstPending { try giveUp(try await log.refusals(origin: position.origin, after: firstPending - 1), stored: stored, tables) }
+            if let firstPending {
+                let refusals = try await Self.withDeadline(url, while: "connecting", onTimeout: { log.abort() }) { [origin = position.origin] in
+                    try await log.refusals(origin: origin, after: firstPending - 1)
+                }
+                try giveUp(refusals, stored: stored, tables)
+            }
         } catch {
             await log.close()
             throw SyncError(error)
