@@ -29,8 +29,9 @@ import Observation
 ///   that hold, or held, that key: a commit to one customer's orders reaches no other customer's
 ///   list, and a thousand lists of a thousand statuses cost a commit what one does.
 /// - A result that filters or orders by a parent (``ModelFilter/parent(_:_:)``,
-///   ``ModelOrdering/parent(_:_:)``) reads again the children of the parent rows a commit
-///   changed in a column it reads there.
+///   ``ModelOrdering/parent(_:_:)``) places again the children of the parent rows a commit
+///   changed in a column it reads there: read again, or, when only its order reads that
+///   parent and it has no window, with their keys from the parent's new values.
 /// - A typed filter's result reads nothing for a change of a column its filter and order do not
 ///   read (a member then reports a modification), nor for a delete. A result of an SQL fragment
 ///   reads the changed rows of its table.
@@ -259,30 +260,15 @@ public final class LiveResults<Model: PersistentModel>: RandomAccessCollection, 
                 let all = try query.runAll(store)
                 diff = state.withLock { $0.replace(with: all, touched: touched, through: routed.through) }
                 updateRoute(false, readThrough: all.seq)
-            case .rows(var changed, var read, let told, var kept, let ordering, let parents):
-                // Rows whose parent changed are read again, as rows that changed themselves,
-                // unless the parent's entries tell their keys (below).
+            case .rows(var changed, let read, let told, var kept, let ordering, let parents):
+                // Rows whose parent changed are placed again, as rows that changed themselves.
                 let children = try query.children(of: parents, store)
                 changed.formUnion(children)
                 kept.subtract(children)
                 if let limit = query.limit {
-                    read.formUnion(children)
-                    diff = try applyWindow(limit, changed: changed, read: read, kept: kept, ordering, through: routed.through, store)
+                    diff = try applyWindow(limit, changed: changed, read: read.union(children), kept: kept, ordering, through: routed.through, store)
                 } else {
-                    // A parent's columns that only the order reads: its children the batch did
-                    // not change themselves keep their membership, and the members their keys
-                    // but for the parent's new values (a renamed customer's orders).
-                    let retold = parents.told.flatMap { query.filterLinks.contains($0.link) ? nil : $0 }
-                    let rekeyed: Set<Int64> = retold == nil ? [] : children.filter { !read.contains($0) && told[$0] == nil }
-                    read.formUnion(children.subtracting(rekeyed))
-                    var current = read.isEmpty ? [:] : try query.run(rows: read, ordering: ordering, store)
-                    for (rowID, key) in told where !read.contains(rowID) { current[rowID] = key }
-                    diff = state.withLock { state in
-                        if let retold, !rekeyed.isEmpty {
-                            current.merge(state.keys(ofChildren: rekeyed, through: retold.link, setting: retold.values)) { read, _ in read }
-                        }
-                        return state.apply(changed: changed, current: current, kept: kept, through: routed.through)
-                    }
+                    diff = try applyRows(changed: changed, read: read, told: told, kept: kept, children: children, of: parents, ordering, through: routed.through, store)
                 }
             }
         } catch {
