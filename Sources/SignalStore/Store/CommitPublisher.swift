@@ -57,8 +57,11 @@ struct CommitPublisher: Sendable {
             results: delivery.router.isListening,
             notices: delivery.commits.subscriberCount > 0
         )
+        // Handed entries come from a model's set, whose object is live; otherwise whether any
+        // object is live is asked only when no other listener settles it (it walks the map).
+        let asksLive = !listeners.feed && !listeners.results && collected == nil
         let position = registry.withLock { registry -> (seq: Int64, isBehind: Bool, live: Bool) in
-            (registry.lastSeenSeq, registry.isBehind, registry.mayHaveLiveObjects)
+            (registry.lastSeenSeq, registry.isBehind, asksLive ? registry.mayHaveLiveObjects : true)
         }
         let handed = position.isBehind ? nil : collected.flatMap { Self.entries($0, following: position.seq) }
         if listeners.feed || position.live || listeners.results {
@@ -94,13 +97,16 @@ struct CommitPublisher: Sendable {
         case .entries(let changes, let listeners):
             guard !changes.isEmpty else { return }
             let notifications = registry.apply(changes)
-            var items = notifications.map(ChangePublisher.Item.model)
-            if listeners.feed { items += changes.map(ChangePublisher.Item.change) }
-            if listeners.notices, let notice = CommitNotice(covering: changes) {
-                items.append(.commit(notice))
+            delivery.enqueue { items in
+                for notification in notifications { items.append(.model(notification)) }
+                if listeners.feed {
+                    for change in changes { items.append(.change(change)) }
+                }
+                if listeners.notices, let notice = CommitNotice(covering: changes) {
+                    items.append(.commit(notice))
+                }
+                if listeners.results { items.append(.batch(changes)) }
             }
-            if listeners.results { items.append(.batch(changes)) }
-            delivery.enqueue(items)
         }
     }
 
