@@ -26,7 +26,37 @@ final class ChangePublisher: Sendable {
 
     private struct State {
         var pending: [Item] = []
+        /// The storage of the last delivered items, emptied, that `pending` takes next: a commit
+        /// queues its items without allocating a queue of its own.
+        var spare: [Item] = []
         var isDraining = false
+
+        /// Starts delivering what is pending, unless a thread already is; `[]` if there is
+        /// nothing to deliver.
+        mutating func startDraining() -> [Item] {
+            guard !isDraining, !pending.isEmpty else { return [] }
+            isDraining = true
+            return takePending()
+        }
+
+        /// Takes back the storage of the items just delivered (`delivered`, emptied), and hands
+        /// out what was queued meanwhile; `[]`, and draining ends, if nothing was.
+        mutating func continueDraining(returning delivered: [Item]) -> [Item] {
+            // Storage grown by a large commit is let go rather than kept for the next.
+            if delivered.capacity <= 256 { spare = delivered }
+            guard !pending.isEmpty else {
+                isDraining = false
+                return []
+            }
+            return takePending()
+        }
+
+        private mutating func takePending() -> [Item] {
+            let taken = pending
+            pending = spare
+            spare = []
+            return taken
+        }
     }
 
     private let state = Locked(State())
@@ -53,41 +83,37 @@ final class ChangePublisher: Sendable {
     /// of live results, queued once no connection is left) may be queued without it.
     func enqueue(_ items: [Item]) {
         guard !items.isEmpty else { return }
-        // Usually nothing is pending (the last commit was delivered): the items become the queue
-        // as they are, without a copy.
-        state.withLock { state in
-            if state.pending.isEmpty { state.pending = items } else { state.pending.append(contentsOf: items) }
-        }
+        enqueue { $0.append(contentsOf: items) }
+    }
+
+    /// Queues the items that `fill` appends to the queue, in place: a commit's items go into
+    /// storage the queue keeps, with no array of their own. `fill` runs under the queue's
+    /// lock, so it only appends. When to call it is as for the array of items.
+    func enqueue(_ fill: (inout [Item]) -> Void) {
+        state.withLock { fill(&$0.pending) }
     }
 
     /// Delivers everything queued, unless another thread is already doing so. Call with no lock
     /// held.
     func drain() {
-        var batch = state.withLock { state -> [Item]? in
-            guard !state.isDraining, !state.pending.isEmpty else { return nil }
-            state.isDraining = true
-            defer { state.pending = [] }
-            return state.pending
-        }
-        while let items = batch {
+        var items = state.withLock { $0.startDraining() }
+        while !items.isEmpty {
             for item in items {
-                switch item {
-                case .change(let change): feed.send(.value(change))
-                case .model(let notification): notification.deliver()
-                case .notification(let notify): notify()
-                case .commit(let notice): commits.send(.value(notice))
-                case .batch(let changes): router.route(changes)
-                case .resultsCompleted: router.complete()
-                }
+                deliver(item)
             }
-            batch = state.withLock { state -> [Item]? in
-                guard !state.pending.isEmpty else {
-                    state.isDraining = false
-                    return nil
-                }
-                defer { state.pending = [] }
-                return state.pending
-            }
+            items.removeAll(keepingCapacity: true)
+            items = state.withLock { $0.continueDraining(returning: items) }
+        }
+    }
+
+    private func deliver(_ item: Item) {
+        switch item {
+        case .change(let change): feed.send(.value(change))
+        case .model(let notification): notification.deliver()
+        case .notification(let notify): notify()
+        case .commit(let notice): commits.send(.value(notice))
+        case .batch(let changes): router.route(changes)
+        case .resultsCompleted: router.complete()
         }
     }
 }
