@@ -14,7 +14,10 @@ import Signals
 /// - `signal(for:)`, filters and orderings find a property's column from any thread, although
 ///   Swift lets code outside the main actor form key paths to a main-actor model's properties
 ///   only there.
-public struct ModelIsolation<Model: PersistentModel>: Sendable {
+///
+/// A class, so that code generic over the model (the store's delivery of a change) hands it
+/// along as one reference, without looking up the layout of a generic value at each change.
+public final class ModelIsolation<Model: PersistentModel>: Sendable {
     /// Whether the model class is isolated to the main actor.
     public let isMainActor: Bool
     private let keyPaths: KeyPathTable
