@@ -26,12 +26,11 @@ struct ChangedRows: Sendable {
         }
         single = rows.isEmpty ? first : nil
         self.rows = rows
+        count = rows.isEmpty ? (first == nil ? 0 : 1) : rows.count
     }
 
-    /// The number of rows.
-    var count: Int {
-        single == nil ? rows.count : 1
-    }
+    /// The number of rows (stored: asking an optional key whether it is there copies it).
+    let count: Int
 
     /// Whether the batch changed `row`.
     func contains(_ row: ModelRegistry.RowKey) -> Bool {

@@ -19,17 +19,7 @@ final class ModelRegistry {
         let rowID: Int64
 
         static func == (lhs: RowKey, rhs: RowKey) -> Bool {
-            guard lhs.rowID == rhs.rowID else { return false }
-            let left = lhs.table.utf8, right = rhs.table.utf8
-            guard left.count == right.count else { return false }
-            // Native and small strings lend their bytes: one memcmp instead of a walk by index
-            // (a debug build walks `elementsEqual` generically: thousands of instructions).
-            let compared = left.withContiguousStorageIfAvailable { left in
-                right.withContiguousStorageIfAvailable { right in
-                    left.isEmpty || memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0
-                }
-            }
-            return (compared ?? nil) ?? left.elementsEqual(right)
+            lhs.rowID == rhs.rowID && lhs.table.hasSameUTF8(as: rhs.table)
         }
 
         /// The rowid alone: hashing the table's bytes too cost more than the rest of a lookup,
@@ -241,7 +231,7 @@ final class ModelRegistry {
     /// as it is; an object filed after the snapshot either includes the batch (its
     /// `currentThrough`) or, loaded from a snapshot before it, is reloaded by its reader.
     static func applyValues(_ changes: [Change], to entries: [RowKey: Entry]) -> [ModelNotification] {
-        if changes.count == 1, changes[0].operation == .update { return applyUpdate(changes[0], to: entries) }
+        if changes.count == 1, changes[0].operation == .update { return applyUpdate(changes, to: entries) }
         var values = FinalColumnValues()
         var previous: (key: RowKey, entry: Entry?)?
         for change in changes {
@@ -263,10 +253,10 @@ final class ModelRegistry {
     }
 
     /// ``applyValues(_:to:)`` for a commit of one update (a model's set): its value is final, so
-    /// it is stored directly.
-    private static func applyUpdate(_ change: Change, to entries: [RowKey: Entry]) -> [ModelNotification] {
-        guard let entry = entries[RowKey(table: change.table, rowID: change.rowID)], change.seq > entry.currentThrough,
-              let object = entry.object, let column = change.column, let value = change.newValue,
+    /// it is stored directly. The entry is read where it lies in `changes`, not copied out.
+    private static func applyUpdate(_ changes: [Change], to entries: [RowKey: Entry]) -> [ModelNotification] {
+        guard let entry = entries[RowKey(table: changes[0].table, rowID: changes[0].rowID)], changes[0].seq > entry.currentThrough,
+              let object = entry.object, let column = changes[0].column, let value = changes[0].newValue,
               let index = ModelSQL.of(type(of: object)).index(ofColumn: column),
               object._$apply(column: index, value: value)
         else { return [] }

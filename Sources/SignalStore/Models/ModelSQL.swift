@@ -34,8 +34,11 @@ final class ModelSQL: Sendable {
         columnIndexes = Dictionary(uniqueKeysWithValues: columnNames.enumerated().map { ($1, $0) })
     }
 
+    /// The index of the column named `name`. A model of a few columns compares the name with
+    /// each column's: hashing it costs more.
     func index(ofColumn name: String) -> Int? {
-        columnIndexes[name]
+        guard columnNames.count <= 16 else { return columnIndexes[name] }
+        return columnNames.firstIndex { $0.hasSameUTF8(as: name) }
     }
 
     /// The SQL of `type`, built on first use.
