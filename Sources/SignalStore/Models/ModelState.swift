@@ -14,8 +14,9 @@ import Darwin
 /// kept here as *uncommitted* until the transaction ends, visible only to the thread running
 /// the transaction; the journal entries of the commit then update the stored values.
 public final class ModelState: @unchecked Sendable {
-    // @unchecked: `storedLink`, `signals`, `uncommitted` and `uncommittedOwner` (and the
-    // object's generated `_$…` storage) are read and written only while holding `lock`.
+    // @unchecked: `storedLink`, `signals`, `valueSignals`, `related`, `uncommitted` and
+    // `uncommittedOwner` (and the object's generated `_$…` storage) are read and written only
+    // while holding `lock`.
 
     /// Where the object stands.
     enum Link {
@@ -24,19 +25,27 @@ public final class ModelState: @unchecked Sendable {
         case deleted(any ModelHost)
     }
 
-    /// One property's signal: a typed broadcaster, and how to feed it a stored value.
-    private struct ColumnSignal {
+    /// One property's signal: a typed broadcaster, and how to feed it a stored value. A class,
+    /// so that a delivery takes it out of the lock with one reference count.
+    private final class ColumnSignal {
         let broadcaster: AnyObject
         let send: (SQLiteValue) -> Void
         let complete: () -> Void
+
+        init(broadcaster: AnyObject, send: @escaping (SQLiteValue) -> Void, complete: @escaping () -> Void) {
+            self.broadcaster = broadcaster
+            self.send = send
+            self.complete = complete
+        }
     }
 
     private let lock = RecursiveLock()
     private var storedLink: Link = .unmanaged
-    private var signals: [Int: ColumnSignal] = [:]
-    /// Whether a column's untyped signal exists (``PersistentModel/_valueSignal(column:)``),
-    /// kept at `~index` in `signals`.
-    private var hasValueSignals = false
+    /// Each column's signal, by column index, once made: a list, since a commit's delivery looks
+    /// a column up for each change, and an index costs less than hashing it.
+    private var signals: [ColumnSignal?] = []
+    /// Each column's untyped signal (``PersistentModel/_valueSignal(column:)``), by column index.
+    private var valueSignals: [ColumnSignal?] = []
     /// What each relationship resolved last, by property name (``ModelRelationships``): a
     /// list, since a model has few relationships and a dictionary per object costs more.
     private var related: [(property: String, link: AnyObject)] = []
@@ -118,13 +127,7 @@ public final class ModelState: @unchecked Sendable {
         _ index: Int,
         make: () -> (subject: Subject, send: (SQLiteValue) -> Void, complete: () -> Void)
     ) -> Subject {
-        lock.withLock {
-            if let existing = signals[index]?.broadcaster as? Subject { return existing }
-            let made = make()
-            signals[index] = ColumnSignal(broadcaster: made.subject, send: made.send, complete: made.complete)
-            if case .deleted = storedLink { made.complete() }
-            return made.subject
-        }
+        lock.withLock { subject(index, in: &signals, make: make) }
     }
 
     /// The untyped subject of column `index`, made by `make` on first use (see
@@ -133,15 +136,29 @@ public final class ModelState: @unchecked Sendable {
         _ index: Int,
         make: () -> (subject: Subject, send: (SQLiteValue) -> Void, complete: () -> Void)
     ) -> Subject {
-        lock.withLock {
-            hasValueSignals = true
-            return _columnSubject(~index, make: make)
-        }
+        lock.withLock { subject(index, in: &valueSignals, make: make) }
+    }
+
+    /// The subject at `index` of `list`, made by `make` and kept there on first use. Call
+    /// holding the lock.
+    private func subject<Subject: AnyObject>(
+        _ index: Int,
+        in list: inout [ColumnSignal?],
+        make: () -> (subject: Subject, send: (SQLiteValue) -> Void, complete: () -> Void)
+    ) -> Subject {
+        if index < list.count, let existing = list[index]?.broadcaster as? Subject { return existing }
+        let made = make()
+        if index >= list.count { list += repeatElement(nil, count: index + 1 - list.count) }
+        list[index] = ColumnSignal(broadcaster: made.subject, send: made.send, complete: made.complete)
+        if case .deleted = storedLink { made.complete() }
+        return made.subject
     }
 
     /// Sends a committed value to the column's subscribers.
     func emit(column index: Int, value: SQLiteValue) {
-        let (typed, untyped) = lock.withLock { (signals[index], hasValueSignals ? signals[~index] : nil) }
+        let (typed, untyped) = lock.withLock {
+            (index < signals.count ? signals[index] : nil, index < valueSignals.count ? valueSignals[index] : nil)
+        }
         typed?.send(value)
         untyped?.send(value)
     }
@@ -167,7 +184,7 @@ public final class ModelState: @unchecked Sendable {
     func completeAll() {
         let (all, released) = lock.withLock { () -> ([ColumnSignal], [(property: String, link: AnyObject)]) in
             defer { related = [] }
-            return (Array(signals.values), related)
+            return ((signals + valueSignals).compactMap { $0 }, related)
         }
         all.forEach { $0.complete() }
         withExtendedLifetime(released) {}
