@@ -92,11 +92,9 @@ public enum ModelRuntime {
     private static func decoder<Convertible: SQLiteValueConvertible, Value>(
         opening: Convertible.Type, as type: Value.Type
     ) -> (SQLiteValue) -> Value? {
-        guard Convertible.self == Value.self else { return { Convertible(sqliteValue: $0) as? Value } }
-        return { value in
-            guard let decoded = Convertible(sqliteValue: value) else { return nil }
-            return unsafeBitCast(decoded, to: Value.self)   // the same type, checked above
-        }
+        let decode = Convertible._sqliteDecoder()
+        guard Convertible.self == Value.self else { return { decode($0) as? Value } }
+        return unsafeBitCast(decode, to: ((SQLiteValue) -> Value?).self)   // the same type, checked above
     }
 
 }

@@ -17,6 +17,19 @@ public protocol SQLiteValueConvertible {
     /// Reads a stored value; `nil` if it cannot represent this type (wrong storage class or out
     /// of range).
     init?(sqliteValue: SQLiteValue)
+
+    /// ``init(sqliteValue:)`` as a function, which a property's signal calls for each change.
+    /// Every conforming type has it from this protocol: there is no need to write it.
+    static func _sqliteDecoder() -> (SQLiteValue) -> Self?
+}
+
+extension SQLiteValueConvertible {
+    /// ``init(sqliteValue:)`` as a function, compiled for this type: code that learns the type
+    /// only at run time (a property's signal) decodes each value with it, without looking up
+    /// the layout of an optional of the type for every value.
+    public static func _sqliteDecoder() -> (SQLiteValue) -> Self? {
+        { Self(sqliteValue: $0) }
+    }
 }
 
 extension Bool: SQLiteValueConvertible {
