@@ -35,19 +35,24 @@ package final class Statement {
     /// - Throws: ``SQLiteError`` if the count does not match or a value cannot be bound.
     package func bind(_ values: [SQLiteValue]) throws(SQLiteError) {
         reset()
-        guard values.count == parameterCount else {
-            throw SQLiteError(
-                extendedCode: SQLITE_RANGE,
-                message: "the statement has \(parameterCount) parameter(s) but \(values.count) value(s) were given",
-                sql: sql
-            )
-        }
+        try expectParameters(values.count)
         // An index loop, not `enumerated()`: a debug build (`swift run`) runs the generic
         // iterator of the standard library per value, and sync binds a row per applied entry.
         var offset = 0
         while offset < values.count {
             try check(bind(values[offset], at: Int32(offset + 1)))
             offset += 1
+        }
+    }
+
+    /// - Throws: ``SQLiteError`` unless the statement has `count` parameters.
+    private func expectParameters(_ count: Int) throws(SQLiteError) {
+        guard count == parameterCount else {
+            throw SQLiteError(
+                extendedCode: SQLITE_RANGE,
+                message: "the statement has \(parameterCount) parameter(s) but \(count) value(s) were given",
+                sql: sql
+            )
         }
     }
 
@@ -89,6 +94,17 @@ package final class Statement {
     /// Runs the statement to completion, ignoring any rows.
     package func run(_ values: [SQLiteValue] = []) throws(SQLiteError) {
         try bind(values)
+        defer { reset() }
+        while try step() {}
+    }
+
+    /// ``run(_:)`` with two values, without an array to allocate: a model's set binds a
+    /// column's value and a rowid.
+    package func run(_ first: SQLiteValue, _ second: SQLiteValue) throws(SQLiteError) {
+        reset()
+        try expectParameters(2)
+        try check(bind(first, at: 1))
+        try check(bind(second, at: 2))
         defer { reset() }
         while try step() {}
     }

@@ -40,7 +40,7 @@ extension Store: ModelHost {
     func writeColumn(_ write: ColumnWrite) -> ColumnWriteOutcome {
         do {
             return try writeOneStatement { state, connection in
-                try connection.statement(write.sql.updates[write.column]).run([write.value, .integer(write.rowID)])
+                try connection.statement(write.sql.updates[write.column]).run(write.value, .integer(write.rowID))
                 guard connection.changes > 0 else {
                     throw StoreError.rowDeleted("cannot set \(write.propertyName): its row in '\(write.sql.table)' no longer exists")
                 }
