@@ -45,8 +45,9 @@ extension PersistedPropertyMacro: PeerMacro {
         guard let (binding, name) = declaration.singleBinding, let type = binding.typeAnnotation?.type else { return [] }
         return [
             """
-            // nonisolated(unsafe): read and written only under `_$model`'s lock, from any thread.
-            nonisolated(unsafe) private var _$\(raw: name): \(type.trimmed)
+            // nonisolated(unsafe), @exclusivity(unchecked): read and written only under `_$model`'s
+            // lock, from any thread, so the lock also keeps accesses from overlapping.
+            @exclusivity(unchecked) nonisolated(unsafe) private var _$\(raw: name): \(type.trimmed)
             """,
         ]
     }

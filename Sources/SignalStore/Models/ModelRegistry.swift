@@ -10,6 +10,10 @@ import Foundation
 /// locked registry: a commit that changes only ordinary columns holds the lock just to note the
 /// commit and take a snapshot of the entries, and its values are stored after
 /// (``applyValues(_:to:)``).
+///
+/// Its fields are `@exclusivity(unchecked)`: they are used only under the registry's lock
+/// (``Locked``, not recursive), where no access overlaps another, so the runtime's check of
+/// each access (some 40 instructions, several on every set) is left out.
 final class ModelRegistry {
     /// A row of a table. Table names are compared by their UTF-8 bytes, as SQLite compares them
     /// (Unicode-aware `String` comparison costs more than the rest of a lookup), and only the
@@ -46,23 +50,23 @@ final class ModelRegistry {
         }
     }
 
-    private var entries: [RowKey: Entry] = [:]
+    @exclusivity(unchecked) private var entries: [RowKey: Entry] = [:]
 
     /// The last journal entry read (applied to the objects and queued for the feed).
-    var lastSeenSeq: Int64 = 0
+    @exclusivity(unchecked) var lastSeenSeq: Int64 = 0
     /// Whether entries may exist after `lastSeenSeq` that were not read because nobody was
     /// listening; the next listener skips them.
-    var isBehind = false
+    @exclusivity(unchecked) var isBehind = false
 
     /// The columns whose update moves an object, for every model type filed.
-    private(set) var keyColumns = KeyColumns()
+    @exclusivity(unchecked) private(set) var keyColumns = KeyColumns()
 
     /// The rows the batches applied recently changed, oldest first.
-    private var recentBatches: [ChangedRows] = []
+    @exclusivity(unchecked) private var recentBatches: [ChangedRows] = []
     /// How many rows `recentBatches` hold together.
-    private var recentRowCount = 0
+    @exclusivity(unchecked) private var recentRowCount = 0
     /// Entries up to this seq are no longer in `recentBatches`.
-    private var recentFloor: Int64 = 0
+    @exclusivity(unchecked) private var recentFloor: Int64 = 0
 
     /// Whether the row of an object loaded from a snapshot that includes the journal up to
     /// `seq` is current. Entries after `lastSeenSeq` are applied to the object later (those up

@@ -101,7 +101,7 @@ final class ChangePublisher: Sendable {
             for item in items {
                 deliver(item)
             }
-            items.removeAll(keepingCapacity: true)
+            items.empty()
             items = state.withLock { $0.continueDraining(returning: items) }
         }
     }

@@ -181,8 +181,9 @@ struct ModelExpansionTests {
                     }
                 }
 
-                // nonisolated(unsafe): read and written only under `_$model`'s lock, from any thread.
-                nonisolated(unsafe) private var _$x: Double
+                // nonisolated(unsafe), @exclusivity(unchecked): read and written only under `_$model`'s
+                // lock, from any thread, so the lock also keeps accesses from overlapping.
+                @exclusivity(unchecked) nonisolated(unsafe) private var _$x: Double
             }
             """#
         )
