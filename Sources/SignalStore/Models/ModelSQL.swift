@@ -44,11 +44,31 @@ final class ModelSQL: Sendable {
     /// The SQL of `type`, built on first use.
     static func of(_ type: any PersistentModel.Type) -> ModelSQL {
         let key = ObjectIdentifier(type)
-        if let cached = cache.withLock({ $0[key] }) { return cached }
+        if let cached = cache.withLock({ $0.sql(of: key) }) { return cached }
         let built = ModelSQL(type)
-        cache.withLock { $0[key] = built }
+        cache.withLock { $0.keep(built, for: key) }
         return built
     }
 
-    private static let cache = Locked<[ObjectIdentifier: ModelSQL]>([:])
+    /// The SQL built so far, by model type, and the last type asked for: a model's set asks for
+    /// its type twice (to write, then to apply the commit), so that one is found without
+    /// hashing.
+    private struct Cache {
+        var byType: [ObjectIdentifier: ModelSQL] = [:]
+        var last: (type: ObjectIdentifier, sql: ModelSQL)?
+
+        mutating func sql(of type: ObjectIdentifier) -> ModelSQL? {
+            if let last, last.type == type { return last.sql }
+            guard let found = byType[type] else { return nil }
+            last = (type, found)
+            return found
+        }
+
+        mutating func keep(_ sql: ModelSQL, for type: ObjectIdentifier) {
+            byType[type] = sql
+            last = (type, sql)
+        }
+    }
+
+    private static let cache = Locked(Cache())
 }
