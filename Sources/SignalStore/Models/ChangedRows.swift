@@ -3,7 +3,13 @@
 /// row (a model's set) keeps it as it is, without a set to allocate and hash.
 struct ChangedRows: Sendable {
     let lastSeq: Int64
-    private let single: ModelRegistry.RowKey?
+    /// The number of rows.
+    let count: Int
+    /// The one row's table and rowid, when `count` is 1 (kept apart, not as an optional key:
+    /// copying and destroying an optional of a struct costs more than its two fields).
+    private let singleTable: String
+    private let singleRowID: Int64
+    /// The rows, when `count` is more than 1.
     private let rows: Set<ModelRegistry.RowKey>
 
     init(_ changes: [Change]) {
@@ -24,17 +30,18 @@ struct ChangedRows: Sendable {
             }
             previous = key
         }
-        single = rows.isEmpty ? first : nil
-        self.rows = rows
+        singleTable = rows.isEmpty ? first?.table ?? "" : ""
+        singleRowID = rows.isEmpty ? first?.rowID ?? 0 : 0
         count = rows.isEmpty ? (first == nil ? 0 : 1) : rows.count
+        self.rows = rows
     }
-
-    /// The number of rows (stored: asking an optional key whether it is there copies it).
-    let count: Int
 
     /// Whether the batch changed `row`.
     func contains(_ row: ModelRegistry.RowKey) -> Bool {
-        if let single { return single == row }
-        return rows.contains(row)
+        switch count {
+        case 0: false
+        case 1: row.rowID == singleRowID && row.table.hasSameUTF8(as: singleTable)
+        default: rows.contains(row)
+        }
     }
 }

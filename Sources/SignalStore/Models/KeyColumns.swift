@@ -34,8 +34,10 @@ struct KeyColumns: Sendable {
             case .insert: continue
             case .update:
                 guard let column = change.column else { continue }
-                if column == "rowid" { return true }
-                guard names.contains(column) else { continue }
+                // Names compared by their bytes, as SQLite compares them; a name of another
+                // length is told apart at once.
+                if column.hasSameUTF8(as: "rowid") { return true }
+                guard names.contains(where: { $0.hasSameUTF8(as: column) }) else { continue }
                 if last?.table != change.table { last = (change.table, byTable[change.table] ?? []) }
                 if last?.keys.contains(column) == true { return true }
             }
