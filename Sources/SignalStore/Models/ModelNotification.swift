@@ -20,3 +20,21 @@ enum ModelNotification: Sendable {
         }
     }
 }
+
+/// The notifications of one commit, in order. One is kept as it is: a model's set makes one,
+/// and an array of it would be allocated and freed on every set.
+enum ModelNotifications: Sendable {
+    case one(ModelNotification)
+    case many([ModelNotification])
+
+    /// No notification.
+    static let none = ModelNotifications.many([])
+
+    /// Calls `body` with each notification, in order.
+    func forEach(_ body: (ModelNotification) -> Void) {
+        switch self {
+        case .one(let notification): body(notification)
+        case .many(let notifications): notifications.forEach(body)
+        }
+    }
+}

@@ -9,7 +9,7 @@ extension Locked where State == ModelRegistry {
     ///   stored after the lock is released;
     /// - one that may (a delete, a key change) is applied under the lock, as a large one is
     ///   first narrowed, outside the lock, to the entries of rows that have a live object.
-    func apply(_ changes: [Change]) -> [ModelNotification] {
+    func apply(_ changes: [Change]) -> ModelNotifications {
         let rows = ChangedRows(changes)
         let isLarge = changes.count > 64
         // A large batch is checked for identity changes outside the lock, against a copy of the
@@ -23,13 +23,13 @@ extension Locked where State == ModelRegistry {
             if keeps {
                 return .valuesOnly(registry.entriesSnapshot)
             }
-            return isLarge && changes.count > registry.entryCount ? .narrowFirst : .applied(registry.applyHoldingLock(changes))
+            return isLarge && changes.count > registry.entryCount ? .narrowFirst : .applied(.many(registry.applyHoldingLock(changes)))
         }
         switch outcome {
         case .applied(let notifications):
             return notifications
         case .valuesOnly(let entries):
-            return entries.isEmpty ? [] : ModelRegistry.applyValues(changes, to: entries)
+            return entries.isEmpty ? .none : ModelRegistry.applyValues(changes, to: entries)
         case .narrowFirst:
             var live = withLock { $0.liveRowIDs }
             let relevant = changes.filter { change in
@@ -39,14 +39,14 @@ extension Locked where State == ModelRegistry {
                 if change.operation == .update, case .integer(let moved)? = change.newValue { live.insert(moved) }
                 return true
             }
-            return relevant.isEmpty ? [] : withLock { $0.applyHoldingLock(relevant) }
+            return relevant.isEmpty ? .none : .many(withLock { $0.applyHoldingLock(relevant) })
         }
     }
 
     /// How ``apply(_:)`` goes on after noting a batch under the registry's lock.
     private enum LiveApplication {
         /// Applied under the lock.
-        case applied([ModelNotification])
+        case applied(ModelNotifications)
         /// No identity changes: store the values in the objects of this snapshot of the
         /// registry after the lock is released.
         case valuesOnly([ModelRegistry.RowKey: ModelRegistry.Entry])

@@ -234,7 +234,7 @@ final class ModelRegistry {
     /// do not wait for it. Such a batch moves and completes no object, so the registry is left
     /// as it is; an object filed after the snapshot either includes the batch (its
     /// `currentThrough`) or, loaded from a snapshot before it, is reloaded by its reader.
-    static func applyValues(_ changes: [Change], to entries: [RowKey: Entry]) -> [ModelNotification] {
+    static func applyValues(_ changes: [Change], to entries: [RowKey: Entry]) -> ModelNotifications {
         if changes.count == 1, changes[0].operation == .update { return applyUpdate(changes, to: entries) }
         var values = FinalColumnValues()
         var previous: (key: RowKey, entry: Entry?)?
@@ -253,17 +253,17 @@ final class ModelRegistry {
                 preconditionFailure("a batch with a delete changes identities; apply it under the lock")
             }
         }
-        return values.store()
+        return .many(values.store())
     }
 
     /// ``applyValues(_:to:)`` for a commit of one update (a model's set): its value is final, so
     /// it is stored directly. The entry is read where it lies in `changes`, not copied out.
-    private static func applyUpdate(_ changes: [Change], to entries: [RowKey: Entry]) -> [ModelNotification] {
+    private static func applyUpdate(_ changes: [Change], to entries: [RowKey: Entry]) -> ModelNotifications {
         guard let entry = entries[RowKey(table: changes[0].table, rowID: changes[0].rowID)], changes[0].seq > entry.currentThrough,
               let object = entry.object, let column = changes[0].column, let value = changes[0].newValue,
               let index = ModelSQL.of(type(of: object)).index(ofColumn: column),
               object._$apply(column: index, value: value)
-        else { return [] }
-        return [.changed(object, column: index, value: value)]
+        else { return .none }
+        return .one(.changed(object, column: index, value: value))
     }
 }

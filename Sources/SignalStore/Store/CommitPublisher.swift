@@ -98,7 +98,7 @@ struct CommitPublisher: Sendable {
             guard !changes.isEmpty else { return }
             let notifications = registry.apply(changes)
             delivery.enqueue { items in
-                for notification in notifications { items.append(.model(notification)) }
+                notifications.forEach { items.append(.model($0)) }
                 if listeners.feed {
                     for change in changes { items.append(.change(change)) }
                 }
