@@ -140,10 +140,10 @@ struct ResultsOrdering: Sendable {
     private static func compareText(_ x: String, _ y: String, _ collation: Collation) -> Int {
         switch collation {
         case .binary:
-            let contiguous = x.utf8.withContiguousStorageIfAvailable { a in
-                y.utf8.withContiguousStorageIfAvailable { b in compareMemory(a, b) }
-            }
-            return contiguous.flatMap { $0 } ?? compareBytes(x.utf8, y.utf8)
+            // `withUTF8` returns what its body returns: a debug build would look up the type of
+            // an optional result (`withContiguousStorageIfAvailable`) at every comparison.
+            var (x, y) = (x, y)
+            return x.withUTF8 { a in y.withUTF8 { b in compareMemory(a, b) } }
         case .noCase:
             return compareBytes(x.utf8.lazy.map(foldASCII), y.utf8.lazy.map(foldASCII))
         case .rightTrim:
