@@ -18,7 +18,8 @@ extension LiveResults {
         for (rowID, key) in told where !read.contains(rowID) { current[rowID] = key }
         return state.withLock { state in
             if let retold, !rekeyed.isEmpty {
-                current.merge(state.keys(ofChildren: rekeyed, through: retold.link, setting: retold.values)) { read, _ in read }
+                // Re-keyed rows are neither read nor told (above), so none is in `current` yet.
+                state.keys(ofChildren: rekeyed, through: retold.link, setting: retold.values, into: &current)
             }
             return state.apply(changed: changed, current: current, kept: kept, through: through)
         }

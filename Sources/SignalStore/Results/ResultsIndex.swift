@@ -125,15 +125,16 @@ struct ResultsIndex {
         for (rowID, key) in current { keys[rowID] = key }
         // By rowid first, which is cheap: rows whose keys tie (a renamed parent's children) are
         // then in order already, and the ordering's sort, finding one run, only checks them.
-        let rowIDs = Array(current.keys)
-        let byRowID = rowIDs.withUnsafeBufferPointer { rowIDs in
-            guard let base = rowIDs.baseAddress else { return [Int]() }
-            return StableOrder.positions(rowIDs.count) { base[$0] < base[$1] }
+        var rows: [(rowID: Int64, key: [SQLiteValue])] = []
+        rows.reserveCapacity(current.count)
+        for (rowID, key) in current { rows.append((rowID, key)) }
+        let byRowID = rows.withUnsafeBufferPointer { rows in
+            guard let base = rows.baseAddress else { return rows.arranged([]) }
+            return rows.arranged(StableOrder.positions(rows.count) { base[$0].rowID < base[$1].rowID })
         }
-            .map { (rowID: rowIDs[$0], key: current[rowIDs[$0]] ?? []) }
         let sorted = byRowID.withUnsafeBufferPointer { rows in
             guard let base = rows.baseAddress else { return byRowID }
-            return StableOrder.positions(rows.count) { ordering.areInIncreasingOrder(base[$0], base[$1]) }.map { base[$0] }
+            return rows.arranged(StableOrder.positions(rows.count) { ordering.areInIncreasingOrder(base[$0], base[$1]) })
         }
         let arriving = insert(sorted)
         return (ResultsDiff(leaving: leaving, arriving: arriving), leaving)
@@ -277,5 +278,20 @@ struct ResultsDiff: Equatable, Sendable {
             offset = previous[offset]
         }
         return run.reversed()
+    }
+}
+
+private extension UnsafeBufferPointer {
+    /// The elements at `positions`, in that order: a loop with a counter, since a debug build
+    /// runs `map` generically, at about a thousand instructions an element.
+    func arranged(_ positions: [Int]) -> [Element] {
+        var arranged: [Element] = []
+        arranged.reserveCapacity(positions.count)
+        var offset = 0
+        while offset < positions.count {
+            arranged.append(self[positions[offset]])
+            offset += 1
+        }
+        return arranged
     }
 }

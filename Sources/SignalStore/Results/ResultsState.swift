@@ -75,21 +75,24 @@ struct ResultsState<Model: PersistentModel> {
 
     /// The sort keys of the members among `rowIDs`, children of a parent whose entries set
     /// `values` (its columns, lowercased): each term that reads one of those columns through
-    /// `link` takes its new value, the rest of the key stays. Rows that are not members have
-    /// none.
-    func keys(ofChildren rowIDs: Set<Int64>, through link: ParentJoin, setting values: [String: SQLiteValue]) -> [Int64: [SQLiteValue]] {
-        guard let ordering else { return [:] }
+    /// `link` takes its new value, the rest of the key stays; each goes into `keys`. Rows that
+    /// are not members have none.
+    func keys(ofChildren rowIDs: Set<Int64>, through link: ParentJoin, setting values: [String: SQLiteValue], into keys: inout [Int64: [SQLiteValue]]) {
+        guard let ordering else { return }
         var replaced: [(term: Int, value: SQLiteValue)] = []
         for term in 0..<ordering.terms.count where ordering.terms[term].term.link == link {
             if let value = values[ordering.terms[term].term.column.lowercased()] { replaced.append((term, value)) }
         }
-        var keys: [Int64: [SQLiteValue]] = [:]
+        keys.reserveCapacity(keys.count + rowIDs.count)
         for rowID in rowIDs {
             guard var key = index.key(of: rowID) else { continue }
-            for replacement in replaced { key[replacement.term] = replacement.value }
+            var term = 0   // a counter, not an iterator: a debug build makes one generically per row
+            while term < replaced.count {
+                key[replaced[term].term] = replaced[term].value
+                term += 1
+            }
             keys[rowID] = key
         }
-        return keys
     }
 
     /// Places the rows a batch changed: `current` are those read that match now, with their
@@ -159,7 +162,9 @@ struct ResultsState<Model: PersistentModel> {
     /// each takes the slow path), and so did a generic move per object, which looks up
     /// `Model?`'s metadata each time.
     private mutating func realign(_ diff: ResultsDiff, deleted: [Int64]) {
-        for rowID in deleted { missing.remove(rowID) }
+        if !missing.isEmpty {
+            for rowID in deleted { missing.remove(rowID) }
+        }
         var moved: [Int64: Model] = [:]
         guard diff.deletions.count + diff.insertions.count > 32 else {
             var offset = deleted.count - 1
@@ -192,8 +197,11 @@ struct ResultsState<Model: PersistentModel> {
         }
         if oldCount > newCount { objects.removeLast(oldCount - newCount) }
         let rowIDs = index.rowIDs
-        for position in diff.insertions {
+        var inserted = 0   // a counter, not an iterator: a debug build makes one generically
+        while inserted < diff.insertions.count {
+            let position = diff.insertions[inserted]
             if let object = moved[rowIDs[position]] { objects[position] = object } else { missing.insert(rowIDs[position]) }
+            inserted += 1
         }
     }
 

@@ -9,14 +9,21 @@ enum StableOrder {
     /// The positions `0..<count` in the order `precedes` gives; positions whose elements are
     /// equal (neither precedes the other) keep their order.
     static func positions(_ count: Int, by precedes: (Int, Int) -> Bool) -> [Int] {
-        var order = [Int](0..<count)
-        guard count > 1 else { return order }
+        var order = [Int](repeating: 0, count: count)
+        guard count > 0 else { return order }
         var spare = [Int](repeating: 0, count: count)
         order.withUnsafeMutableBufferPointer { order in
             spare.withUnsafeMutableBufferPointer { spare in
                 // Pointers, not the buffers' subscripts: a debug build calls those, and inlines
-                // a pointer's.
+                // a pointer's. The positions are written in a loop: a debug build makes
+                // `Array(0..<count)` generically, at over a thousand instructions a position.
                 guard let orderBase = order.baseAddress, let spareBase = spare.baseAddress else { return }
+                var filled = 0
+                while filled < count {
+                    orderBase[filled] = filled
+                    filled += 1
+                }
+                guard count > 1 else { return }
                 var ends: [Int] = []
                 var position = 1
                 while position < count {
