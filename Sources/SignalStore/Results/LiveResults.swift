@@ -263,8 +263,9 @@ public final class LiveResults<Model: PersistentModel>: RandomAccessCollection, 
             case .rows(var changed, let read, let told, var kept, let ordering, let parents):
                 // Rows whose parent changed are placed again, as rows that changed themselves.
                 let children = try query.children(of: parents, store)
-                changed.formUnion(children)
-                kept.subtract(children)
+                // A commit that changed only parents (a rename) takes the children as they are.
+                if changed.isEmpty { changed = children } else { changed.formUnion(children) }
+                if !kept.isEmpty { kept.subtract(children) }
                 if let limit = query.limit {
                     diff = try applyWindow(limit, changed: changed, read: read.union(children), kept: kept, ordering, through: routed.through, store)
                 } else {

@@ -94,13 +94,18 @@ struct ResultsIndex {
     private func indices(of changed: Set<Int64>) -> [(rowID: Int64, index: Int)] {
         var found = Set<Int64>()
         var runs: [Range<Int>] = []
+        var foundCount = 0
         for rowID in changed where !found.contains(rowID) {
             guard let index = index(of: rowID) else { continue }
             var (low, high) = (index, index + 1)
             while low > 0, changed.contains(rowIDs[low - 1]) { low -= 1 }
             while high < rowIDs.count, changed.contains(rowIDs[high]) { high += 1 }
-            for position in low..<high { found.insert(rowIDs[position]) }
             runs.append(low..<high)
+            // Every changed row found (one run, as a renamed parent's children are): no other
+            // is looked for, so none needs to be remembered.
+            foundCount += high - low
+            if foundCount == changed.count { break }
+            for position in low..<high { found.insert(rowIDs[position]) }
         }
         var members: [(rowID: Int64, index: Int)] = []
         members.reserveCapacity(found.count)
@@ -120,8 +125,9 @@ struct ResultsIndex {
     @discardableResult
     mutating func apply(changed: Set<Int64>, current: [Int64: [SQLiteValue]]) -> (diff: ResultsDiff, leaving: [(rowID: Int64, index: Int)]) {
         let leaving = indices(of: changed)
-        remove(leaving.map { $0.index })
-        for row in leaving { keys[row.rowID] = nil }
+        remove(leaving.rowIndices)
+        // A row that stays takes its new key below: only those that leave are forgotten.
+        for row in leaving where current[row.rowID] == nil { keys[row.rowID] = nil }
         for (rowID, key) in current { keys[rowID] = key }
         // By rowid first, which is cheap: rows whose keys tie (a renamed parent's children) are
         // then in order already, and the ordering's sort, finding one run, only checks them.
@@ -168,7 +174,7 @@ struct ResultsIndex {
             placed.append((sorted[offset].rowID, low + offset))
         }
         rowIDs.append(contentsOf: [Int64](repeating: 0, count: sorted.count))
-        rowIDs.withUnsafeMutableBufferPointer { RunMoves.open($0, at: placed.map { $0.index }) { placed[$0].rowID } }
+        rowIDs.withUnsafeMutableBufferPointer { RunMoves.open($0, at: placed.rowIndices) { placed[$0].rowID } }
         return placed
     }
 }
@@ -197,7 +203,7 @@ struct ResultsDiff: Equatable, Sendable {
     init(leaving: [(rowID: Int64, index: Int)], arriving: [(rowID: Int64, index: Int)]) {
         guard Self.shareASlot(leaving, arriving) else {
             // Nothing can stay (a renamed parent's children, all moved): no row's lookups.
-            self.init(deletions: leaving.map { $0.index }, insertions: arriving.map { $0.index })
+            self.init(deletions: leaving.rowIndices, insertions: arriving.rowIndices)
             return
         }
         var oldSlots: [Int64: (slot: Int, index: Int)] = [:]
@@ -293,5 +299,20 @@ private extension UnsafeBufferPointer {
             offset += 1
         }
         return arranged
+    }
+}
+
+private extension Array where Element == (rowID: Int64, index: Int) {
+    /// The rows' indices, in order: a loop with a counter, since a debug build runs `map`
+    /// generically, at about a thousand instructions a row.
+    var rowIndices: [Int] {
+        var rowIndices: [Int] = []
+        rowIndices.reserveCapacity(count)
+        var offset = 0
+        while offset < count {
+            rowIndices.append(self[offset].index)
+            offset += 1
+        }
+        return rowIndices
     }
 }
