@@ -1,5 +1,4 @@
 import Foundation
-import Observation
 import SignalsTesting
 import Testing
 @testable import SignalStore
@@ -258,21 +257,6 @@ struct ModelTests {
         #expect(error?.description.contains("maps to column 'purchase_number', which table 'orders' does not have (did you mean purchase_num?)") == true, "\(String(describing: error))")
         #expect(error?.description.contains("its columns are: id, purchase_num, status") == true, "\(String(describing: error))")
         #expect(try store.all(Order.self).isEmpty)
-    }
-
-    @Test func observationSeesLocalAndExternalChanges() throws {
-        let (store, folder) = try openStore()
-        defer { withExtendedLifetime(folder) {} }
-        let order = Order(id: 1, purchaseNum: 1, status: "open")
-        try store.insert(order)
-        let fired = Locked(0)
-        withObservationTracking { _ = order.purchaseNum } onChange: { fired.withLock { $0 += 1 } }
-        order.purchaseNum = 2
-        #expect(fired.withLock { $0 } == 1)
-        withObservationTracking { _ = order.status } onChange: { fired.withLock { $0 += 1 } }
-        try store.execute("UPDATE orders SET status = 'paid'")
-        #expect(fired.withLock { $0 } == 2)
-        store.close()
     }
 }
 

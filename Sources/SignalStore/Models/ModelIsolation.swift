@@ -86,8 +86,11 @@ private final class KeyPathTable: @unchecked Sendable {
 }
 
 extension PersistentModel {
-    /// Tells Observation that column `index` changed, where the model's isolation wants it.
+    /// Tells Observation that column `index` changed, where the model's isolation wants it;
+    /// nothing if no getter of the object ever ran, since Observation then tracks none of its
+    /// properties.
     func willChange(column index: Int) {
+        guard _$model.mayBeObserved else { return }
         Self._$isolation.willChange(self, column: index)
     }
 }

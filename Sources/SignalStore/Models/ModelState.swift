@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Synchronization
 
 /// The runtime state of one model object: the lock that guards its stored values, the store
 /// and row it belongs to, the values an open transaction set, and the signals of its
@@ -56,6 +57,12 @@ public final class ModelState: @unchecked Sendable {
     private var uncommitted: [Int: SQLiteValue] = [:]
     /// The thread running that transaction.
     private var uncommittedOwner: pthread_t?
+    /// Whether a generated getter has read a property of the object (``visible(column:committed:)``).
+    /// Observation tracks only what it saw read through a getter, so until then nothing can be
+    /// waiting for a change, and a change's delivery leaves Observation out (for a main-actor
+    /// model, a hop to the main queue). Set under `lock`, which orders it before a commit's
+    /// application under the same lock, and read without it by that commit's delivery.
+    private let wasReadByGetter = Atomic<Bool>(false)
 
     /// Creates the state of an unmanaged object.
     public init() {}
@@ -70,10 +77,17 @@ public final class ModelState: @unchecked Sendable {
     /// transaction set, if any, else `committed` (the stored value). Generated getters call it
     /// inside ``withLock(_:)``.
     public func visible<Value>(column index: Int, committed: Value) -> Value {
+        if !wasReadByGetter.load(ordering: .relaxed) { wasReadByGetter.store(true, ordering: .relaxed) }
         guard !uncommitted.isEmpty, isOwnedByCallingThread, let value = uncommitted[index],
               let decoded = ModelRuntime.decode(value, as: Value.self)
         else { return committed }
         return decoded
+    }
+
+    /// Whether Observation may be tracking a property of the object: a generated getter read
+    /// one. A change's delivery tells Observation only then.
+    var mayBeObserved: Bool {
+        wasReadByGetter.load(ordering: .relaxed)
     }
 
     /// The calling thread's uncommitted value of column `index`, if its transaction set one.
