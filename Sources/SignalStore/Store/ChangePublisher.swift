@@ -98,10 +98,13 @@ final class ChangePublisher: Sendable {
     func drain() {
         var items = state.withLock { $0.startDraining() }
         while !items.isEmpty {
-            for item in items {
+            // Taken out one by one, from the end of the reversed storage: each item is moved to
+            // `deliver` and destroyed once, where iterating copies it and emptying destroys it
+            // again. The storage stays, emptied, for the next items.
+            items.reverse()
+            while let item = items.popLast() {
                 deliver(item)
             }
-            items.empty()
             items = state.withLock { $0.continueDraining(returning: items) }
         }
     }
