@@ -43,7 +43,7 @@ public final class ModelState: @unchecked Sendable {
         }
     }
 
-    private let lock = RecursiveLock()
+    @usableFromInline let lock = RecursiveLock()
     private var storedLink: Link = .unmanaged
     /// Each column's signal, by column index, once made: a list, since a commit's delivery looks
     /// a column up for each change, and an index costs less than hashing it.
@@ -68,7 +68,8 @@ public final class ModelState: @unchecked Sendable {
     public init() {}
 
     /// Runs `body` holding the object's lock; generated accessors read and write the stored
-    /// values inside it.
+    /// values inside it. Inlined into them, so each is compiled for its own result type.
+    @inlinable
     public func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
         try lock.withLock(body)
     }

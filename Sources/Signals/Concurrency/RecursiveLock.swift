@@ -12,10 +12,11 @@ import Darwin
 /// A model's lock needs it too: its signal reads the current value while creating the signal.
 ///
 /// As with every lock here, no signal delivery happens while it is held.
+@usableFromInline
 package final class RecursiveLock: @unchecked Sendable {
     // @unchecked: the mutex is only used through PlatformMutex, whose calls synchronize
     // themselves.
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
     /// Creates an unlocked mutex.
     package init() {
@@ -38,7 +39,10 @@ package final class RecursiveLock: @unchecked Sendable {
         PlatformMutex.unlock(mutex)
     }
 
-    /// Runs `body` holding the mutex.
+    /// Runs `body` holding the mutex. Inlined, so that each caller's code is compiled for its
+    /// result type: called generically, returning a value with references (a model's link) went
+    /// through its type's copy functions, some 150 instructions a call.
+    @inlinable @inline(__always)
     package func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
         PlatformMutex.lock(mutex)
         defer { PlatformMutex.unlock(mutex) }
