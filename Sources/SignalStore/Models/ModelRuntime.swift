@@ -17,13 +17,14 @@ public enum ModelRuntime {
             if case .managed(let host, _) = object._$model.link { host.report(error) }
             return
         }
-        switch object._$model.link {
+        let state = object._$model
+        switch state.forSet(column: index, stored: { object._$value(column: index) }) {
         case .unmanaged:
             guard object._$apply(column: index, value: value) else { return }
             object.willChange(column: index)
-            object._$model.emit(column: index, value: value)
-        case .managed(let host, let rowID):
-            write(object, column: index, value: value, rowID: rowID, to: host)
+            state.emit(column: index, value: value)
+        case .managed(let host, let rowID, let seen):
+            write(object, column: index, value: value, seen: seen, rowID: rowID, to: host)
         case .deleted(let host):
             host.report(.rowDeleted("cannot set \(Model.self).\(Model._$columns[index].property): the row was deleted"))
         }
@@ -32,11 +33,11 @@ public enum ModelRuntime {
     /// Hands a set of a managed object to its host, unless the value the calling thread sees is
     /// already `value`; keeps the value as uncommitted when the write joined a transaction.
     private static func write<Model: PersistentModel>(
-        _ object: Model, column index: Int, value: SQLiteValue, rowID: Int64, to host: any ModelHost
+        _ object: Model, column index: Int, value: SQLiteValue, seen: ModelState.SeenValue, rowID: Int64, to host: any ModelHost
     ) {
         let state = object._$model
-        let uncommitted = state.uncommittedValue(column: index)
-        guard (uncommitted ?? object._$value(column: index)) != value else { return }
+        let uncommitted = seen.uncommitted
+        guard (uncommitted ?? seen.stored) != value else { return }
         let write = ColumnWrite(sql: ModelSQL.of(Model.self), column: index, rowID: rowID, value: value)
         guard case .joined(let transaction) = host.writeColumn(write) else { return }
         // Seen by this thread only until the commit, whose journal entry stores it.

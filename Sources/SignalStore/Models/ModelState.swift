@@ -91,9 +91,34 @@ public final class ModelState: @unchecked Sendable {
         wasReadByGetter.load(ordering: .relaxed)
     }
 
-    /// The calling thread's uncommitted value of column `index`, if its transaction set one.
-    func uncommittedValue(column index: Int) -> SQLiteValue? {
-        lock.withLock { isOwnedByCallingThread ? uncommitted[index] : nil }
+    /// Where the object stands, for a set of column `index`, and while it is managed the
+    /// values that set compares with, all in one hold of the lock: the calling thread's
+    /// uncommitted value, if its transaction set one, and `stored()` (the generated `_$value`,
+    /// which takes the lock again).
+    func forSet(column index: Int, stored: () -> SQLiteValue) -> SetTarget {
+        lock.withLock {
+            switch storedLink {
+            case .unmanaged: return .unmanaged
+            case .deleted(let host): return .deleted(host)
+            case .managed(let host, let rowID):
+                let seen = SeenValue(uncommitted: isOwnedByCallingThread ? uncommitted[index] : nil, stored: stored())
+                return .managed(host, rowID: rowID, seen: seen)
+            }
+        }
+    }
+
+    /// ``Link``, with what a set of a managed object compares with.
+    enum SetTarget {
+        case unmanaged
+        case managed(any ModelHost, rowID: Int64, seen: SeenValue)
+        case deleted(any ModelHost)
+    }
+
+    /// A column's value as a thread sees it: its transaction's uncommitted value, if any, over
+    /// the stored one.
+    struct SeenValue {
+        let uncommitted: SQLiteValue?
+        let stored: SQLiteValue
     }
 
     /// Records (or, with `nil`, forgets) the open transaction's value of column `index`; called
