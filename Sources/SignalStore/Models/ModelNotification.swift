@@ -30,11 +30,15 @@ enum ModelNotifications: Sendable {
     /// No notification.
     static let none = ModelNotifications.many([])
 
-    /// Calls `body` with each notification, in order.
-    func forEach(_ body: (ModelNotification) -> Void) {
-        switch self {
+    /// Hands each notification to `body`, in order, and leaves none: moved out, not copied,
+    /// since copying one retains its object, whose weak references (the identity map's) make
+    /// that the slow kind of retain.
+    mutating func moveEach(_ body: (consuming ModelNotification) -> Void) {
+        let taken = self
+        self = .none
+        switch consume taken {
         case .one(let notification): body(notification)
-        case .many(let notifications): notifications.forEach(body)
+        case .many(let notifications): for notification in notifications { body(notification) }
         }
     }
 }

@@ -96,9 +96,9 @@ struct CommitPublisher: Sendable {
             delivery.enqueue([.commit(notice)])
         case .entries(let changes, let listeners):
             guard !changes.isEmpty else { return }
-            let notifications = registry.apply(changes)
+            var notifications = registry.apply(changes)
             delivery.enqueue { items in
-                notifications.forEach { items.append(.model($0)) }
+                notifications.moveEach { items.append(.model($0)) }
                 if listeners.feed {
                     for change in changes { items.append(.change(change)) }
                 }
