@@ -32,11 +32,6 @@ struct ColumnWrite {
     let column: Int
     let rowID: Int64
     let value: SQLiteValue
-
-    /// `Order.purchaseNum`, for messages.
-    var propertyName: String {
-        "\(sql.typeName).\(sql.propertyNames[column])"
-    }
 }
 
 /// What became of a ``ColumnWrite``.

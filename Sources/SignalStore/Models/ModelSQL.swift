@@ -41,6 +41,11 @@ final class ModelSQL: Sendable {
         return columnNames.firstIndex { $0.hasSameUTF8(as: name) }
     }
 
+    /// The property of column `index` with its type's name, `Order.purchaseNum`, for messages.
+    func propertyName(ofColumn index: Int) -> String {
+        "\(typeName).\(propertyNames[index])"
+    }
+
     /// The SQL of `type`, built on first use.
     static func of(_ type: any PersistentModel.Type) -> ModelSQL {
         let key = ObjectIdentifier(type)

@@ -39,10 +39,13 @@ extension Store: ModelHost {
     /// (or fail the transaction).
     func writeColumn(_ write: ColumnWrite) -> ColumnWriteOutcome {
         do {
+            // The closure takes the write's parts, not the write: capturing the write copied it
+            // whole, through its type's copy function, twice a set.
+            let sql = write.sql, column = write.column, value = write.value, rowID = write.rowID
             return try writeOneStatement { state, connection in
-                try connection.statement(write.sql.updates[write.column]).run(write.value, .integer(write.rowID))
+                try connection.statement(sql.updates[column]).run(value, .integer(rowID))
                 guard connection.changes > 0 else {
-                    throw StoreError.rowDeleted("cannot set \(write.propertyName): its row in '\(write.sql.table)' no longer exists")
+                    throw StoreError.rowDeleted("cannot set \(sql.propertyName(ofColumn: column)): its row in '\(sql.table)' no longer exists")
                 }
                 return state.transaction.map(ColumnWriteOutcome.joined) ?? .committed
             }
