@@ -88,9 +88,10 @@ private final class KeyPathTable: @unchecked Sendable {
 extension PersistentModel {
     /// Tells Observation that column `index` changed, where the model's isolation wants it;
     /// nothing if no getter of the object ever ran, since Observation then tracks none of its
-    /// properties.
-    func willChange(column index: Int) {
-        guard _$model.mayBeObserved else { return }
+    /// properties. `state` is the object's `_$model`, which the caller has at hand (each read
+    /// of it retains it).
+    func willChange(column index: Int, state: ModelState) {
+        guard state.mayBeObserved else { return }
         Self._$isolation.willChange(self, column: index)
     }
 }

@@ -13,8 +13,9 @@ enum ModelNotification: Sendable {
     func deliver() {
         switch self {
         case .changed(let object, let column, let value):
-            object.willChange(column: column)
-            object._$model.emit(column: column, value: value)
+            let state = object._$model
+            object.willChange(column: column, state: state)
+            state.emit(column: column, value: value)
         case .ended(let object):
             object._$model.completeAll()
         }

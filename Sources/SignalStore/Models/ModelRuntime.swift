@@ -21,21 +21,21 @@ public enum ModelRuntime {
         switch state.forSet(column: index, stored: { object._$value(column: index) }) {
         case .unmanaged:
             guard object._$apply(column: index, value: value) else { return }
-            object.willChange(column: index)
+            object.willChange(column: index, state: state)
             state.emit(column: index, value: value)
         case .managed(let host, let rowID, let seen):
-            write(object, column: index, value: value, seen: seen, rowID: rowID, to: host)
+            write(object, state, column: index, value: value, seen: seen, rowID: rowID, to: host)
         case .deleted(let host):
             host.report(.rowDeleted("cannot set \(Model.self).\(Model._$columns[index].property): the row was deleted"))
         }
     }
 
-    /// Hands a set of a managed object to its host, unless the value the calling thread sees is
-    /// already `value`; keeps the value as uncommitted when the write joined a transaction.
+    /// Hands a set of a managed object (whose `_$model` is `state`) to its host, unless the
+    /// value the calling thread sees is already `value`; keeps the value as uncommitted when the
+    /// write joined a transaction.
     private static func write<Model: PersistentModel>(
-        _ object: Model, column index: Int, value: SQLiteValue, seen: ModelState.SeenValue, rowID: Int64, to host: any ModelHost
+        _ object: Model, _ state: ModelState, column index: Int, value: SQLiteValue, seen: ModelState.SeenValue, rowID: Int64, to host: any ModelHost
     ) {
-        let state = object._$model
         let uncommitted = seen.uncommitted
         guard (uncommitted ?? seen.stored) != value else { return }
         let write = ColumnWrite(sql: ModelSQL.of(Model.self), column: index, rowID: rowID, value: value)
