@@ -240,22 +240,51 @@ func storeThatInsertedItsOrders(in directory: URL) -> Store {
     return store
 }
 
+/// A store that inserted its 1,000 orders itself, and order 500 of it with one subscriber: the
+/// sets of ``modelSetsInAGrowingStore(count:)`` and ``growingInTurns(count:rounds:)`` go to it,
+/// with no reopen and no prune, so the journal grows as an app's does.
+final class GrowingStore {
+    let store: Store
+    private let order: Order
+    /// The values the subscriber heard.
+    private final class Heard: Sendable {
+        let count = Atomic<Int>(0)
+    }
+    private let heard = Heard()
+    private var subscription: (any Disposable)?
+    private var sets = 0
+
+    init() {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("signalstore-growing-\(UUID().uuidString)")
+        store = storeThatInsertedItsOrders(in: directory)
+        order = try! store.find(Order.self, id: 500)!
+        subscription = order.signal(for: \.purchaseNum).subscribe(onValue: { [heard] _ in heard.count.add(1, ordering: .relaxed) })
+    }
+
+    /// CPU ns of `count` more sets of the order.
+    func measureSets(_ count: Int) -> UInt64 {
+        let started = cpuTime()
+        measuredModelSets(store, [order], count: count, oneTransaction: false)
+        let elapsed = cpuTime() - started
+        sets += count
+        return elapsed
+    }
+
+    /// Checks that the subscriber heard every set, and closes the store.
+    func close() {
+        precondition(heard.count.load(ordering: .relaxed) == 1 + sets, "the subscriber missed values")
+        subscription?.dispose()
+        store.close()
+    }
+}
+
 /// CPU µs per `order.purchaseNum = n` (one subscriber) in a store that inserted its 1,000 orders
 /// itself and then sets one of them `count` times in a row, with no reopen and no prune: the
 /// journal grows as an app's does.
 func modelSetsInAGrowingStore(count: Int) -> Double {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("signalstore-growing-\(UUID().uuidString)")
-    let store = storeThatInsertedItsOrders(in: directory)
-    defer { store.close() }
-    let order = try! store.find(Order.self, id: 500)!
-    let received = Atomic<Int>(0)
-    let subscription = order.signal(for: \.purchaseNum).subscribe(onValue: { _ in received.add(1, ordering: .relaxed) })
-    let started = cpuTime()
-    measuredModelSets(store, [order], count: count, oneTransaction: false)
-    let elapsed = cpuTime() - started
-    precondition(received.load(ordering: .relaxed) == 1 + count, "the subscriber missed values")
-    subscription.dispose()
-    return Double(elapsed) / 1_000 / Double(count)
+    let growing = GrowingStore()
+    defer { growing.close() }
+    return Double(growing.measureSets(count)) / 1_000 / Double(count)
 }
 
 /// ``modelSetsInAGrowingStore(count:)`` and its baseline (``rawCInAStoreInsertedDatabase(count:)``)
@@ -265,13 +294,8 @@ func modelSetsInAGrowingStore(count: Int) -> Double {
 /// database open throughout: the store's sets are still 100,000 in a row, with no reopen and no
 /// prune. Returns the CPU µs per set of each side, summed over the rounds, and each round's ratio.
 func growingInTurns(count: Int, rounds: Int) -> (ours: Double, raw: Double, ratios: [Double]) {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("signalstore-growing-\(UUID().uuidString)")
-    let store = storeThatInsertedItsOrders(in: directory)
-    defer { store.close() }
-    let order = try! store.find(Order.self, id: 500)!
-    let received = Atomic<Int>(0)
-    let subscription = order.signal(for: \.purchaseNum).subscribe(onValue: { _ in received.add(1, ordering: .relaxed) })
-    defer { subscription.dispose() }
+    let growing = GrowingStore()
+    defer { growing.close() }
     let rawDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("signalstore-growing-raw-\(UUID().uuidString)")
     storeThatInsertedItsOrders(in: rawDirectory).close()
     var db: OpaquePointer?
@@ -284,9 +308,7 @@ func growingInTurns(count: Int, rounds: Int) -> (ours: Double, raw: Double, rati
     let perRound = count / rounds
     var ours: UInt64 = 0, raw: UInt64 = 0, ratios: [Double] = []
     for _ in 0..<rounds {
-        let started = cpuTime()
-        measuredModelSets(store, [order], count: perRound, oneTransaction: false)
-        let oursRound = cpuTime() - started
+        let oursRound = growing.measureSets(perRound)
         let rawStarted = cpuTime()
         measuredRawUpdates(db, statement, count: perRound, oneTransaction: false, cycle: 1, first: 500)
         let rawRound = cpuTime() - rawStarted
@@ -294,7 +316,6 @@ func growingInTurns(count: Int, rounds: Int) -> (ours: Double, raw: Double, rati
         raw += rawRound
         ratios.append(Double(oursRound) / Double(rawRound))
     }
-    precondition(received.load(ordering: .relaxed) == 1 + perRound * rounds, "the subscriber missed values")
     let sets = Double(perRound * rounds)
     return (Double(ours) / 1_000 / sets, Double(raw) / 1_000 / sets, ratios)
 }
