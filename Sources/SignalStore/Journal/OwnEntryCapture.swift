@@ -17,11 +17,12 @@ import Foundation
 /// `CommitPublisher.read(_:collected:)`): if another connection committed in between, the store
 /// reads the journal as before, so every entry is published once and in seq order.
 final class OwnEntryCapture: @unchecked Sendable {
-    // @unchecked: `isCollecting` and `entries` are touched only by the thread that holds the
-    // store's writer lock (`StoreDatabase`'s lock): the SQL function runs inside a statement
-    // of the writer connection, which is used only under that lock.
-    // @exclusivity(unchecked) on the fields: under that lock no access overlaps another, so
-    // the runtime's check of each access (some 40 instructions, several per set) is left out.
+    // @unchecked: `isCollecting`, `entries`, `isComplete` and `lastNames` are touched only by
+    // the thread that holds the store's writer lock (`StoreDatabase`'s lock): the SQL function
+    // runs inside a statement of the writer connection, which is used only under that lock.
+    // @exclusivity(unchecked) on the first three, which every set touches: under that lock no
+    // access overlaps another, so the runtime's check of each access (some 40 instructions) is
+    // left out.
 
     /// The SQL function the `TEMP` trigger calls.
     static let functionName = "signalstore_own_entry"
