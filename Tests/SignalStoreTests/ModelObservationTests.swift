@@ -9,12 +9,8 @@ import Testing
 /// unread before.
 @Suite("Model observation", .ownThread)
 struct ModelObservationTests {
-    private func openStore(_ directory: TemporaryDirectory = TemporaryDirectory()) throws -> (Store, TemporaryDirectory) {
-        (try Store(path: directory.path("models.sqlite"), migrations: packageMigrations), directory)
-    }
-
     @Test func observationSeesLocalAndExternalChanges() throws {
-        let (store, folder) = try openStore()
+        let (store, folder) = try makeStore(.file)
         defer { withExtendedLifetime(folder) {} }
         let order = Order(id: 1, purchaseNum: 1, status: "open")
         try store.insert(order)
@@ -29,7 +25,7 @@ struct ModelObservationTests {
     }
 
     @Test func anObjectChangedWhileNobodyReadItIsObservedFromItsFirstRead() async throws {
-        let (store, folder) = try openStore()
+        let (store, folder) = try makeStore(.file)
         defer { withExtendedLifetime(folder) {} }
         try store.execute("INSERT INTO orders (id, purchase_num, status) VALUES (1, 1, 'open')")
         let order = try #require(try store.find(Order.self, id: Int64(1)))
@@ -54,7 +50,7 @@ struct ModelObservationTests {
     }
 
     @Test func aReadOnAnotherThreadIsHeardByAChangeOnThisOne() throws {
-        let (store, folder) = try openStore()
+        let (store, folder) = try makeStore(.file)
         defer { withExtendedLifetime(folder) {} }
         try store.execute("INSERT INTO orders (id, purchase_num, status) VALUES (1, 1, 'open')")
         let order = try #require(try store.find(Order.self, id: Int64(1)))
