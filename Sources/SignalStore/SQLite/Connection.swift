@@ -33,6 +33,10 @@ package final class Connection {
     /// owner uses it from one thread at a time and no access overlaps another, so the runtime's
     /// check of each access (some 40 instructions, on every write) is left out.
     @exclusivity(unchecked) private var recent: [(sql: String, statement: Statement)] = []
+    /// The last few statements ``executeKeepingPrepared(_:)`` ran, newest first. Apart from
+    /// `cache`: SQL with its values written into it is often run once, and would push the
+    /// store's own statements out.
+    private var lastExecuted: [(sql: String, statement: Statement)] = []
     /// The transaction statements, by ``TransactionStatement`` (see `Connection+Transaction`).
     private var transactionStatements = [Statement?](repeating: nil, count: TransactionStatement.allCases.count)
 
@@ -73,6 +77,7 @@ package final class Connection {
     deinit {
         recent.removeAll()
         cache.removeAll()
+        lastExecuted.removeAll()
         transactionStatements.removeAll()
         sqlite3_close_v2(handle)
     }
@@ -111,6 +116,29 @@ package final class Connection {
             try Statement(database: handle, sql: statement.sql).run()
         }
     }
+
+    /// Runs `sql`, SQL without parameters that an app wrote (`store.execute`). One statement
+    /// stays prepared among the last ``lastExecutedLimit`` run so: an app often runs the same
+    /// again (a status written as a literal), and SQLite's parse of an `UPDATE` that fires
+    /// triggers costs more than running it. A script of several statements runs as
+    /// ``execute(_:)`` runs it.
+    /// - Throws: ``SQLiteError`` naming the statement that failed.
+    package func executeKeepingPrepared(_ sql: String) throws(SQLiteError) {
+        guard SQLScript.isOneStatement(sql) else { return try execute(sql) }
+        let statement: Statement
+        if let index = lastExecuted.firstIndex(where: { $0.sql == sql }) {
+            statement = lastExecuted[index].statement
+            if index > 0 { lastExecuted.insert(lastExecuted.remove(at: index), at: 0) }
+        } else {
+            statement = try Statement(database: handle, sql: sql)
+            if lastExecuted.count == Self.lastExecutedLimit { lastExecuted.removeLast() }
+            lastExecuted.insert((sql, statement), at: 0)
+        }
+        try statement.run()
+    }
+
+    /// How many statements ``executeKeepingPrepared(_:)`` keeps prepared.
+    static let lastExecutedLimit = 8
 
     /// A prepared statement for `sql`, reused across calls. The cache holds at most
     /// ``cacheLimit`` statements; past that it starts over, so arbitrary SQL cannot grow it

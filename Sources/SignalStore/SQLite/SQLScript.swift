@@ -19,6 +19,32 @@ package struct SQLScript {
         self.text = text
     }
 
+    /// Whether `text` is one statement, as SQLite reads it, by a look at its bytes: it starts
+    /// with a word (after blanks, so not with a comment) and has no `;` but a last one. Text
+    /// that fails this may still be one statement (a `;` in a string); ``statements()`` tells.
+    package static func isOneStatement(_ text: String) -> Bool {
+        let isOne = text.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            var start = 0
+            var end = bytes.count
+            while start < end, isBlank(bytes[start]) { start += 1 }
+            while end > start, isBlank(bytes[end - 1]) { end -= 1 }
+            if end > start, bytes[end - 1] == UInt8(ascii: ";") { end -= 1 }
+            guard start < end, (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(bytes[start] | 0x20) else { return false }
+            var index = start
+            while index < end {
+                if bytes[index] == UInt8(ascii: ";") { return false }
+                index += 1
+            }
+            return true
+        }
+        return isOne ?? false
+    }
+
+    /// SQLite's blanks: space, tab, newline, vertical tab, form feed and carriage return.
+    private static func isBlank(_ byte: UInt8) -> Bool {
+        byte == 0x20 || (0x09...0x0D).contains(byte)
+    }
+
     /// The statements in order. Trailing text that is not a complete statement (only comments
     /// or whitespace) is ignored; an unterminated statement is returned as is, so that SQLite
     /// reports its error.

@@ -193,7 +193,7 @@ public final class Store: Sendable {
     func executeSQL(_ sql: String, arguments: [SQLiteValue]) throws(StoreError) -> Int {
         try write { state, connection in
             if arguments.isEmpty {
-                try connection.execute(sql)
+                try connection.executeKeepingPrepared(sql)
             } else {
                 try connection.statement(sql).run(arguments)
             }

@@ -103,6 +103,11 @@ extension StoreOperations {
     ///
     /// With `arguments`, `sql` is one statement whose `?` parameters are bound in order (values
     /// are never spliced into the SQL). Without, it may be several statements.
+    ///
+    /// A statement is kept prepared, so running the same SQL again skips SQLite's parse: with
+    /// `arguments`, among the store's statements; without, among the last few single statements
+    /// run without (a script of several is parsed each time). SQL that spells out values that
+    /// change (`… WHERE id = 42`) is a new statement each time: pass them as `arguments`.
     /// - Returns: The number of rows changed by the last statement.
     /// - Throws: ``StoreError``; on error the transaction is rolled back and nothing is
     ///   published.
