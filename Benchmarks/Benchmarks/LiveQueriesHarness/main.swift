@@ -1,9 +1,10 @@
 // The queries a screen shows, kept live, against GRDB 7.10.0's ValueObservation of the same query,
 // one run: a window (`LIMIT 50`) that a row leaves, a count and a sum after a one-row change, a
 // count per group over 1,000 groups, and a list ordered by the customer's name after a rename.
-// 100,000 orders of 1,000 customers, with the indexes such queries get; another connection writes
-// (GRDB's pool for GRDB, which observes its own writes). CPU of the whole process from the write's
-// start to the new value, median. Prints a markdown table.
+// 100,000 orders of 1,000 customers, with the indexes such queries get. The window and the
+// aggregates are measured twice: the store's own write (`store.execute`) beside GRDB's own (its
+// pool, which observes only its own writes), then another connection's. CPU of the whole process
+// from the write's start to the new value, median. Prints a markdown table.
 // Usage: swift run -c release LiveQueriesHarness [--quick] [--own-writes [count|sum|groupedBy] | --floor | --rename]
 // (`--own-writes`: only the last rows, the store's own sets with an aggregate live; `--floor`:
 // only the floor, 2,000 foreign writes; `--rename`: only SignalStore's renames, 200 times, from
@@ -91,8 +92,16 @@ func measure(_ change: Case, rounds: Int, arrivals: Arrivals, execute: (String) 
 /// list its objects), ours and GRDB's.
 nonisolated(unsafe) var firstValue = (ours: 0.0, theirs: 0.0)
 
-/// SignalStore: the live query `start` makes, another connection writing.
-func ours(_ change: Case, _ start: (Store, Arrivals) -> any Disposable) -> Double {
+/// Who writes a case's SQL for SignalStore.
+enum Writer {
+    /// Another connection (GRDB's `DatabaseQueue`), as another process would.
+    case anotherConnection
+    /// The store itself (`store.execute`), as GRDB's pool writes for GRDB.
+    case theStore
+}
+
+/// SignalStore: the live query `start` makes, `writer` writing.
+func ours(_ change: Case, writer: Writer = .anotherConnection, _ start: (Store, Arrivals) -> any Disposable) -> Double {
     let path = makeDatabase()
     let store = try! Store(path: path, migrations: packageMigrations)
     let arrivals = Arrivals()
@@ -100,8 +109,14 @@ func ours(_ change: Case, _ start: (Store, Arrivals) -> any Disposable) -> Doubl
     let subscription = start(store, arrivals)
     arrivals.waitForFirst()
     firstValue.ours = Double(cpuTime() - started) / 1_000
-    let foreign = try! DatabaseQueue(path: path)
-    let cost = measure(change, rounds: rounds, arrivals: arrivals) { sql in try! foreign.write { try $0.execute(sql: sql) } }
+    let cost: Double
+    switch writer {
+    case .anotherConnection:
+        let foreign = try! DatabaseQueue(path: path)
+        cost = measure(change, rounds: rounds, arrivals: arrivals) { sql in try! foreign.write { try $0.execute(sql: sql) } }
+    case .theStore:
+        cost = measure(change, rounds: rounds, arrivals: arrivals) { sql in try! store.execute(sql) }
+    }
     subscription.dispose()
     store.close()
     return cost
@@ -138,6 +153,15 @@ var table = [
     table.append("| \(change.name) | \(String(format: "%.3f ms", ours / 1_000)) | \(String(format: "%.3f ms", theirs / 1_000)) | \(String(format: ratio < 10 ? "%.1f×" : "%.0f×", ratio)) | ≤ \(String(format: "%g", change.goal / 1_000)) ms | \(met ? "yes" : "**no**") |")
 }
 
+/// A row measured with both writers: the store's own write beside GRDB's own (the goal's row),
+/// then another connection's write, whose own cost is in the floor's rows.
+@MainActor func rows(_ change: Case, _ start: (Store, Arrivals) -> any Disposable, theirs: Double) {
+    row(Case(name: "\(change.name): the store's own write (`store.execute`), GRDB's own (`pool.write`)", write: change.write, undo: change.undo, goal: change.goal),
+        ours(change, writer: .theStore, start), theirs)
+    let foreign = ours(change, writer: .anotherConnection, start)
+    table.append("| \(change.name): another connection's write (its own cost is in the floor's rows) | \(String(format: "%.3f ms", foreign / 1_000)) | — | — | — | — |")
+}
+
 /// The row of the rename's list opening: its 100,000 objects read and placed.
 let openingRow = "100,000 orders by customer name, every object read"
 // Every order by its customer's name: a customer renamed past every other, and back.
@@ -167,22 +191,22 @@ if CommandLine.arguments.contains("--own-writes") {
 
 // A window: the first 50 open orders by purchase; the third leaves, and comes back.
 let window = Case(name: "`limit: 50` window, a row leaves (the next one comes in)", write: "UPDATE orders SET status = 'paid' WHERE id = 3", undo: "UPDATE orders SET status = 'open' WHERE id = 3", goal: 1_000)
-row(window, ours(window) { store, arrived in
+rows(window, { store, arrived in
     arrivals(store.results(QueryOrder.self, where: \.status == "open", orderBy: .ascending(\.purchaseNum), limit: 50).changes, arrived)
-}, theirs(window) { db in try GRDBOrder.fetchAll(db, sql: "SELECT * FROM orders WHERE status = 'open' ORDER BY purchase_num, rowid LIMIT 50") })
+}, theirs: theirs(window) { db in try GRDBOrder.fetchAll(db, sql: "SELECT * FROM orders WHERE status = 'open' ORDER BY purchase_num, rowid LIMIT 50") })
 
 // A count and a sum of the open orders after one order changes.
 let count = Case(name: "live `count` of open orders, one leaves", write: "UPDATE orders SET status = 'paid' WHERE id = 70000", undo: "UPDATE orders SET status = 'open' WHERE id = 70000", goal: 50)
-row(count, ours(count) { store, arrived in arrivals(store.count(QueryOrder.self, where: \.status == "open"), arrived) },
-    theirs(count) { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM orders WHERE status = 'open'") })
+rows(count, { store, arrived in arrivals(store.count(QueryOrder.self, where: \.status == "open"), arrived) },
+     theirs: theirs(count) { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM orders WHERE status = 'open'") })
 let sum = Case(name: "live `sum` of open orders' purchases, one changes", write: "UPDATE orders SET purchase_num = purchase_num + 1 WHERE id = 50000", undo: "UPDATE orders SET purchase_num = purchase_num - 1 WHERE id = 50000", goal: 50)
-row(sum, ours(sum) { store, arrived in arrivals(store.sum(\QueryOrder.purchaseNum, where: \.status == "open"), arrived) },
-    theirs(sum) { db in try Int.fetchOne(db, sql: "SELECT sum(purchase_num) FROM orders WHERE status = 'open'") })
+rows(sum, { store, arrived in arrivals(store.sum(\QueryOrder.purchaseNum, where: \.status == "open"), arrived) },
+     theirs: theirs(sum) { db in try Int.fetchOne(db, sql: "SELECT sum(purchase_num) FROM orders WHERE status = 'open'") })
 
 // Orders per customer (1,000 groups) after an order moves to another customer.
 let grouped = Case(name: "live `count(groupedBy:)` over 1,000 customers, an order moves", write: "UPDATE orders SET customer_id = 7 WHERE id = 12345", undo: "UPDATE orders SET customer_id = 346 WHERE id = 12345", goal: 50)
-row(grouped, ours(grouped) { store, arrived in arrivals(store.count(QueryOrder.self, groupedBy: \.customerID), arrived) },
-    theirs(grouped) { db in
+rows(grouped, { store, arrived in arrivals(store.count(QueryOrder.self, groupedBy: \.customerID), arrived) },
+     theirs: theirs(grouped) { db in
         Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT customer_id, count(*) FROM orders GROUP BY customer_id").map { row -> (Int64?, Int) in (row[0], row[1]) })
     })
 
@@ -225,6 +249,11 @@ table.append("| \(openingRow): its first value | \(String(format: "%.1f ms", fir
     table.append("| \(floorCase.name) | \(String(format: "%.3f ms", floor / 1_000)) | — | — | — | — |")
     let write = foreignWriteAlone(floorCase)
     table.append("| of which the other connection's write itself (no store open) | \(String(format: "%.3f ms", write / 1_000)) | — | — | — | — |")
+    let own = ours(floorCase, writer: .theStore) { store, arrived in
+        arrived.arrive()
+        return store.changes().subscribe(onValue: { _ in arrived.arrive() })
+    }
+    table.append("| floor: the store's own one-row write (`store.execute`) reaching the change feed | \(String(format: "%.3f ms", own / 1_000)) | — | — | — | — |")
 }
 
 /// Median CPU µs of `change`'s write through another connection with no store open: the part of
