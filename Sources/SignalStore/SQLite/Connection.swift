@@ -27,16 +27,17 @@ package final class Connection {
     /// Whether the connection was opened for reading only.
     package let isReadOnly: Bool
     private var cache: [String: Statement] = [:]
-    /// The statements used last, newest first: a write uses the same few again and again, and
-    /// comparing its SQL with theirs (the same string, so one comparison of its storage) costs
-    /// far less than hashing it for `cache`. `@exclusivity(unchecked)`: the connection's one
-    /// owner uses it from one thread at a time and no access overlaps another, so the runtime's
-    /// check of each access (some 40 instructions, on every write) is left out.
-    @exclusivity(unchecked) private var recent: [(sql: String, statement: Statement)] = []
-    /// The last few statements ``executeKeepingPrepared(_:)`` ran, newest first. Apart from
-    /// `cache`: SQL with its values written into it is often run once, and would push the
-    /// store's own statements out.
-    private var lastExecuted: [(sql: String, statement: Statement)] = []
+    /// The statements used last, looked at before `cache`: a write uses the same few again and
+    /// again. `@exclusivity(unchecked)`: the connection's one owner uses it from one thread at a
+    /// time and no access overlaps another, so the runtime's check of each access (some 40
+    /// instructions, on every write) is left out.
+    @exclusivity(unchecked) private var recent = RecentStatements(limit: 4)
+    /// The statements ``executeKeepingPrepared(_:)`` ran last. Apart from `recent` and `cache`:
+    /// SQL with its values written into it is often run once, and would push the store's own
+    /// statements out.
+    private var lastExecuted = RecentStatements(limit: Connection.lastExecutedLimit)
+    /// How many statements ``executeKeepingPrepared(_:)`` keeps prepared.
+    static let lastExecutedLimit = 8
     /// The transaction statements, by ``TransactionStatement`` (see `Connection+Transaction`).
     private var transactionStatements = [Statement?](repeating: nil, count: TransactionStatement.allCases.count)
 
@@ -125,33 +126,19 @@ package final class Connection {
     /// - Throws: ``SQLiteError`` naming the statement that failed.
     package func executeKeepingPrepared(_ sql: String) throws(SQLiteError) {
         guard SQLScript.isOneStatement(sql) else { return try execute(sql) }
-        let statement: Statement
-        if let index = lastExecuted.firstIndex(where: { $0.sql == sql }) {
-            statement = lastExecuted[index].statement
-            if index > 0 { lastExecuted.insert(lastExecuted.remove(at: index), at: 0) }
-        } else {
-            statement = try Statement(database: handle, sql: sql)
-            if lastExecuted.count == Self.lastExecutedLimit { lastExecuted.removeLast() }
-            lastExecuted.insert((sql, statement), at: 0)
-        }
+        if let kept = lastExecuted.statement(for: sql) { return try kept.run() }
+        let statement = try Statement(database: handle, sql: sql)
+        lastExecuted.keep(statement, for: sql)
         try statement.run()
     }
-
-    /// How many statements ``executeKeepingPrepared(_:)`` keeps prepared.
-    static let lastExecutedLimit = 8
 
     /// A prepared statement for `sql`, reused across calls. The cache holds at most
     /// ``cacheLimit`` statements; past that it starts over, so arbitrary SQL cannot grow it
     /// without bound.
     package func statement(_ sql: String) throws(SQLiteError) -> Statement {
-        if let index = recent.firstIndex(where: { $0.sql == sql }) {
-            let statement = recent[index].statement
-            if index > 0 { recent.swapAt(index, index - 1) }
-            return statement
-        }
+        if let statement = recent.statement(for: sql) { return statement }
         let statement = try cachedStatement(sql)
-        if recent.count == Self.recentLimit { recent.removeLast() }
-        recent.insert((sql, statement), at: 0)
+        recent.keep(statement, for: sql)
         return statement
     }
 
@@ -162,9 +149,6 @@ package final class Connection {
         cache[sql] = statement
         return statement
     }
-
-    /// How many statements ``statement(_:)`` compares before it looks in its cache.
-    private static let recentLimit = 4
 
     /// The prepared transaction statement `which`.
     func kept(_ which: TransactionStatement) throws(SQLiteError) -> Statement {
