@@ -51,6 +51,19 @@ struct StoreExecuteTests {
         store.close()
     }
 
+    @Test("an error names the statement on one line, as in a script")
+    func anErrorNamesTheStatementOnOneLine() throws {
+        let (store, folder) = try makeStore(.inMemory)
+        defer { withExtendedLifetime(folder) {} }
+        for sql in ["\n  UPDATE nowhere SET a = 1;\n", "\n  INSERT INTO orders (id) VALUES (1);\n"] {
+            let alone = #expect(throws: StoreError.self) { try store.execute(sql) }
+            let inScript = #expect(throws: StoreError.self) { try store.execute("SELECT 1;" + sql) }
+            #expect(alone?.description == inScript?.description)
+            #expect(alone?.description.contains("\n") == false, "\(String(describing: alone))")
+        }
+        store.close()
+    }
+
     @Test("more statements than are kept, then the first again; and scripts of several")
     func manyStatementsAndScripts() throws {
         let (store, folder) = try makeStore(.inMemory)

@@ -127,7 +127,8 @@ package final class Connection {
     package func executeKeepingPrepared(_ sql: String) throws(SQLiteError) {
         guard SQLScript.isOneStatement(sql) else { return try execute(sql) }
         if let kept = lastExecuted.statement(for: sql) { return try kept.run() }
-        let statement = try Statement(database: handle, sql: sql)
+        // Trimmed, as a script's statements are: an error names the statement on one line.
+        let statement = try Statement(database: handle, sql: sql.trimmingWhitespace())
         lastExecuted.keep(statement, for: sql)
         try statement.run()
     }
